@@ -1,0 +1,321 @@
+package stdlib
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// MaxDepth is how deeply neutral values may nest: a list or map inside a
+// list or map counts one level. Conversions and Check refuse anything
+// deeper, so hostile input cannot exhaust the Go stack.
+const MaxDepth = 512
+
+// ErrTooDeep is returned (wrapped) for a value nested past MaxDepth.
+var ErrTooDeep = fmt.Errorf("value nests deeper than %d levels", MaxDepth)
+
+// Check reports whether v is a neutral value: nil, bool, int64, float64
+// (finite), string, []any or map[string]any, nested at most MaxDepth
+// levels. The error names the path of the first offending element
+// ("params.args[2]").
+func Check(v any) error { return check(v, 0, "") }
+
+func check(v any, depth int, path string) error {
+	switch v := v.(type) {
+	case nil, bool, int64, string:
+		return nil
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s: %v cannot be represented", pathOr(path), v)
+		}
+		return nil
+	case []any:
+		if depth >= MaxDepth {
+			return fmt.Errorf("%s: %w", pathOr(path), ErrTooDeep)
+		}
+		for i, e := range v {
+			if err := check(e, depth+1, path+"["+strconv.Itoa(i)+"]"); err != nil {
+				return err
+			}
+		}
+		return nil
+	case map[string]any:
+		if depth >= MaxDepth {
+			return fmt.Errorf("%s: %w", pathOr(path), ErrTooDeep)
+		}
+		for k, e := range v {
+			if err := check(e, depth+1, joinPath(path, k)); err != nil {
+				return err
+			}
+		}
+		return nil
+	default:
+		return fmt.Errorf("%s: %T is not a neutral value (want nil, bool, int64, float64, string, []any or map[string]any)", pathOr(path), v)
+	}
+}
+
+func pathOr(p string) string {
+	if p == "" {
+		return "value"
+	}
+	return p
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// Normalize converts v, which may hold Go values decoded from JSON or
+// YAML (int, int32, uint, float32, []string, map[string]string, …), into
+// a neutral value, checking it as Check does. Integral values become
+// int64; json.Number becomes int64 when it is whole and fits, else
+// float64.
+func Normalize(v any) (any, error) { return normalize(v, 0, "") }
+
+func normalize(v any, depth int, path string) (any, error) {
+	switch v := v.(type) {
+	case nil, bool, int64, string:
+		return v, nil
+	case float64:
+		return v, check(v, depth, path)
+	case float32:
+		return normalize(float64(v), depth, path)
+	case int:
+		return int64(v), nil
+	case int8:
+		return int64(v), nil
+	case int16:
+		return int64(v), nil
+	case int32:
+		return int64(v), nil
+	case uint:
+		return normalizeUint(uint64(v), path)
+	case uint8:
+		return int64(v), nil
+	case uint16:
+		return int64(v), nil
+	case uint32:
+		return int64(v), nil
+	case uint64:
+		return normalizeUint(v, path)
+	case time.Duration:
+		return int64(v / time.Millisecond), nil
+	case interface{ Int64() (int64, error) }: // json.Number
+		if i, err := v.Int64(); err == nil {
+			return i, nil
+		}
+		if f, ok := v.(interface{ Float64() (float64, error) }); ok {
+			x, err := f.Float64()
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", pathOr(path), err)
+			}
+			return normalize(x, depth, path)
+		}
+	case []string:
+		out := make([]any, len(v))
+		for i, s := range v {
+			out[i] = s
+		}
+		return out, nil
+	case map[string]string:
+		out := make(map[string]any, len(v))
+		for k, s := range v {
+			out[k] = s
+		}
+		return out, nil
+	}
+	return normalizeContainer(v, depth, path)
+}
+
+func normalizeUint(u uint64, path string) (any, error) {
+	if u > math.MaxInt64 {
+		return nil, fmt.Errorf("%s: %d overflows int64", pathOr(path), u)
+	}
+	return int64(u), nil
+}
+
+func normalizeContainer(v any, depth int, path string) (any, error) {
+	switch v := v.(type) {
+	case []any:
+		if depth >= MaxDepth {
+			return nil, fmt.Errorf("%s: %w", pathOr(path), ErrTooDeep)
+		}
+		out := make([]any, len(v))
+		for i, e := range v {
+			n, err := normalize(e, depth+1, path+"["+strconv.Itoa(i)+"]")
+			if err != nil {
+				return nil, err
+			}
+			out[i] = n
+		}
+		return out, nil
+	case map[string]any:
+		if depth >= MaxDepth {
+			return nil, fmt.Errorf("%s: %w", pathOr(path), ErrTooDeep)
+		}
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			n, err := normalize(e, depth+1, joinPath(path, k))
+			if err != nil {
+				return nil, err
+			}
+			out[k] = n
+		}
+		return out, nil
+	case map[any]any: // YAML v2 style maps
+		if depth >= MaxDepth {
+			return nil, fmt.Errorf("%s: %w", pathOr(path), ErrTooDeep)
+		}
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			ks, ok := k.(string)
+			if !ok {
+				return nil, fmt.Errorf("%s: map key %v is not a string", pathOr(path), k)
+			}
+			n, err := normalize(e, depth+1, joinPath(path, ks))
+			if err != nil {
+				return nil, err
+			}
+			out[ks] = n
+		}
+		return out, nil
+	}
+	return nil, check(v, depth, path)
+}
+
+// Copy returns a deep copy of the neutral value v. Scalars are returned
+// as they are; lists and maps are copied at every level.
+func Copy(v any) any {
+	switch v := v.(type) {
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = Copy(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = Copy(e)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+// Equal reports whether two neutral values are equal. Numbers compare by
+// value across int64 and float64 (1 == 1.0); a list never equals a map.
+func Equal(a, b any) bool {
+	switch a := a.(type) {
+	case nil:
+		return b == nil
+	case bool, string:
+		return a == b
+	case int64:
+		switch b := b.(type) {
+		case int64:
+			return a == b
+		case float64:
+			return float64(a) == b
+		}
+		return false
+	case float64:
+		switch b := b.(type) {
+		case int64:
+			return a == float64(b)
+		case float64:
+			return a == b
+		}
+		return false
+	case []any:
+		bl, ok := b.([]any)
+		if !ok || len(a) != len(bl) {
+			return false
+		}
+		for i := range a {
+			if !Equal(a[i], bl[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		bm, ok := b.(map[string]any)
+		if !ok || len(a) != len(bm) {
+			return false
+		}
+		for k, av := range a {
+			bv, ok := bm[k]
+			if !ok || !Equal(av, bv) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// SortedKeys returns m's keys in byte order, for deterministic output.
+func SortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// ParseDuration reads a duration as scripts and config write it: a Go
+// duration string ("250ms", "1m30s") or a number of milliseconds. It
+// rejects negative durations.
+func ParseDuration(v any) (time.Duration, error) {
+	var d time.Duration
+	switch v := v.(type) {
+	case string:
+		var err error
+		d, err = time.ParseDuration(strings.TrimSpace(v))
+		if err != nil {
+			return 0, fmt.Errorf("bad duration %q (want e.g. \"250ms\", \"2s\", or milliseconds)", v)
+		}
+	case int64:
+		if v > math.MaxInt64/int64(time.Millisecond) {
+			return 0, fmt.Errorf("duration %d ms is too long", v)
+		}
+		d = time.Duration(v) * time.Millisecond
+	case float64:
+		if math.IsNaN(v) || v > float64(math.MaxInt64/int64(time.Millisecond)) {
+			return 0, fmt.Errorf("bad duration %v ms", v)
+		}
+		d = time.Duration(v * float64(time.Millisecond))
+	default:
+		return 0, fmt.Errorf("bad duration: want a string such as \"250ms\" or milliseconds, got %s", TypeName(v))
+	}
+	if d < 0 {
+		return 0, errors.New("duration must not be negative")
+	}
+	return d, nil
+}
+
+// Duration returns argument i as a duration (see ParseDuration).
+func (c *Call) Duration(i int) (time.Duration, error) {
+	d, err := ParseDuration(c.arg(i))
+	if err != nil {
+		return 0, c.argError(i, "%v", err)
+	}
+	return d, nil
+}
+
+// OptDuration returns argument i as a duration, or def when it is absent.
+func (c *Call) OptDuration(i int, def time.Duration) (time.Duration, error) {
+	if !c.Present(i) {
+		return def, nil
+	}
+	return c.Duration(i)
+}
