@@ -1,0 +1,172 @@
+package scripting
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+)
+
+// A Call is one invocation of a hook function. The host fills the
+// exported fields, registers the call with its watchdog and passes it to
+// Function.Call. A Call is also the context.Context that stdlib functions
+// receive: it is done when the call is interrupted.
+type Call struct {
+	// Payload is the event payload. Engines read it and must not modify
+	// it; scripts receive copies.
+	Payload map[string]any
+	// Event is the event being fired.
+	Event string
+	// Hook is the hook's id ("guard.lua:no-rm-root").
+	Hook string
+	// Config is the operator's configuration for the hook (ctx.config);
+	// never nil while a call runs.
+	Config map[string]any
+	// Timeout is this call's budget (ctx.timeout_ms).
+	Timeout time.Duration
+	// Deadline is when the call's budget ends.
+	Deadline time.Time
+
+	state     atomic.Uint32
+	intr      Interrupter
+	done      atomic.Pointer[chan struct{}]
+	closed    atomic.Bool
+	abandoned atomic.Bool
+}
+
+// An Interrupter stops a running interpreter as soon as it can: between
+// two instructions for Lua, at the next step for Starlark.
+type Interrupter interface {
+	Interrupt()
+}
+
+// Call states. A call moves from pending to armed when the engine starts
+// running script code, and from armed to either finished (it returned in
+// time) or interrupted (the watchdog got there first). The single
+// compare-and-swap at each step decides the race between the engine and
+// the watchdog, so an interpreter is reused only when it was certainly
+// never interrupted.
+const (
+	callPending uint32 = iota
+	callArmed
+	callInterrupted
+	callFinished
+)
+
+// ErrInterrupted is the cause of a call's error when the call was
+// interrupted at its deadline.
+var ErrInterrupted = errors.New("interrupted at its deadline")
+
+// ErrAbandoned is returned by Guard when the call was interrupted while
+// the guarded work was still running; the work's goroutine is left behind.
+var ErrAbandoned = errors.New("abandoned a builtin that did not return by the deadline")
+
+// Arm records how to interrupt the call and marks it running. It reports
+// false when the call was interrupted before it started; the engine must
+// then not run it.
+func (c *Call) Arm(intr Interrupter) bool {
+	c.intr = intr
+	return c.state.CompareAndSwap(callPending, callArmed)
+}
+
+// Disarm marks the call finished. It reports false when the call was
+// interrupted: the engine must then discard the interpreter it used,
+// because the interrupt may land on it at any moment.
+func (c *Call) Disarm() bool {
+	return c.state.CompareAndSwap(callArmed, callFinished)
+}
+
+// Interrupt stops the call: its interpreter is interrupted (when armed),
+// its context is done, and later Arm calls fail. It is safe to call from
+// any goroutine, any number of times.
+func (c *Call) Interrupt() {
+	for {
+		switch s := c.state.Load(); s {
+		case callPending:
+			if !c.state.CompareAndSwap(s, callInterrupted) {
+				continue
+			}
+		case callArmed:
+			if !c.state.CompareAndSwap(s, callInterrupted) {
+				continue
+			}
+			c.intr.Interrupt()
+		default:
+			return
+		}
+		c.closeDone()
+		return
+	}
+}
+
+// Interrupted reports whether the call was interrupted.
+func (c *Call) Interrupted() bool { return c.state.Load() == callInterrupted }
+
+// Abandoned reports whether an interrupt abandoned guarded work, leaving
+// a goroutine behind.
+func (c *Call) Abandoned() bool { return c.abandoned.Load() }
+
+func (c *Call) closeDone() {
+	if p := c.done.Load(); p != nil && c.closed.CompareAndSwap(false, true) {
+		close(*p)
+	}
+}
+
+// Context returns the call as a context.Context for stdlib functions:
+// it is done when the call is interrupted and carries the call's
+// deadline. Its Done channel is made on first use, so calls that never
+// block pay nothing for it.
+func (c *Call) Context() context.Context { return callContext{c} }
+
+// Done returns the channel that Context's Done returns.
+func (c *Call) Done() <-chan struct{} {
+	if p := c.done.Load(); p != nil {
+		return *p
+	}
+	ch := make(chan struct{})
+	if !c.done.CompareAndSwap(nil, &ch) {
+		return *c.done.Load()
+	}
+	if c.Interrupted() {
+		c.closeDone()
+	}
+	return ch
+}
+
+// callContext is a Call seen as a context.Context. It holds only a
+// pointer, so converting it to an interface does not allocate.
+type callContext struct{ c *Call }
+
+func (cc callContext) Deadline() (time.Time, bool) { return cc.c.Deadline, !cc.c.Deadline.IsZero() }
+func (cc callContext) Done() <-chan struct{}       { return cc.c.Done() }
+func (cc callContext) Value(any) any               { return nil }
+func (cc callContext) Err() error {
+	if cc.c.Interrupted() {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// Guard runs work on a goroutine of its own and waits for it or for the
+// call to be interrupted, whichever comes first. On interruption it marks
+// the call abandoned and returns ErrAbandoned; work keeps running and its
+// result is dropped, which is why work must only use values it owns.
+func Guard[T any](c *Call, work func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	out := make(chan result, 1)
+	go func() {
+		v, err := work()
+		out <- result{v, err}
+	}()
+	select {
+	case r := <-out:
+		return r.v, r.err
+	case <-c.Done():
+		c.abandoned.Store(true)
+		var zero T
+		return zero, ErrAbandoned
+	}
+}

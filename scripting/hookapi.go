@@ -1,0 +1,209 @@
+package scripting
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// The decision constructors of the predeclared hook module, written once
+// over neutral values. Each engine binds HookModule and adds hook.on,
+// which needs the engine's own function values. A constructor returns the
+// same map a script could write by hand, so host-side parsing is the one
+// place that validates decisions.
+
+// HookModule returns the decision constructors of the hook module.
+func HookModule() stdlib.Module {
+	reason := func(action string) stdlib.Func {
+		return stdlib.Func{
+			Name:   action,
+			Params: []stdlib.Param{stdlib.P("reason")},
+			Doc:    action + " with a reason",
+			Impl:   func(c *stdlib.Call) (any, error) { return withReason(c, action, true) },
+		}
+	}
+	return stdlib.Module{
+		Name: "hook",
+		Doc:  "register hooks and build decisions",
+		Funcs: []stdlib.Func{
+			{Name: "allow", Params: []stdlib.Param{stdlib.Opt("reason")}, Doc: "allow, with an optional reason",
+				Impl: func(c *stdlib.Call) (any, error) { return withReason(c, "allow", false) }},
+			reason("deny"),
+			{Name: "ask", Params: []stdlib.Param{stdlib.P("reason"), stdlib.Opt("opts")}, Doc: "ask a human to approve",
+				Impl: ask},
+			{Name: "modify", Params: []stdlib.Param{stdlib.P("fields")}, Doc: "replace top-level payload fields",
+				Impl: modify},
+			{Name: "respond", Params: []stdlib.Param{stdlib.P("result")}, Doc: "skip the real action and use this result",
+				Impl: respond},
+			reason("abort_turn"),
+			reason("hard_abort"),
+			{Name: "message", Params: []stdlib.Param{stdlib.P("text"), stdlib.Opt("role")}, Doc: "add a message (role defaults to system)",
+				Impl: message},
+			{Name: "stop", Params: []stdlib.Param{stdlib.Opt("decision")}, Doc: "stop lower-priority hooks, with an optional decision",
+				Impl: stop},
+		},
+	}
+}
+
+func withReason(c *stdlib.Call, action string, required bool) (any, error) {
+	d := map[string]any{"action": action}
+	if !required && !c.Present(0) {
+		return d, nil
+	}
+	r, err := c.String(0)
+	if err != nil {
+		return nil, err
+	}
+	d["reason"] = r
+	return d, nil
+}
+
+// approvalKeys are the options hook.ask accepts.
+var approvalKeys = map[string]bool{"title": true, "severity": true, "timeout": true, "timeout_behavior": true}
+
+func ask(c *stdlib.Call) (any, error) {
+	r, err := c.String(0)
+	if err != nil {
+		return nil, err
+	}
+	d := map[string]any{"action": "ask", "reason": r}
+	if !c.Present(1) {
+		return d, nil
+	}
+	opts, err := c.Map(1)
+	if err != nil {
+		return nil, err
+	}
+	for k := range opts {
+		if !approvalKeys[k] {
+			return nil, fmt.Errorf("argument 2 (opts): unknown option %q (want title, severity, timeout, timeout_behavior)", k)
+		}
+	}
+	d["approval"] = opts
+	return d, nil
+}
+
+func modify(c *stdlib.Call) (any, error) {
+	f, err := c.Map(0)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"action": "modify", "fields": f}, nil
+}
+
+func respond(c *stdlib.Call) (any, error) {
+	return map[string]any{"action": "respond", "result": c.Any(0)}, nil
+}
+
+func message(c *stdlib.Call) (any, error) {
+	switch v := c.Any(0).(type) {
+	case string:
+		role, err := c.OptString(1, "system")
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"messages": []any{map[string]any{"role": role, "content": v}}}, nil
+	case []any:
+		msgs, err := messageList(v)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"messages": msgs}, nil
+	default:
+		return nil, fmt.Errorf("argument 1 (text): want a string or a list of messages, got %s", stdlib.TypeName(v))
+	}
+}
+
+// messageList accepts strings (system messages) and {role, content}
+// maps, and returns maps.
+func messageList(v []any) ([]any, error) {
+	out := make([]any, 0, len(v))
+	for i, m := range v {
+		switch m := m.(type) {
+		case string:
+			out = append(out, map[string]any{"role": "system", "content": m})
+		case map[string]any:
+			out = append(out, m)
+		default:
+			return nil, fmt.Errorf("message %d: want a string or {role, content}, got %s", i+1, stdlib.TypeName(m))
+		}
+	}
+	return out, nil
+}
+
+func stop(c *stdlib.Call) (any, error) {
+	if !c.Present(0) {
+		return map[string]any{"stop": true}, nil
+	}
+	d, err := c.Map(0)
+	if err != nil {
+		return nil, errors.New("argument 1 (decision): want a decision such as hook.deny(…), got " + stdlib.TypeName(c.Any(0)))
+	}
+	out := make(map[string]any, len(d)+1)
+	for k, v := range d {
+		out[k] = v
+	}
+	out["stop"] = true
+	return out, nil
+}
+
+// HookOptions are the options of hook.on.
+type HookOptions struct {
+	Name     string
+	Priority int64
+	Timeout  time.Duration
+	Enabled  bool
+}
+
+// ParseHookOptions reads hook.on's options from a neutral map (a Lua
+// table or Starlark keyword arguments). defaultName is used when the map
+// has no name.
+func ParseHookOptions(opts map[string]any, defaultName string) (HookOptions, error) {
+	o := HookOptions{Name: defaultName, Enabled: true}
+	for _, k := range stdlib.SortedKeys(opts) {
+		if err := o.set(k, opts[k]); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+func (o *HookOptions) set(key string, v any) error {
+	switch key {
+	case "name":
+		s, ok := v.(string)
+		if !ok || s == "" || len(s) > 128 {
+			return fmt.Errorf("option name: want a non-empty string of at most 128 bytes, got %s", stdlib.TypeName(v))
+		}
+		o.Name = s
+	case "priority":
+		p, ok := v.(int64)
+		if !ok {
+			return fmt.Errorf("option priority: want an integer, got %s", stdlib.TypeName(v))
+		}
+		o.Priority = p
+	case "timeout":
+		d, err := stdlib.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("option timeout: %w", err)
+		}
+		if d <= 0 || d > MaxTimeout {
+			return fmt.Errorf("option timeout: %v is out of range (want more than 0 and at most %v)", d, MaxTimeout)
+		}
+		o.Timeout = d
+	case "enabled":
+		b, ok := v.(bool)
+		if !ok {
+			return fmt.Errorf("option enabled: want a bool, got %s", stdlib.TypeName(v))
+		}
+		o.Enabled = b
+	default:
+		return fmt.Errorf("unknown option %q (want name, priority, timeout, enabled)", key)
+	}
+	return nil
+}
+
+// MaxTimeout is the longest budget any hook call may have.
+const MaxTimeout = 10 * time.Minute

@@ -1,0 +1,204 @@
+package lua
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// Conversion between neutral values and Lua values, in one place.
+//
+// Neutral → Lua always builds fresh tables, so what a script receives is
+// a copy. Lua → neutral refuses what has no neutral form (functions,
+// userdata, NaN, cycles, nesting past stdlib.MaxDepth) with an error that
+// names the path of the offending element.
+//
+// Lua cannot tell an empty list from an empty map. An empty table becomes
+// an empty map unless a hint — the neutral value at the same path of the
+// payload the script was given — is a list: then it stays a list, so a
+// copied-and-returned [] survives the round trip.
+
+// toLua converts a neutral value into a fresh Lua value.
+func toLua(L *lua.LState, v any) lua.LValue {
+	switch v := v.(type) {
+	case nil:
+		return lua.LNil
+	case bool:
+		return lua.LBool(v)
+	case int64:
+		return lua.LNumber(v)
+	case float64:
+		return lua.LNumber(v)
+	case string:
+		return lua.LString(v)
+	case []any:
+		t := L.CreateTable(len(v), 0)
+		for i, e := range v {
+			t.RawSetInt(i+1, toLua(L, e))
+		}
+		return t
+	case map[string]any:
+		t := L.CreateTable(0, len(v))
+		for k, e := range v {
+			t.RawSetString(k, toLua(L, e))
+		}
+		return t
+	default:
+		// Unreachable for checked payloads; a visible value beats a panic.
+		return lua.LString(fmt.Sprintf("<%T>", v))
+	}
+}
+
+// maxSafeInt is the largest integer a Lua number holds exactly.
+const maxSafeInt = 1 << 53
+
+// toNeutral converts a Lua value into a neutral value. hint is the neutral
+// value at the same path of the payload, or nil.
+func toNeutral(lv lua.LValue, hint any) (any, error) {
+	var c converter
+	return c.value(lv, hint, "")
+}
+
+type converter struct {
+	depth  int
+	onPath map[*lua.LTable]bool
+}
+
+func (c *converter) value(lv lua.LValue, hint any, path string) (any, error) {
+	switch v := lv.(type) {
+	case *lua.LNilType:
+		return nil, nil
+	case lua.LBool:
+		return bool(v), nil
+	case lua.LNumber:
+		return number(float64(v), path)
+	case lua.LString:
+		return string(v), nil
+	case *lua.LTable:
+		return c.table(v, hint, path)
+	default:
+		return nil, fmt.Errorf("%s: a %s cannot be converted (want nil, boolean, number, string or table)", where(path), lv.Type())
+	}
+}
+
+func number(f float64, path string) (any, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, fmt.Errorf("%s: %v cannot be converted", where(path), f)
+	}
+	if f == math.Trunc(f) && math.Abs(f) <= maxSafeInt {
+		return int64(f), nil
+	}
+	return f, nil
+}
+
+func (c *converter) table(t *lua.LTable, hint any, path string) (any, error) {
+	if c.depth >= stdlib.MaxDepth {
+		return nil, fmt.Errorf("%s: %w", where(path), stdlib.ErrTooDeep)
+	}
+	if c.onPath[t] {
+		return nil, fmt.Errorf("%s: the table contains itself (a cycle cannot be converted)", where(path))
+	}
+	if c.onPath == nil {
+		c.onPath = make(map[*lua.LTable]bool)
+	}
+	c.onPath[t] = true
+	c.depth++
+	defer func() { c.depth--; delete(c.onPath, t) }()
+
+	n, isList := shape(t)
+	switch {
+	case n == 0:
+		if _, ok := hint.([]any); ok {
+			return []any{}, nil
+		}
+		return map[string]any{}, nil
+	case isList:
+		return c.list(t, n, hint, path)
+	default:
+		return c.dict(t, n, hint, path)
+	}
+}
+
+// shape counts t's keys and reports whether they are exactly 1..n.
+func shape(t *lua.LTable) (n int, isList bool) {
+	isList = true
+	max := 0
+	t.ForEach(func(k, _ lua.LValue) {
+		n++
+		if !isList {
+			return
+		}
+		num, ok := k.(lua.LNumber)
+		if !ok || float64(num) != math.Trunc(float64(num)) || num < 1 {
+			isList = false
+			return
+		}
+		if int(num) > max {
+			max = int(num)
+		}
+	})
+	return n, isList && max == n
+}
+
+func (c *converter) list(t *lua.LTable, n int, hint any, path string) (any, error) {
+	hl, _ := hint.([]any)
+	out := make([]any, n)
+	for i := 0; i < n; i++ {
+		var h any
+		if i < len(hl) {
+			h = hl[i]
+		}
+		v, err := c.value(t.RawGetInt(i+1), h, path+"["+strconv.Itoa(i+1)+"]")
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func (c *converter) dict(t *lua.LTable, n int, hint any, path string) (any, error) {
+	hm, _ := hint.(map[string]any)
+	out := make(map[string]any, n)
+	var err error
+	t.ForEach(func(k, v lua.LValue) {
+		if err != nil {
+			return
+		}
+		var key string
+		switch k := k.(type) {
+		case lua.LString:
+			key = string(k)
+		case lua.LNumber:
+			key = k.String()
+		default:
+			err = fmt.Errorf("%s: a table key of type %s cannot be converted (want string keys, or 1..n for a list)", where(path), k.Type())
+			return
+		}
+		var cv any
+		cv, err = c.value(v, hm[key], joinPath(path, key))
+		out[key] = cv
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func where(path string) string {
+	if path == "" {
+		return "value"
+	}
+	return path
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}

@@ -1,0 +1,89 @@
+package lua
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/parse"
+
+	"github.com/hookhost/hookhost/scripting"
+)
+
+// Engine compiles Lua hook files. The zero value is ready to use.
+type Engine struct{}
+
+var _ scripting.Engine = Engine{}
+
+func (Engine) Language() string  { return "lua" }
+func (Engine) Extension() string { return ".lua" }
+
+// Compile parses and compiles src once, then runs its top level in a first
+// interpreter to learn its registrations. That interpreter becomes the
+// first member of the program's pool.
+func (Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.Env) (scripting.Program, error) {
+	proto, err := compile(src)
+	if err != nil {
+		return nil, err
+	}
+	limits := env.Limits.Or()
+	if limits.MaxIdle == 0 {
+		limits.MaxIdle = max(4, 2*runtime.GOMAXPROCS(0))
+	}
+	hm := scripting.HookModule()
+	p := &program{name: src.Name, proto: proto, limits: limits, logger: env.Log(),
+		modules: modulesByName(env.Modules), hookModule: &hm}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	st, err := p.newState()
+	if err != nil {
+		return nil, err
+	}
+	p.regs = st.regs
+	p.hooks = make([]scripting.Hook, len(st.regs))
+	for i, r := range st.regs {
+		sig := signatureOf(r.fn.Proto)
+		p.hooks[i] = scripting.Hook{Event: r.event, Name: r.Name, Line: r.line, Priority: r.Priority,
+			Timeout: r.Timeout, Enabled: r.Enabled, Params: sig.display(),
+			Func: &function{prog: p, index: i, sig: sig}}
+	}
+	p.release(st)
+	return p, nil
+}
+
+// compile parses and compiles a file, reporting errors as file:line.
+func compile(src scripting.Source) (*lua.FunctionProto, error) {
+	chunk, err := parse.Parse(bytes.NewReader(src.Code), src.Name)
+	if err != nil {
+		var pe *parse.Error
+		if errors.As(err, &pe) {
+			return nil, &scripting.Error{File: src.Name, Line: max(pe.Pos.Line, 0), Msg: syntaxMessage(pe), Err: err}
+		}
+		return nil, &scripting.Error{File: src.Name, Msg: "syntax error: " + err.Error(), Err: err}
+	}
+	proto, err := lua.Compile(chunk, src.Name)
+	if err != nil {
+		var ce *lua.CompileError
+		if errors.As(err, &ce) {
+			return nil, &scripting.Error{File: src.Name, Line: ce.Line, Msg: "compile error: " + ce.Message, Err: err}
+		}
+		return nil, &scripting.Error{File: src.Name, Msg: "compile error: " + err.Error(), Err: err}
+	}
+	return proto, nil
+}
+
+func syntaxMessage(pe *parse.Error) string {
+	msg := strings.TrimSpace(pe.Message)
+	if pe.Pos.Line == parse.EOF {
+		return fmt.Sprintf("syntax error at end of file: %s", msg)
+	}
+	if pe.Token != "" {
+		return fmt.Sprintf("syntax error near %q: %s", pe.Token, msg)
+	}
+	return "syntax error: " + msg
+}

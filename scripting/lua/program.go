@@ -1,0 +1,254 @@
+package lua
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// A program is a compiled file with its pool of interpreters.
+type program struct {
+	name       string
+	proto      *lua.FunctionProto
+	limits     scripting.Limits
+	logger     *slog.Logger
+	modules    map[string]*stdlib.Module
+	hookModule *stdlib.Module
+
+	// regs are the first interpreter's registrations; every later one must
+	// match them.
+	regs  []registration
+	hooks []scripting.Hook
+
+	mu     sync.Mutex
+	idle   []*state
+	closed bool
+}
+
+func (p *program) Hooks() []scripting.Hook { return p.hooks }
+
+// Close closes the idle interpreters; busy ones are closed when returned.
+func (p *program) Close() {
+	p.mu.Lock()
+	idle := p.idle
+	p.idle, p.closed = nil, true
+	p.mu.Unlock()
+	for _, st := range idle {
+		st.close()
+	}
+}
+
+// acquire takes an idle interpreter or makes a new one. The pool keeps
+// its interpreters (unlike sync.Pool, which drops them at every GC, and a
+// new one costs a run of the file's top level).
+func (p *program) acquire() (*state, error) {
+	p.mu.Lock()
+	if n := len(p.idle); n > 0 {
+		st := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		return st, nil
+	}
+	p.mu.Unlock()
+	st, err := p.newState()
+	if err != nil {
+		return nil, err
+	}
+	if !sameRegistrations(p.regs, st.regs) {
+		st.close()
+		return nil, &scripting.Error{File: p.name, Msg: "a new interpreter registered different hooks than the first: " +
+			"the top level must register the same hooks every time it runs (no registration that depends on time, randomness or state)"}
+	}
+	return st, nil
+}
+
+// release returns a healthy interpreter to the pool.
+func (p *program) release(st *state) {
+	p.mu.Lock()
+	if !p.closed && len(p.idle) < p.limits.MaxIdle {
+		p.idle = append(p.idle, st)
+		p.mu.Unlock()
+		return
+	}
+	p.mu.Unlock()
+	st.close()
+}
+
+// A function is one registered hook of a program.
+type function struct {
+	prog  *program
+	index int
+	sig   signature
+}
+
+var _ scripting.Function = (*function)(nil)
+
+func (f *function) Call(c *scripting.Call) (any, error) {
+	p := f.prog
+	st, err := p.acquire()
+	if err != nil {
+		return nil, err
+	}
+	if !c.Arm(st) {
+		st.close()
+		return nil, p.interrupted(c)
+	}
+	st.cur = c
+	out, healthy, err := f.run(st, c)
+	st.cur = nil
+	if !c.Disarm() {
+		st.close()
+		return nil, p.interrupted(c)
+	}
+	if healthy {
+		p.release(st)
+	} else {
+		st.close()
+	}
+	return out, err
+}
+
+// run calls the hook in st and converts its return value. healthy is
+// false when the interpreter should not be reused.
+func (f *function) run(st *state, c *scripting.Call) (out any, healthy bool, err error) {
+	L := st.L
+	L.Push(st.regs[f.index].fn)
+	n := f.pushArgs(st, c)
+	if err := pcall(L, n, 1); err != nil {
+		return nil, isRecoverable(err), f.prog.scriptError(err, c.Hook)
+	}
+	ret := L.Get(-1)
+	L.Pop(1)
+	if ret == lua.LNil {
+		return nil, true, nil
+	}
+	out, err = toNeutral(ret, map[string]any{"fields": c.Payload})
+	if err != nil {
+		return nil, true, &scripting.Error{File: f.prog.name, Line: st.regs[f.index].line, Hook: c.Hook,
+			Msg: "bad return value: " + err.Error()}
+	}
+	return out, true, nil
+}
+
+// isRecoverable reports whether the interpreter is still sound after err:
+// a script error unwinds cleanly, a Go panic may not have.
+func isRecoverable(err error) bool {
+	var ae *lua.ApiError
+	return errors.As(err, &ae) && ae.Type != lua.ApiErrorPanic
+}
+
+// pushArgs pushes the arguments the signature names and returns how many.
+func (f *function) pushArgs(st *state, c *scripting.Call) int {
+	L := st.L
+	for _, name := range f.sig.params {
+		if name == "ctx" {
+			L.Push(st.ctxTable(c))
+			continue
+		}
+		L.Push(toLua(L, c.Payload[name]))
+	}
+	n := len(f.sig.params)
+	if f.sig.vararg {
+		L.Push(toLua(L, c.Payload))
+		n++
+	}
+	return n
+}
+
+// ctxTable builds the read-only ctx value: an empty proxy whose
+// metatable serves the fields and refuses writes.
+func (st *state) ctxTable(c *scripting.Call) lua.LValue {
+	L := st.L
+	data := L.CreateTable(0, 4)
+	data.RawSetString("event", lua.LString(c.Event))
+	data.RawSetString("hook", lua.LString(c.Hook))
+	data.RawSetString("config", toLua(L, c.Config))
+	data.RawSetString("timeout_ms", lua.LNumber(c.Timeout.Milliseconds()))
+	mt := L.CreateTable(0, 3)
+	mt.RawSetString("__index", data)
+	mt.RawSetString("__newindex", L.NewFunction(readOnly))
+	mt.RawSetString("__metatable", lua.LFalse)
+	proxy := L.CreateTable(0, 0)
+	L.SetMetatable(proxy, mt)
+	return proxy
+}
+
+func readOnly(L *lua.LState) int {
+	L.RaiseError("ctx is read-only")
+	return 0
+}
+
+func (p *program) interrupted(c *scripting.Call) error {
+	return &scripting.Error{File: p.name, Hook: c.Hook, Msg: fmt.Sprintf("timed out after %v", c.Timeout), Err: scripting.ErrInterrupted}
+}
+
+// scriptError turns an error from running Lua into a *scripting.Error with
+// the line where it was raised. It never calls back into Lua (no
+// __tostring): an error object cannot hang the host.
+func (p *program) scriptError(err error, hook string) *scripting.Error {
+	e := &scripting.Error{File: p.name, Hook: hook, Err: err}
+	var ae *lua.ApiError
+	if !errors.As(err, &ae) {
+		e.Msg = err.Error()
+		return e
+	}
+	e.Backtrace = trimTraceback(ae.StackTrace)
+	if s, ok := ae.Object.(lua.LString); ok {
+		e.Line, e.Msg = p.splitPosition(string(s))
+	} else {
+		e.Msg = fmt.Sprintf("error raised with a %s value, not a string (use error(\"message\"))", ae.Object.Type())
+	}
+	if e.Line == 0 {
+		e.Line = p.firstLine(ae.StackTrace)
+	}
+	return e
+}
+
+// splitPosition splits "name:12: message" into 12 and "message".
+func (p *program) splitPosition(msg string) (int, string) {
+	rest, ok := strings.CutPrefix(msg, p.name+":")
+	if !ok {
+		return 0, msg
+	}
+	num, text, ok := strings.Cut(rest, ":")
+	line, err := strconv.Atoi(num)
+	if !ok || err != nil {
+		return 0, msg
+	}
+	return line, strings.TrimSpace(text)
+}
+
+var tracebackLine = regexp.MustCompile(`:(\d+):`)
+
+// firstLine finds the innermost line of this file in a traceback.
+func (p *program) firstLine(tb string) int {
+	for _, l := range strings.Split(tb, "\n") {
+		l = strings.TrimSpace(l)
+		if !strings.HasPrefix(l, p.name+":") {
+			continue
+		}
+		if m := tracebackLine.FindStringSubmatch(l[len(p.name):]); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			return n
+		}
+	}
+	return 0
+}
+
+func trimTraceback(tb string) string {
+	tb = strings.TrimPrefix(strings.TrimSpace(tb), "stack traceback:")
+	lines := strings.Split(strings.TrimSpace(tb), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,183 @@
+package lua
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// A state is one initialised interpreter of a file. It belongs to one
+// goroutine at a time: the pool hands it out and takes it back.
+type state struct {
+	L      *lua.LState
+	prog   *program
+	cancel context.CancelFunc
+
+	// regs are the hook.on registrations the top level made.
+	regs    []registration
+	loading bool
+
+	// cur is the call in progress, for builtins that need its context or
+	// hook id.
+	cur *scripting.Call
+	// loaded caches the module tables require returned.
+	loaded map[string]lua.LValue
+}
+
+type registration struct {
+	scripting.HookOptions
+	event string
+	line  int
+	fn    *lua.LFunction
+}
+
+// Interrupt stops the interpreter at its next instruction. The state's
+// context is cancelled for good, so an interrupted state is never reused.
+func (st *state) Interrupt() { st.cancel() }
+
+// Registry sizes, in value slots: enough for deep data, bounded so that
+// unpack of a huge range fails instead of eating memory.
+const (
+	registrySize    = 1024
+	registryMaxSize = 1 << 20
+)
+
+// newState creates an interpreter, opens the sandbox and runs the file's
+// top level, recording its registrations.
+func (p *program) newState() (*state, error) {
+	L := lua.NewState(lua.Options{
+		SkipOpenLibs:        true,
+		CallStackSize:       p.limits.MaxCallDepth,
+		RegistrySize:        registrySize,
+		RegistryMaxSize:     registryMaxSize,
+		MinimizeStackMemory: true,
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	L.SetContext(ctx)
+	st := &state{L: L, prog: p, cancel: cancel}
+	st.openSandbox()
+	st.setHookModule()
+	if err := st.runTopLevel(); err != nil {
+		st.close()
+		return nil, err
+	}
+	return st, nil
+}
+
+func (st *state) close() {
+	st.cancel()
+	st.L.Close()
+}
+
+// runTopLevel runs the file's main chunk under Limits.InitTimeout.
+func (st *state) runTopLevel() error {
+	p := st.prog
+	init := &scripting.Call{Hook: "", Config: map[string]any{}, Timeout: p.limits.InitTimeout,
+		Deadline: time.Now().Add(p.limits.InitTimeout)}
+	timer := time.AfterFunc(p.limits.InitTimeout, init.Interrupt)
+	defer timer.Stop()
+	init.Arm(st)
+	st.cur, st.loading = init, true
+	st.L.Push(st.L.NewFunctionFromProto(p.proto))
+	err := pcall(st.L, 0, 0)
+	st.cur, st.loading = nil, false
+	if !init.Disarm() {
+		return &scripting.Error{File: p.name, Msg: fmt.Sprintf("the top level did not finish within %v", p.limits.InitTimeout), Err: scripting.ErrInterrupted}
+	}
+	if err != nil {
+		return p.scriptError(err, "")
+	}
+	return nil
+}
+
+// pcall is L.PCall that also recovers what escapes it, such as gopher-lua's
+// "callstack overflow" panic.
+func pcall(L *lua.LState, nargs, nret int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return L.PCall(nargs, nret, nil)
+}
+
+// setHookModule predeclares the global hook: the shared decision
+// constructors plus on, which records registrations.
+func (st *state) setHookModule() {
+	m := st.prog.hookModule
+	t := st.bindModule(m)
+	t.RawSetString("on", st.L.NewFunction(st.on))
+	st.L.SetGlobal("hook", t)
+}
+
+// on implements hook.on(event, fn, opts).
+func (st *state) on(L *lua.LState) int {
+	if !st.loading {
+		L.RaiseError("hook.on: hooks can only be registered at the top level of a file")
+	}
+	event := L.CheckString(1)
+	fn := L.CheckFunction(2)
+	if fn.IsG {
+		L.ArgError(2, "want a Lua function, got a builtin")
+	}
+	line := callerLine(L)
+	var opts map[string]any
+	if o := L.Get(3); o != lua.LNil {
+		v, err := toNeutral(o, nil)
+		m, ok := v.(map[string]any)
+		if err != nil || !ok {
+			L.ArgError(3, fmt.Sprintf("want a table of options (name, priority, timeout, enabled), got %s", o.Type()))
+		}
+		opts = m
+	}
+	ho, err := scripting.ParseHookOptions(opts, strconv.Itoa(line))
+	if err != nil {
+		L.RaiseError("hook.on: %v", err)
+	}
+	st.regs = append(st.regs, registration{HookOptions: ho, event: event, line: line, fn: fn})
+	return 0
+}
+
+// callerLine is the line of the Lua code that called the current builtin.
+func callerLine(L *lua.LState) int {
+	dbg, ok := L.GetStack(1)
+	if !ok {
+		return 0
+	}
+	if _, err := L.GetInfo("l", dbg, nil); err != nil {
+		return 0
+	}
+	return dbg.CurrentLine
+}
+
+// sameRegistrations reports whether a new interpreter registered exactly
+// what the first one did: pooled interpreters must be interchangeable.
+func sameRegistrations(a, b []registration) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.HookOptions != y.HookOptions || x.event != y.event || x.line != y.line || x.fn.Proto != y.fn.Proto {
+			return false
+		}
+	}
+	return true
+}
+
+var _ scripting.Interrupter = (*state)(nil)
+
+// modulesByName indexes modules for require.
+func modulesByName(mods []stdlib.Module) map[string]*stdlib.Module {
+	out := make(map[string]*stdlib.Module, len(mods))
+	for i := range mods {
+		out[mods[i].Name] = &mods[i]
+	}
+	return out
+}

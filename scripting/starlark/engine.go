@@ -1,0 +1,164 @@
+package starlark
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"go.starlark.net/resolve"
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
+	"go.starlark.net/syntax"
+
+	"github.com/hookhost/hookhost/scripting"
+)
+
+// Engine compiles Starlark hook files. The zero value is ready to use.
+type Engine struct{}
+
+var _ scripting.Engine = Engine{}
+
+func (Engine) Language() string  { return "starlark" }
+func (Engine) Extension() string { return ".star" }
+
+// fileOptions enables what DESIGN §3 promises scripts: while loops, sets,
+// top-level control flow, global reassignment and recursion (starlark-go
+// caps the call stack, so recursion cannot overflow Go's).
+var fileOptions = syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
+
+// A registry collects hook.on calls while a file's top level runs.
+type registry struct {
+	regs []registration
+}
+
+type registration struct {
+	scripting.HookOptions
+	event string
+	line  int
+	fn    *starlark.Function
+}
+
+// Compile executes src's top level once and freezes its globals; the
+// frozen functions are then shared by every call.
+func (Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.Env) (scripting.Program, error) {
+	limits := env.Limits.Or()
+	hookMod := hookModule()
+	_, prog, err := starlark.SourceProgramOptions(&fileOptions, src.Name, src.Code, func(name string) bool { return name == "hook" })
+	if err != nil {
+		return nil, syntaxError(src.Name, err)
+	}
+	p := &program{name: src.Name, limits: limits, logger: env.Log(), usesModules: prog.NumLoads() > 0}
+	reg := &registry{}
+	thread := &starlark.Thread{Print: p.print, Load: newLoader(env.Modules).load}
+	thread.SetLocal(registryKey, reg)
+	thread.SetMaxExecutionSteps(limits.MaxSteps)
+	globals, err := p.initialise(ctx, thread, prog, hookMod)
+	if err != nil {
+		return nil, err
+	}
+	globals.Freeze()
+	p.hooks = make([]scripting.Hook, len(reg.regs))
+	for i, r := range reg.regs {
+		sig := signatureOf(r.fn)
+		p.hooks[i] = scripting.Hook{Event: r.event, Name: r.Name, Line: r.line, Priority: r.Priority,
+			Timeout: r.Timeout, Enabled: r.Enabled, Params: sig.display(),
+			Func: &function{prog: p, fn: r.fn, sig: sig}}
+	}
+	return p, nil
+}
+
+// initialise runs the top level under Limits.InitTimeout and ctx.
+func (p *program) initialise(ctx context.Context, thread *starlark.Thread, prog *starlark.Program, hookMod *starlarkstruct.Module) (globals starlark.StringDict, err error) {
+	stop := context.AfterFunc(ctx, func() { thread.Cancel("cancelled") })
+	defer stop()
+	timer := time.AfterFunc(p.limits.InitTimeout, func() { thread.Cancel("timeout") })
+	defer timer.Stop()
+	defer func() {
+		if r := recover(); r != nil {
+			err = &scripting.Error{File: p.name, Msg: fmt.Sprintf("internal error: %v", r)}
+		}
+	}()
+	globals, err = prog.Init(thread, starlark.StringDict{"hook": hookMod})
+	if err != nil {
+		return nil, p.scriptError(err, "")
+	}
+	return globals, nil
+}
+
+// syntaxError reports the first syntax or resolve error as file:line.
+func syntaxError(name string, err error) *scripting.Error {
+	var se syntax.Error
+	if errors.As(err, &se) {
+		return &scripting.Error{File: name, Line: int(se.Pos.Line), Msg: "syntax error: " + se.Msg, Err: err}
+	}
+	var rl resolve.ErrorList
+	if errors.As(err, &rl) && len(rl) > 0 {
+		return &scripting.Error{File: name, Line: int(rl[0].Pos.Line), Msg: rl[0].Msg, Err: err}
+	}
+	return &scripting.Error{File: name, Msg: err.Error(), Err: err}
+}
+
+// hookModule is the predeclared hook module: the shared decision
+// constructors plus on.
+func hookModule() *starlarkstruct.Module {
+	hm := scripting.HookModule()
+	mod := bindModule(&hm)
+	mod.Members["on"] = starlark.NewBuiltin("hook.on", on)
+	return mod
+}
+
+// on implements hook.on(event, fn, name=, priority=, timeout=, enabled=).
+func on(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	reg, _ := thread.Local(registryKey).(*registry)
+	if reg == nil {
+		return nil, errors.New("hook.on: hooks can only be registered at the top level of a file")
+	}
+	var event string
+	var fnv starlark.Value
+	if err := starlark.UnpackPositionalArgs(b.Name(), args, nil, 2, &event, &fnv); err != nil {
+		return nil, err
+	}
+	fn, ok := fnv.(*starlark.Function)
+	if !ok {
+		return nil, fmt.Errorf("hook.on: argument 2: want a function defined with def or lambda, got %s", fnv.Type())
+	}
+	opts := make(map[string]any, len(kwargs))
+	for _, kv := range kwargs {
+		v, err := toNeutral(kv[1])
+		if err != nil {
+			return nil, fmt.Errorf("hook.on: option %s: %w", kv[0], err)
+		}
+		opts[string(kv[0].(starlark.String))] = v
+	}
+	ho, err := scripting.ParseHookOptions(opts, fn.Name())
+	if err != nil {
+		return nil, fmt.Errorf("hook.on: %w", err)
+	}
+	line := int(thread.CallFrame(1).Pos.Line)
+	reg.regs = append(reg.regs, registration{HookOptions: ho, event: event, line: line, fn: fn})
+	return starlark.None, nil
+}
+
+// A program is a file's frozen globals and its hooks.
+type program struct {
+	name        string
+	limits      scripting.Limits
+	logger      *slog.Logger
+	hooks       []scripting.Hook
+	usesModules bool
+}
+
+func (p *program) Hooks() []scripting.Hook { return p.hooks }
+func (p *program) Close()                  {}
+
+// print sends print() output to the host's log, tagged with the hook id
+// (the thread's name).
+func (p *program) print(thread *starlark.Thread, msg string) {
+	const max = 4 << 10
+	if len(msg) > max {
+		msg = msg[:max] + "…"
+	}
+	p.logger.Info(msg, "source", "print", "file", p.name, "hook", thread.Name)
+}
