@@ -9,8 +9,8 @@ import (
 // and a vararg function gets, after its named parameters, the whole
 // payload as one table.
 type signature struct {
-	params []string
-	vararg bool
+	params  []string
+	vararg  bool
 	usesCtx bool
 }
 
