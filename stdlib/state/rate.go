@@ -42,7 +42,7 @@ func (s *Store) Rate(key string, limit int, window time.Duration) (RateResult, e
 	defer s.mu.Unlock()
 	now := s.clockLocked()
 	s.maybeSweepLocked(now)
-	e, err := s.windowLocked(key, now)
+	e, err := s.windowLocked(key, now, window)
 	if err != nil {
 		return RateResult{}, err
 	}
@@ -51,6 +51,9 @@ func (s *Store) Rate(key string, limit int, window time.Duration) (RateResult, e
 	allowed := false
 	if w.len() < limit {
 		if err := s.makeRoomLocked(key, e, limit, now); err != nil {
+			if w.len() == 0 { // a window that counts nothing is no use
+				s.removeLocked(key, e)
+			}
 			return RateResult{}, err
 		}
 		// Times never run backwards within a window, even if the clock
@@ -88,15 +91,17 @@ func (s *Store) checkLimit(limit int64) error {
 	return nil
 }
 
-// windowLocked returns key's rate window, creating an empty one.
-func (s *Store) windowLocked(key string, now time.Duration) (*entry, error) {
+// windowLocked returns key's rate window, creating an empty one. A new
+// window expires a window from now, so that a sweep while it grows, at
+// the same now, cannot remove it.
+func (s *Store) windowLocked(key string, now, window time.Duration) (*entry, error) {
 	if e := s.liveLocked(key, now); e != nil {
 		if e.events == nil {
 			return nil, fmt.Errorf("%w: key %q holds a value, not a rate window", ErrWrongType, key)
 		}
 		return e, nil
 	}
-	e := &entry{events: &ring{}, expires: never, size: entrySize(key, 0)}
+	e := &entry{events: &ring{}, expires: expiry(now, window), size: entrySize(key, 0)}
 	if err := s.putLocked(key, e, now); err != nil {
 		return nil, err
 	}

@@ -99,6 +99,13 @@ func TestRateWindowAccounting(t *testing.T) {
 	if _, err := s.Rate("r", 100, time.Minute); !errors.Is(err, ErrFull) {
 		t.Fatalf("growing past MaxBytes: %v", err)
 	}
+	// A new window that cannot get its first slot is not kept.
+	if _, err := s.Rate("r2", 100, time.Minute); !errors.Is(err, ErrFull) {
+		t.Fatalf("new window past MaxBytes: %v", err)
+	}
+	if u := s.Usage(); u.Keys != 1 {
+		t.Errorf("a failed window was kept: %+v", u)
+	}
 	checkInvariants(t, s)
 	// Lowering the limit gives the slots back.
 	if r, err := s.Rate("r", 4, time.Minute); err != nil || r.Allowed || r.Remaining != 0 {
@@ -108,6 +115,27 @@ func TestRateWindowAccounting(t *testing.T) {
 		t.Errorf("bytes after shrinking = %d, want %d", got, want)
 	}
 	checkInvariants(t, s)
+}
+
+// Growing a new window may need a sweep; the sweep frees the expired
+// key and leaves the new window alone.
+func TestRateGrowthSweeps(t *testing.T) {
+	clock := newClock()
+	s := NewStore(Limits{MaxBytes: entrySize("r", 0) + entrySize("old", 10) + 2*timestampSize}, clock.now)
+	if err := s.Set("old", strings.Repeat("x", 8), time.Second); err != nil {
+		t.Fatal(err)
+	}
+	clock.advance(time.Second)
+	for want := 3; want >= 2; want-- {
+		r, err := s.Rate("r", 4, time.Minute)
+		if err != nil || !r.Allowed || r.Remaining != want {
+			t.Fatalf("rate = %+v, %v; want allowed, %d remaining", r, err, want)
+		}
+		checkInvariants(t, s)
+	}
+	if u := s.Usage(); u.Keys != 1 {
+		t.Errorf("usage %+v, want only r", u)
+	}
 }
 
 func TestRateRing(t *testing.T) {
