@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/hookhost/hookhost/stdlib"
@@ -110,6 +112,9 @@ func value(v any) slog.Value {
 	case int64:
 		return slog.Int64Value(v)
 	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) { // slog's JSON handler fails on them
+			return slog.StringValue(strconv.FormatFloat(v, 'g', -1, 64))
+		}
 		return slog.Float64Value(v)
 	case string:
 		return slog.StringValue(truncate(v, MaxValue))

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -179,14 +180,16 @@ func TestNilLogger(t *testing.T) {
 func TestJSONHandler(t *testing.T) {
 	var buf bytes.Buffer
 	m := New(slog.New(slog.NewJSONHandler(&buf, nil)))
-	if _, err := call(t, m, "warn", map[string]any{"n": int64(5), "tool": "<web_search>"}, "denied"); err != nil {
+	kwargs := map[string]any{"n": int64(5), "tool": "<web_search>", "inf": math.Inf(-1)}
+	if _, err := call(t, m, "warn", kwargs, "denied"); err != nil {
 		t.Fatal(err)
 	}
 	var line map[string]any
 	if err := json.Unmarshal(buf.Bytes(), &line); err != nil {
 		t.Fatalf("%v: %s", err, buf.String())
 	}
-	if line["msg"] != "denied" || line["hook"] != "guard.lua:audit" || line["n"] != 5.0 || line["level"] != "WARN" {
+	if line["msg"] != "denied" || line["hook"] != "guard.lua:audit" || line["n"] != 5.0 || line["level"] != "WARN" ||
+		line["inf"] != "-Inf" {
 		t.Errorf("line = %s", buf.String())
 	}
 	if !strings.Contains(buf.String(), `{"time":`) || strings.Index(buf.String(), `"hook"`) > strings.Index(buf.String(), `"n"`) {
