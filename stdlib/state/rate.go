@@ -114,12 +114,11 @@ func (s *Store) windowLocked(key string, now, window time.Duration) (*entry, err
 // the oldest of the newest limit events leaves. Dropping the older ones
 // changes no answer, and makes Reset report exactly that moment.
 func trim(w *ring, now, window time.Duration, limit int) {
-	cutoff := now - window
-	if cutoff > now { // now - window underflowed: nothing is that old
-		return
-	}
-	for w.len() > 0 && w.oldest() <= cutoff {
-		w.popOldest()
+	// When now - window underflows, nothing is that old.
+	if cutoff := now - window; cutoff < now {
+		for w.len() > 0 && w.oldest() <= cutoff {
+			w.popOldest()
+		}
 	}
 	for w.len() > limit {
 		w.popOldest()

@@ -96,12 +96,12 @@ func (s *Store) Get(key string) (any, error) {
 	}
 	s.mu.Lock()
 	var v any
-	e := s.liveLocked(key, s.clockLocked())
-	if e != nil && e.events == nil {
-		v = e.value
+	isWindow := false
+	if e := s.liveLocked(key, s.clockLocked()); e != nil {
+		v, isWindow = e.value, e.events != nil
 	}
 	s.mu.Unlock()
-	if e != nil && v == nil {
+	if isWindow {
 		return nil, fmt.Errorf("%w: key %q holds a rate window, not a value", ErrWrongType, key)
 	}
 	// A stored list or map is never mutated (set replaces it whole), so
@@ -146,7 +146,8 @@ func (s *Store) Delete(key string) bool {
 // Incr adds by to the integer under key and returns the sum. An absent or
 // expired key counts from 0 and gets the ttl (0: no expiry); an existing
 // key keeps its expiry. A key that holds anything but an int64 is an
-// ErrWrongType error, and so is a sum that overflows.
+// ErrWrongType error; a sum that overflows is an error and changes
+// nothing.
 func (s *Store) Incr(key string, by int64, ttl time.Duration) (int64, error) {
 	if err := s.checkKey(key); err != nil {
 		return 0, err

@@ -278,3 +278,17 @@ func TestExpiryHelpers(t *testing.T) {
 		t.Errorf("past reset: %v", got)
 	}
 }
+
+// trim still enforces the limit when the window reaches before the
+// earliest representable time.
+func TestTrimHugeWindow(t *testing.T) {
+	w := &ring{}
+	w.resize(4)
+	for i := range 4 {
+		w.push(time.Duration(-1<<62 + i))
+	}
+	trim(w, -1<<62, never, 2)
+	if w.len() != 2 || w.oldest() != -1<<62+2 {
+		t.Errorf("after trim: %d events, oldest %v", w.len(), w.oldest())
+	}
+}
