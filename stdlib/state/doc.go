@@ -26,12 +26,13 @@
 //	                          milliseconds) and returns a map
 //	                          {allowed, remaining, reset_ms}
 //
-// Keys are non-empty strings. Values are neutral values (nil, booleans,
-// integers, floats, strings, lists, maps); what get returns is a copy, so
-// changing it changes nothing stored. Rate windows share the key space
-// with values: get and incr on a rate key, and rate on a value key, are
-// errors, while set and delete replace or remove either kind. A prefix
-// ("rate:search") keeps them apart.
+// Keys are non-empty strings, by default of at most 256 bytes. Values are
+// neutral values (booleans, integers, floats, strings, and lists and maps
+// of them, nil included); what get returns is a copy, so changing it
+// changes nothing stored. Rate windows share the key space with values:
+// get and incr on a rate key, and rate on a value key, are errors, while
+// set and delete replace or remove either kind. A prefix ("rate:search")
+// keeps them apart.
 //
 // A guardrail allowing no more than 5 web searches a minute:
 //
@@ -54,15 +55,16 @@
 // # rate
 //
 // rate is a sliding log, exact rather than approximate: each key keeps the
-// timestamps of the events it counted, oldest first, at most limit of
-// them (a ring that grows by doubling, so a key with a high limit but few
+// timestamps of the events it counted, oldest first, at most limit of them
+// (a ring that grows by doubling, so a key with a high limit but few
 // events stays small). A call drops the timestamps older than window and
 // counts the event if fewer than limit remain. remaining is how many more
 // events are allowed now; reset_ms is how long until the oldest counted
-// event leaves the window (rounded up to a whole millisecond), so a
-// denied caller that waits reset_ms is allowed. Denied events are not
-// counted. limit must be between 1 and Limits.MaxRateLimit (10000 by
-// default); a key expires one window after its newest event.
+// event leaves the window (rounded up to a whole millisecond), so a denied
+// caller that waits reset_ms is allowed, unless another caller takes the
+// slot first. Denied events are not counted. limit must be between 1 and
+// Limits.MaxRateLimit (10000 by default); a key expires one window after
+// its newest event.
 //
 // # Limits and expiry
 //
