@@ -1,0 +1,331 @@
+package host
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// A Config is the operator's hookhost.yaml (DESIGN §6). The zero value
+// means no configuration: every hook as its script declares it.
+type Config struct {
+	// Path is where the config was read from, for messages.
+	Path string
+	// Defaults apply when nothing more specific is set.
+	Defaults Defaults
+	// Events overrides built-in events and declares custom ones.
+	Events map[string]EventConfig
+	// Hooks configures files ("guard.lua") and hooks
+	// ("guard.lua:no-rm-root").
+	Hooks map[string]HookConfig
+}
+
+// Defaults holds the config's defaults section.
+type Defaults struct {
+	// Timeout is the budget of hooks nothing else gives one.
+	Timeout time.Duration
+}
+
+// EventConfig configures one event. For a built-in or embedder event only
+// Timeout and the behaviours may be set; a custom event needs a Mode.
+type EventConfig struct {
+	Mode            Mode
+	Actions         []Action
+	Default         Action
+	Timeout         time.Duration
+	TimeoutBehavior Behavior
+	ErrorBehavior   Behavior
+	Fields          []string
+	Description     string
+	// Line is where the event's entry starts in the file.
+	Line int
+}
+
+// HookConfig configures a file or one hook. Nil pointers and zero
+// durations leave the script's own setting.
+type HookConfig struct {
+	Enabled  *bool
+	Priority *int64
+	Timeout  time.Duration
+	// Timeouts sets the budget per event.
+	Timeouts map[string]time.Duration
+	// Config reaches the hooks as ctx.config (neutral values).
+	Config map[string]any
+	// Line is where the entry starts in the file.
+	Line int
+
+	timeoutLines map[string]int
+}
+
+// A ConfigError is a problem at a line of the config file.
+type ConfigError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *ConfigError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// LoadConfig reads and parses a config file.
+func LoadConfig(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	return ParseConfig(filepath.ToSlash(path), data)
+}
+
+// ParseConfig parses a config. Unknown keys, bad durations (zero,
+// negative, over 10 minutes) and bad values are errors naming their
+// line; every problem is reported, joined. Event names and hook keys are
+// checked against the host's events when a host is built with it.
+func ParseConfig(name string, data []byte) (*Config, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, &ConfigError{File: name, Line: yamlErrorLine(err), Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+	}
+	p := &configParser{file: name, cfg: &Config{Path: name}}
+	if len(doc.Content) > 0 {
+		p.root(doc.Content[0])
+	}
+	if len(p.errs) > 0 {
+		return nil, errors.Join(p.errs...)
+	}
+	return p.cfg, nil
+}
+
+func yamlErrorLine(err error) int {
+	var line int
+	if _, e := fmt.Sscanf(strings.TrimPrefix(err.Error(), "yaml: "), "line %d:", &line); e == nil {
+		return line
+	}
+	return 0
+}
+
+type configParser struct {
+	file string
+	cfg  *Config
+	errs []error
+}
+
+func (p *configParser) errorf(n *yaml.Node, format string, args ...any) {
+	p.errs = append(p.errs, &ConfigError{File: p.file, Line: n.Line, Msg: fmt.Sprintf(format, args...)})
+}
+
+// mapping calls fn for each key of a mapping node, rejecting keys not in
+// allowed (nil allows any key).
+func (p *configParser) mapping(n *yaml.Node, what string, allowed []string, fn func(key string, k, v *yaml.Node)) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return
+	}
+	if n.Kind != yaml.MappingNode {
+		p.errorf(n, "%s: want a mapping", what)
+		return
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch {
+		case allowed != nil && !contains(allowed, k.Value):
+			p.errorf(k, "%s: unknown key %q (want %s)", what, k.Value, strings.Join(allowed, ", "))
+		case seen[k.Value]:
+			p.errorf(k, "%s: key %q appears twice", what, k.Value)
+		default:
+			seen[k.Value] = true
+			fn(k.Value, k, v)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *configParser) root(n *yaml.Node) {
+	p.mapping(n, "config", []string{"defaults", "events", "hooks"}, func(key string, _, v *yaml.Node) {
+		switch key {
+		case "defaults":
+			p.mapping(v, "defaults", []string{"timeout"}, func(_ string, _, v *yaml.Node) {
+				p.cfg.Defaults.Timeout = p.duration(v, "defaults.timeout")
+			})
+		case "events":
+			p.cfg.Events = map[string]EventConfig{}
+			p.mapping(v, "events", nil, func(name string, k, v *yaml.Node) { p.event(name, k, v) })
+		case "hooks":
+			p.cfg.Hooks = map[string]HookConfig{}
+			p.mapping(v, "hooks", nil, func(key string, k, v *yaml.Node) { p.hook(key, k, v) })
+		}
+	})
+}
+
+var eventKeys = []string{"mode", "actions", "default", "timeout", "timeout_behavior", "error_behavior", "fields", "description"}
+
+func (p *configParser) event(name string, k, n *yaml.Node) {
+	ec := EventConfig{Line: k.Line}
+	what := "events." + name
+	p.mapping(n, what, eventKeys, func(key string, _, v *yaml.Node) {
+		switch key {
+		case "mode":
+			ec.Mode = Mode(p.str(v, what+".mode"))
+		case "actions":
+			for _, s := range p.strList(v, what+".actions") {
+				ec.Actions = append(ec.Actions, Action(s))
+			}
+		case "default":
+			ec.Default = Action(p.str(v, what+".default"))
+		case "timeout":
+			ec.Timeout = p.duration(v, what+".timeout")
+		case "timeout_behavior":
+			ec.TimeoutBehavior = p.behavior(v, what+".timeout_behavior")
+		case "error_behavior":
+			ec.ErrorBehavior = p.behavior(v, what+".error_behavior")
+		case "fields":
+			ec.Fields = p.strList(v, what+".fields")
+		case "description":
+			ec.Description = p.str(v, what+".description")
+		}
+	})
+	p.cfg.Events[name] = ec
+}
+
+var hookKeys = []string{"enabled", "priority", "timeout", "timeouts", "config"}
+
+func (p *configParser) hook(key string, k, n *yaml.Node) {
+	if _, _, err := splitHookKey(key); err != nil {
+		p.errorf(k, "hooks: %v", err)
+		return
+	}
+	hc := HookConfig{Line: k.Line}
+	what := "hooks." + key
+	p.mapping(n, what, hookKeys, func(field string, _, v *yaml.Node) {
+		switch field {
+		case "enabled":
+			var b bool
+			if err := v.Decode(&b); err != nil || v.Tag != "!!bool" {
+				p.errorf(v, "%s.enabled: want true or false, got %q", what, v.Value)
+			}
+			hc.Enabled = &b
+		case "priority":
+			var i int64
+			if err := v.Decode(&i); err != nil || v.Tag != "!!int" {
+				p.errorf(v, "%s.priority: want an integer, got %q", what, v.Value)
+			}
+			hc.Priority = &i
+		case "timeout":
+			hc.Timeout = p.duration(v, what+".timeout")
+		case "timeouts":
+			hc.Timeouts, hc.timeoutLines = map[string]time.Duration{}, map[string]int{}
+			p.mapping(v, what+".timeouts", nil, func(ev string, k, v *yaml.Node) {
+				hc.Timeouts[ev] = p.duration(v, what+".timeouts."+ev)
+				hc.timeoutLines[ev] = k.Line
+			})
+		case "config":
+			hc.Config = p.freeMap(v, what+".config")
+		}
+	})
+	p.cfg.Hooks[key] = hc
+}
+
+func (p *configParser) str(n *yaml.Node, what string) string {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+		p.errorf(n, "%s: want a string", what)
+		return ""
+	}
+	return n.Value
+}
+
+func (p *configParser) strList(n *yaml.Node, what string) []string {
+	if n.Kind != yaml.SequenceNode {
+		p.errorf(n, "%s: want a list of strings", what)
+		return nil
+	}
+	out := make([]string, 0, len(n.Content))
+	for _, e := range n.Content {
+		out = append(out, p.str(e, what))
+	}
+	return out
+}
+
+func (p *configParser) behavior(n *yaml.Node, what string) Behavior {
+	s := p.str(n, what)
+	if s != "" && s != string(Skip) && s != string(FailClosed) {
+		p.errorf(n, "%s: want skip or deny, got %q", what, s)
+	}
+	return Behavior(s)
+}
+
+// duration reads a timeout: a duration string or integer milliseconds,
+// more than zero and at most 10 minutes.
+func (p *configParser) duration(n *yaml.Node, what string) time.Duration {
+	var v any = n.Value
+	if n.Kind != yaml.ScalarNode {
+		p.errorf(n, "%s: want a duration such as 500ms or 2s", what)
+		return 0
+	}
+	if n.Tag == "!!int" {
+		var i int64
+		_ = n.Decode(&i)
+		v = i
+	}
+	d, err := stdlib.ParseDuration(v)
+	switch {
+	case err != nil:
+		p.errorf(n, "%s: %v", what, err)
+	case d <= 0:
+		p.errorf(n, "%s: %v must be more than zero", what, n.Value)
+	case d > scripting.MaxTimeout:
+		p.errorf(n, "%s: %v is over the %v cap", what, n.Value, scripting.MaxTimeout)
+	}
+	return d
+}
+
+// freeMap decodes a free-form mapping into neutral values.
+func (p *configParser) freeMap(n *yaml.Node, what string) map[string]any {
+	var raw map[string]any
+	if err := n.Decode(&raw); err != nil {
+		p.errorf(n, "%s: want a mapping: %v", what, err)
+		return nil
+	}
+	v, err := stdlib.Normalize(raw)
+	if err != nil {
+		p.errorf(n, "%s: %v", what, err)
+		return nil
+	}
+	m, _ := v.(map[string]any)
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m
+}
+
+// splitHookKey splits a hooks key into file and hook name ("" for a
+// file key).
+func splitHookKey(key string) (file, name string, err error) {
+	for _, ext := range []string{".lua", ".star"} {
+		if strings.HasSuffix(key, ext) && len(key) > len(ext) {
+			return key, "", nil
+		}
+		if i := strings.Index(key, ext+":"); i > 0 && i+len(ext)+1 < len(key) {
+			return key[:i+len(ext)], key[i+len(ext)+1:], nil
+		}
+	}
+	return "", "", fmt.Errorf("key %q: want a file (guard.lua) or a hook id (guard.lua:no-rm-root)", key)
+}

@@ -1,0 +1,288 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"sync/atomic"
+	"time"
+
+	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// Fire runs event's hooks on payload and folds their returns into one
+// decision, per the event's mode (DESIGN §4). It is safe for concurrent
+// use. The payload is read, never modified.
+//
+// Fire returns an error only when the fire could not run as asked: the
+// event is unknown (ErrUnknownEvent), the payload is not made of neutral
+// values (ErrBadPayload), the host is closed (ErrClosed), or ctx ended
+// during the fire. In the last case the Result is still usable: it holds
+// what ran, and a fail-closed event's decision is deny. Hook failures are
+// not errors: they are in the trace, and the event's behaviour applies.
+func (h *Host) Fire(ctx context.Context, event string, payload map[string]any) (Result, error) {
+	snap := h.current.Load()
+	if snap == nil {
+		return Result{Event: event, Decision: Decision{Action: Continue}, Payload: payload}, ErrClosed
+	}
+	t := snap.events[event]
+	if t == nil {
+		return Result{Event: event, Decision: Decision{Action: Continue}, Payload: payload},
+			fmt.Errorf("%w %q", ErrUnknownEvent, event)
+	}
+	if payload == nil {
+		payload = map[string]any{}
+	}
+	if err := stdlib.Check(payload); err != nil {
+		return Result{Event: event, Decision: Decision{Action: t.spec.Default}, Payload: payload},
+			fmt.Errorf("%w: %w", ErrBadPayload, err)
+	}
+	fr := firing{h: h, ctx: ctx, spec: &t.spec, payload: payload}
+	return fr.run(t.hooks)
+}
+
+// A firing is the state of one fire as it folds.
+type firing struct {
+	h       *Host
+	ctx     context.Context
+	spec    *EventSpec
+	payload map[string]any
+	copied  bool // payload is our own copy, safe to change
+
+	modifiedBy string // the last hook that changed the payload
+	messages   []Message
+	trace      []TraceEntry
+
+	terminal, firstAsk, firstAllow, winner, failed *Decision
+
+	cancelled atomic.Bool
+	current   atomic.Pointer[scripting.Call]
+}
+
+func (fr *firing) run(hooks []*boundHook) (Result, error) {
+	if len(hooks) > 0 {
+		fr.trace = make([]TraceEntry, 0, len(hooks))
+	}
+	if fr.ctx.Done() != nil {
+		stop := context.AfterFunc(fr.ctx, fr.cancel)
+		defer stop()
+	}
+	for _, b := range hooks {
+		if b.strikes.quarantined.Load() {
+			continue
+		}
+		if fr.cancelled.Load() {
+			break
+		}
+		if fr.step(b) {
+			break
+		}
+	}
+	return fr.result()
+}
+
+// cancel interrupts the running hook when the caller's context ends.
+func (fr *firing) cancel() {
+	fr.cancelled.Store(true)
+	if c := fr.current.Load(); c != nil {
+		c.Interrupt()
+	}
+}
+
+// step calls one hook and folds its reply; it reports whether the chain
+// ends here.
+func (fr *firing) step(b *boundHook) bool {
+	rep, entry, failure := fr.call(b)
+	fr.trace = append(fr.trace, entry)
+	if failure != nil {
+		return fr.fail(b, entry.Outcome, failure)
+	}
+	switch fr.spec.Mode {
+	case Chain:
+		return fr.foldChain(b, rep)
+	case First:
+		return fr.foldFirst(b, rep)
+	case Collect:
+		fr.messages = append(fr.messages, rep.messages...)
+		return rep.stop
+	default: // Observe
+		if rep.action != Continue || len(rep.messages) > 0 || rep.stop {
+			fr.h.logger.Warn("observe hook returned a decision; it is ignored", "hook", b.id, "event", fr.spec.Name)
+		}
+		return false
+	}
+}
+
+// call runs one hook under its deadline and classifies the outcome.
+func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
+	start := time.Now()
+	deadline := start.Add(b.timeout)
+	if d, ok := fr.ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	c := &scripting.Call{Payload: fr.payload, Event: fr.spec.Name, Hook: b.id, Config: b.config,
+		Timeout: b.timeout, Deadline: deadline}
+	slot := fr.h.wd.watch(c)
+	fr.current.Store(c)
+	if fr.cancelled.Load() {
+		c.Interrupt()
+	}
+	v, err := b.fn.Call(c)
+	fr.current.Store(nil)
+	fr.h.wd.unwatch(slot, c)
+	end := time.Now()
+	entry := TraceEntry{Hook: b.id, Priority: b.priority, Duration: end.Sub(start)}
+	if c.Interrupted() || end.After(deadline) {
+		fr.h.noteOverrun(b, c, end.Sub(deadline))
+		entry.Outcome, entry.Error = OutcomeTimeout, fr.timeoutText(b)
+		return reply{}, entry, errors.New(entry.Error)
+	}
+	if err != nil {
+		entry.Outcome, entry.Error = OutcomeError, err.Error()
+		fr.h.logFailure(b, err)
+		return reply{}, entry, err
+	}
+	rep, err := parseReply(v, fr.spec)
+	if err != nil {
+		err = &scripting.Error{File: b.file, Line: b.line, Hook: b.id, Msg: "bad return value: " + err.Error()}
+		entry.Outcome, entry.Error = OutcomeError, err.Error()
+		fr.h.logFailure(b, err)
+		return reply{}, entry, err
+	}
+	entry.Outcome, entry.Action = outcomeOf(rep)
+	return rep, entry, nil
+}
+
+func outcomeOf(rep reply) (Outcome, Action) {
+	var a Action
+	if rep.action != Continue {
+		a = rep.action
+	}
+	switch {
+	case rep.stop:
+		return OutcomeStop, a
+	case a != "" || len(rep.messages) > 0:
+		return OutcomeDecision, a
+	}
+	return OutcomeNone, a
+}
+
+func (fr *firing) timeoutText(b *boundHook) string {
+	if err := fr.ctx.Err(); err != nil {
+		return fmt.Sprintf("the fire was cancelled: %v", err)
+	}
+	return fmt.Sprintf("timed out after %v", b.timeout)
+}
+
+// fail applies the event's behaviour for a failed hook and reports
+// whether the fire ends.
+func (fr *firing) fail(b *boundHook, o Outcome, err error) bool {
+	behavior, what := fr.spec.OnError, "failed: "+err.Error()
+	if o == OutcomeTimeout {
+		behavior, what = fr.spec.OnTimeout, err.Error()
+	}
+	if behavior != FailClosed {
+		return false
+	}
+	fr.failed = &Decision{Action: Deny, Reason: fmt.Sprintf("hook %s %s", b.id, what), Hook: b.id}
+	return true
+}
+
+func (fr *firing) foldChain(b *boundHook, rep reply) bool {
+	fr.messages = append(fr.messages, rep.messages...)
+	switch a := rep.action; {
+	case a == Modify:
+		fr.apply(b, rep.fields)
+	case a == Allow && fr.firstAllow == nil:
+		fr.firstAllow = decisionOf(b, rep)
+	case a == Ask && fr.firstAsk == nil:
+		fr.firstAsk = decisionOf(b, rep)
+	case a.terminal():
+		fr.terminal = decisionOf(b, rep)
+		return true
+	}
+	return rep.stop
+}
+
+func (fr *firing) foldFirst(b *boundHook, rep reply) bool {
+	fr.messages = append(fr.messages, rep.messages...)
+	if rep.action == Continue {
+		return rep.stop
+	}
+	if rep.action == Modify {
+		fr.apply(b, rep.fields)
+	}
+	fr.winner = decisionOf(b, rep)
+	return true
+}
+
+func decisionOf(b *boundHook, rep reply) *Decision {
+	return &Decision{Action: rep.action, Reason: rep.reason, Hook: b.id, Result: rep.result, Approval: rep.approval}
+}
+
+// apply replaces top-level payload fields, copying the caller's map
+// first: a fire never changes what it was given.
+func (fr *firing) apply(b *boundHook, fields map[string]any) {
+	for k, v := range fields {
+		if old, ok := fr.payload[k]; ok && stdlib.Equal(old, v) {
+			continue
+		}
+		if !fr.copied {
+			fr.payload, fr.copied = maps.Clone(fr.payload), true
+		}
+		fr.payload[k] = v
+		fr.modifiedBy = b.id
+	}
+}
+
+// result assembles the Result: the failure if the event failed closed,
+// else the mode's fold, else the event's default.
+func (fr *firing) result() (Result, error) {
+	r := Result{Event: fr.spec.Name, Payload: fr.payload, Messages: fr.messages, Trace: fr.trace}
+	r.Decision = fr.decision()
+	err := fr.ctx.Err()
+	if err != nil && fr.cancelled.Load() {
+		if fr.spec.OnTimeout == FailClosed && fr.failed == nil {
+			r.Decision = Decision{Action: Deny, Reason: fmt.Sprintf("the fire was cancelled: %v", err)}
+		}
+		return r, fmt.Errorf("fire %s: %w", fr.spec.Name, err)
+	}
+	return r, nil
+}
+
+func (fr *firing) decision() Decision {
+	for _, d := range []*Decision{fr.failed, fr.terminal, fr.winner, fr.firstAsk, fr.firstAllow} {
+		if d != nil {
+			return *d
+		}
+	}
+	if fr.modifiedBy != "" {
+		return Decision{Action: Modify, Hook: fr.modifiedBy}
+	}
+	return Decision{Action: fr.spec.Default}
+}
+
+// noteOverrun counts a strike against a hook that had to be abandoned or
+// came back long after its deadline, and quarantines repeat offenders.
+func (h *Host) noteOverrun(b *boundHook, c *scripting.Call, late time.Duration) {
+	h.logger.Warn("hook timed out", "hook", b.id, "file", b.file, "line", b.line, "timeout", b.timeout)
+	if !c.Abandoned() && late <= abandonGrace {
+		return
+	}
+	if b.strikes.strike(time.Now()) {
+		h.logger.Error("hook quarantined: it could not be stopped at its deadline 3 times within 10 minutes; "+
+			"it stays disabled until its file changes or it is released",
+			"hook", b.id, "file", b.file, "line", b.line)
+	}
+}
+
+func (h *Host) logFailure(b *boundHook, err error) {
+	attrs := []any{"hook", b.id, "file", b.file, "error", err.Error()}
+	var se *scripting.Error
+	if errors.As(err, &se) && se.Backtrace != "" {
+		attrs = append(attrs, "traceback", se.Backtrace)
+	}
+	h.logger.Warn("hook failed", attrs...)
+}

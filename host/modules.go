@@ -1,0 +1,29 @@
+package host
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// modules is the set of modules scripts may load: the standard ones,
+// then the embedder's, a later module replacing an earlier one of the
+// same name.
+func modules(opts Options, logger *slog.Logger, now func() time.Time) []stdlib.Module {
+	all := append(standardModules(logger, now), opts.Modules...)
+	index := map[string]int{}
+	var out []stdlib.Module
+	for _, m := range all {
+		if i, ok := index[m.Name]; ok {
+			out[i] = m
+			continue
+		}
+		index[m.Name] = len(out)
+		out = append(out, m)
+	}
+	return out
+}
+
+// standardModules is filled in by the stdlib packages.
+func standardModules(*slog.Logger, func() time.Time) []stdlib.Module { return nil }

@@ -1,0 +1,174 @@
+package host
+
+import (
+	"math"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hookhost/hookhost/scripting"
+)
+
+// The watchdog interrupts hook calls whose deadline has passed. Hooks run
+// on the caller's goroutine; a call registers itself in a slot and the
+// watchdog, one goroutine per host, scans the slots when the earliest
+// deadline it knows of comes. No timer is made per call: a call only
+// wakes the watchdog when its deadline is earlier than the next wake-up,
+// which is rare once calls are flowing.
+type watchdog struct {
+	slots [watchSlots]watchSlot
+
+	mu       sync.Mutex // guards overflow
+	overflow map[*scripting.Call]struct{}
+
+	// nextWake is when the watchdog will next look (Unix nanoseconds);
+	// math.MaxInt64 while it sleeps until kicked.
+	nextWake atomic.Int64
+	kick     chan struct{}
+	done     chan struct{}
+	stopped  chan struct{}
+}
+
+// watchSlots bounds the calls tracked without a lock; more concurrent
+// calls than this go to the overflow map.
+const watchSlots = 256
+
+// watchSlot is padded to a cache line so that concurrent calls in
+// neighbouring slots do not contend.
+type watchSlot struct {
+	call atomic.Pointer[scripting.Call]
+	_    [56]byte
+}
+
+const (
+	// watchPeriod is how often the watchdog looks while calls flow.
+	watchPeriod = 50 * time.Millisecond
+	// idleScans is how many empty scans put the watchdog to sleep.
+	idleScans = 20
+)
+
+func newWatchdog() *watchdog {
+	w := &watchdog{kick: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{})}
+	w.nextWake.Store(math.MaxInt64)
+	go w.run()
+	return w
+}
+
+// stop ends the watchdog goroutine.
+func (w *watchdog) stop() {
+	close(w.done)
+	<-w.stopped
+}
+
+// watch registers c and returns the token to pass to unwatch.
+func (w *watchdog) watch(c *scripting.Call) int {
+	slot := -1
+	start := int(rand.Uint32() % watchSlots)
+	for i := 0; i < watchSlots; i++ {
+		idx := (start + i) % watchSlots
+		if w.slots[idx].call.CompareAndSwap(nil, c) {
+			slot = idx
+			break
+		}
+	}
+	if slot < 0 {
+		w.mu.Lock()
+		if w.overflow == nil {
+			w.overflow = make(map[*scripting.Call]struct{})
+		}
+		w.overflow[c] = struct{}{}
+		w.mu.Unlock()
+	}
+	if c.Deadline.UnixNano() < w.nextWake.Load() {
+		select {
+		case w.kick <- struct{}{}:
+		default:
+		}
+	}
+	return slot
+}
+
+func (w *watchdog) unwatch(slot int, c *scripting.Call) {
+	if slot >= 0 {
+		w.slots[slot].call.Store(nil)
+		return
+	}
+	w.mu.Lock()
+	delete(w.overflow, c)
+	w.mu.Unlock()
+}
+
+func (w *watchdog) run() {
+	defer close(w.stopped)
+	timer := time.NewTimer(time.Hour)
+	idle := 0
+	for {
+		now := time.Now()
+		// Publish the next wake-up before scanning: a call that registers
+		// after the scan then sees it and kicks if it needs to.
+		w.nextWake.Store(now.Add(watchPeriod).UnixNano())
+		earliest, busy := w.scan(now)
+		if busy {
+			idle = 0
+		} else if idle++; idle >= idleScans && w.sleep() {
+			select {
+			case <-w.kick:
+				idle = 0
+				continue
+			case <-w.done:
+				return
+			}
+		}
+		if earliest < w.nextWake.Load() {
+			w.nextWake.Store(earliest)
+		}
+		timer.Reset(time.Duration(w.nextWake.Load() - now.UnixNano()))
+		select {
+		case <-timer.C:
+		case <-w.kick:
+			timer.Stop() // since Go 1.23 a stopped timer delivers no stale value
+		case <-w.done:
+			return
+		}
+	}
+}
+
+// sleep marks the watchdog asleep and reports whether it may sleep: a
+// call that registered meanwhile keeps it awake.
+func (w *watchdog) sleep() bool {
+	w.nextWake.Store(math.MaxInt64)
+	if _, busy := w.scan(time.Now()); busy {
+		return false
+	}
+	return true
+}
+
+// scan interrupts overdue calls and returns the earliest deadline still
+// pending and whether any call is in flight.
+func (w *watchdog) scan(now time.Time) (earliest int64, busy bool) {
+	earliest = math.MaxInt64
+	check := func(c *scripting.Call) {
+		busy = true
+		if c.Interrupted() {
+			return
+		}
+		d := c.Deadline.UnixNano()
+		if d <= now.UnixNano() {
+			c.Interrupt()
+		} else if d < earliest {
+			earliest = d
+		}
+	}
+	for i := range w.slots {
+		if c := w.slots[i].call.Load(); c != nil {
+			check(c)
+		}
+	}
+	w.mu.Lock()
+	for c := range w.overflow {
+		check(c)
+	}
+	w.mu.Unlock()
+	return earliest, busy
+}
