@@ -13,7 +13,7 @@
 //	set(key, value, ttl?)     stores a copy of value, replacing what the
 //	                          key held; ttl ("30s", or milliseconds)
 //	                          makes it expire, no ttl means never; a nil
-//	                          value deletes the key
+//	                          (or absent) value deletes the key
 //	delete(key)               removes key; true if it held anything
 //	incr(key, by?, ttl?)      adds by (an integer, default 1, may be
 //	                          negative) to the integer under key and

@@ -22,7 +22,9 @@ func New(store *Store) stdlib.Module {
 		Funcs: []stdlib.Func{
 			{Name: "get", Params: params("key"), Impl: m.get,
 				Doc: "the value of key, or nil when absent or expired"},
-			{Name: "set", Params: append(params("key", "value"), stdlib.Opt("ttl")), Impl: m.set,
+			// value is optional only so that nil reaches Impl: set(key, nil)
+			// deletes, as assigning nil to a Lua table field does.
+			{Name: "set", Params: []stdlib.Param{stdlib.P("key"), stdlib.Opt("value"), stdlib.Opt("ttl")}, Impl: m.set,
 				Doc: "stores a copy of value under key, for ttl if given; nil deletes"},
 			{Name: "delete", Params: params("key"), Impl: m.delete,
 				Doc: "removes key; reports whether it held anything"},
