@@ -39,6 +39,9 @@ type Env struct {
 	Logger *slog.Logger
 	// Limits bounds what one call may use. The zero value means defaults.
 	Limits Limits
+	// Testing makes the expect module loadable (eq, ne, truthy, falsy,
+	// fails), for script tests.
+	Testing bool
 }
 
 // Limits bounds the resources of script calls. Zero fields take the

@@ -50,11 +50,14 @@ func (st *state) require(L *lua.LState) int {
 		L.Push(v)
 		return 1
 	}
-	m, ok := st.prog.modules[name]
-	if !ok {
+	var t *lua.LTable
+	if m, ok := st.prog.modules[name]; ok {
+		t = st.bindModule(m)
+	} else if name == "expect" && st.prog.testing {
+		t = st.expectModule()
+	} else {
 		L.RaiseError("module %q is not available (available: %s)", name, st.prog.moduleNames())
 	}
-	t := st.bindModule(m)
 	if st.loaded == nil {
 		st.loaded = make(map[string]lua.LValue)
 	}

@@ -23,6 +23,7 @@ type program struct {
 	logger     *slog.Logger
 	modules    map[string]*stdlib.Module
 	hookModule *stdlib.Module
+	testing    bool
 
 	// regs are the first interpreter's registrations; every later one must
 	// match them.

@@ -51,7 +51,7 @@ func (Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.
 	}
 	p := &program{name: src.Name, limits: limits, logger: env.Log(), usesModules: prog.NumLoads() > 0}
 	reg := &registry{}
-	thread := &starlark.Thread{Print: p.print, Load: newLoader(env.Modules).load}
+	thread := &starlark.Thread{Print: p.print, Load: newLoader(env.Modules, env.Testing).load}
 	thread.SetLocal(registryKey, reg)
 	thread.SetMaxExecutionSteps(limits.MaxSteps)
 	globals, err := p.initialise(ctx, thread, prog, hookMod)

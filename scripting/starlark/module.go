@@ -136,10 +136,13 @@ type loader struct {
 	modules map[string]*starlarkstruct.Module
 }
 
-func newLoader(mods []stdlib.Module) *loader {
+func newLoader(mods []stdlib.Module, testing bool) *loader {
 	l := &loader{modules: make(map[string]*starlarkstruct.Module, len(mods))}
 	for i := range mods {
 		l.modules[mods[i].Name] = bindModule(&mods[i])
+	}
+	if testing {
+		l.modules["expect"] = expectModule()
 	}
 	return l
 }
