@@ -1,0 +1,205 @@
+package re
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// Limits on texts and results. Matching takes time linear in the text,
+// and results are bounded so that no call allocates without bound.
+const (
+	// MaxText is the longest text (and replacement) accepted, and the
+	// longest string replace or escape returns, in bytes.
+	MaxText = 4 << 20
+	// MaxResults is the most matches find_all and replace handle, and the
+	// most pieces split returns. Past it they fail rather than silently
+	// drop results; a script that wants fewer passes n.
+	MaxResults = 1 << 16
+)
+
+// New returns the re module. Each module owns a cache of compiled
+// patterns (see CacheEntries) and is safe for concurrent use.
+func New() stdlib.Module {
+	m := &module{cache: newCache()}
+	p, o := stdlib.P, stdlib.Opt
+	return stdlib.Module{
+		Name: "re",
+		Doc:  "regular expressions (Go RE2 syntax, linear time)",
+		Funcs: []stdlib.Func{
+			{Name: "match", Params: []stdlib.Param{p("pattern"), p("text")}, Impl: m.match,
+				Doc: "whether pattern matches anywhere in text"},
+			{Name: "find", Params: []stdlib.Param{p("pattern"), p("text")}, Impl: m.find,
+				Doc: "the first match of pattern in text, or nil"},
+			{Name: "find_groups", Params: []stdlib.Param{p("pattern"), p("text")}, Impl: m.findGroups,
+				Doc: "the first match as {match, groups, named}, or nil"},
+			{Name: "find_all", Params: []stdlib.Param{p("pattern"), p("text"), o("n")}, Impl: m.findAll,
+				Doc: "a list of the matches of pattern in text, at most n when n >= 0"},
+			{Name: "replace", Params: []stdlib.Param{p("pattern"), p("text"), p("repl"), o("n")}, Impl: m.replace,
+				Doc: "text with matches replaced by repl ($1, ${name} expand), the first n when n >= 0"},
+			{Name: "split", Params: []stdlib.Param{p("pattern"), p("text"), o("n")}, Impl: m.split,
+				Doc: "text split around the matches of pattern, into at most n pieces when n >= 0"},
+			{Name: "escape", Params: []stdlib.Param{p("text")}, Impl: escape,
+				Doc: "text with every regexp metacharacter escaped"},
+		},
+	}
+}
+
+// module holds what the functions share: the pattern cache.
+type module struct {
+	cache *cache
+}
+
+// args reads the (pattern, text) every function but escape starts with,
+// and compiles the pattern.
+func (m *module) args(c *stdlib.Call) (*regexp.Regexp, string, error) {
+	pattern, err := c.String(0)
+	if err != nil {
+		return nil, "", err
+	}
+	text, err := c.String(1)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(text) > MaxText {
+		return nil, "", fmt.Errorf("argument 2 (text): %d bytes, longer than %d", len(text), MaxText)
+	}
+	re, err := m.cache.get(pattern)
+	if err != nil {
+		return nil, "", err
+	}
+	return re, text, nil
+}
+
+// count reads the optional argument n: absent or negative means no limit.
+func count(c *stdlib.Call, i int) (int, error) {
+	n, err := c.OptInt(i, -1)
+	if err != nil {
+		return 0, err
+	}
+	return int(max(min(n, MaxResults+1), -1)), nil
+}
+
+func (m *module) match(c *stdlib.Call) (any, error) {
+	re, text, err := m.args(c)
+	if err != nil {
+		return nil, err
+	}
+	return re.MatchString(text), nil
+}
+
+func (m *module) find(c *stdlib.Call) (any, error) {
+	re, text, err := m.args(c)
+	if err != nil {
+		return nil, err
+	}
+	loc := re.FindStringIndex(text)
+	if loc == nil {
+		return nil, nil
+	}
+	return text[loc[0]:loc[1]], nil
+}
+
+func (m *module) findGroups(c *stdlib.Call) (any, error) {
+	re, text, err := m.args(c)
+	if err != nil {
+		return nil, err
+	}
+	match := re.FindStringSubmatchIndex(text)
+	if match == nil {
+		return nil, nil
+	}
+	groups := make([]any, re.NumSubexp())
+	for i := range groups {
+		groups[i] = group(text, match, i+1)
+	}
+	return map[string]any{"match": group(text, match, 0), "groups": groups, "named": named(re, text, match)}, nil
+}
+
+// named maps each group name of re to its text in match. When several
+// groups share a name, the first that took part wins, as in replace's
+// ${name}.
+func named(re *regexp.Regexp, text string, match []int) map[string]any {
+	chosen := map[string]int{}
+	for i, name := range re.SubexpNames() {
+		if j, ok := chosen[name]; name != "" && (!ok || match[2*j] < 0 && match[2*i] >= 0) {
+			chosen[name] = i
+		}
+	}
+	out := make(map[string]any, len(chosen))
+	for name, i := range chosen {
+		out[name] = group(text, match, i)
+	}
+	return out
+}
+
+// group returns the text of group i of match, or "" when it took no part.
+func group(text string, match []int, i int) string {
+	if match[2*i] < 0 {
+		return ""
+	}
+	return text[match[2*i]:match[2*i+1]]
+}
+
+func (m *module) findAll(c *stdlib.Call) (any, error) {
+	re, text, err := m.args(c)
+	if err != nil {
+		return nil, err
+	}
+	n, err := count(c, 2)
+	if err != nil {
+		return nil, err
+	}
+	locs := re.FindAllStringIndex(text, limit(n))
+	if len(locs) > MaxResults {
+		return nil, fmt.Errorf("more than %d matches (pass n to take fewer)", MaxResults)
+	}
+	out := make([]any, len(locs))
+	for i, loc := range locs {
+		out[i] = text[loc[0]:loc[1]]
+	}
+	return out, nil
+}
+
+// limit turns n (negative: no limit) into a bound for regexp's FindAll
+// and Split that stops one past MaxResults, so that going past it is
+// detected without doing all the work.
+func limit(n int) int {
+	if n < 0 {
+		return MaxResults + 1
+	}
+	return n
+}
+
+func (m *module) split(c *stdlib.Call) (any, error) {
+	re, text, err := m.args(c)
+	if err != nil {
+		return nil, err
+	}
+	n, err := count(c, 2)
+	if err != nil {
+		return nil, err
+	}
+	pieces := re.Split(text, limit(n))
+	if len(pieces) > MaxResults {
+		return nil, fmt.Errorf("more than %d pieces (pass n to take fewer)", MaxResults)
+	}
+	out := make([]any, len(pieces))
+	for i, p := range pieces {
+		out[i] = p
+	}
+	return out, nil
+}
+
+func escape(c *stdlib.Call) (any, error) {
+	text, err := c.String(0)
+	if err != nil {
+		return nil, err
+	}
+	// Escaping at most doubles the text.
+	if len(text) > MaxText/2 {
+		return nil, fmt.Errorf("argument 1 (text): %d bytes, longer than %d", len(text), MaxText/2)
+	}
+	return regexp.QuoteMeta(text), nil
+}
