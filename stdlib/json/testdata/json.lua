@@ -33,10 +33,10 @@ expect.fails(function() return json.decode("[1] x") end, "after the value")
 expect.fails(function() return json.decode("") end, "want a value")
 expect.fails(function() return json.decode(string.rep("[", 600)) end, "nested deeper than 512")
 expect.fails(function() return json.encode(0/0) end, "NaN")
-expect.fails(function() return json.encode({x = math.huge}) end, "Inf")
+expect.fails(function() return json.encode({x = 1/0}) end, "Inf")
 
 -- bad arguments
 expect.fails(function() return json.decode(42) end, "argument 1 (text): want string")
-expect.fails(function() return json.decode() end, "argument 1 (text): want string, got nil")
+expect.fails(function() return json.decode() end, "argument 1 (text)")
 expect.fails(function() return json.encode({}, -1) end, "argument 2 (indent)")
 expect.fails(function() return json.encode({}, "2") end, "argument 2 (indent)")
