@@ -121,10 +121,13 @@ func (st *state) on(L *lua.LState) int {
 	if !st.loading {
 		L.RaiseError("hook.on: hooks can only be registered at the top level of a file")
 	}
-	event := L.CheckString(1)
-	fn := L.CheckFunction(2)
-	if fn.IsG {
-		L.ArgError(2, "want a Lua function, got a builtin")
+	event, ok := L.Get(1).(lua.LString)
+	if !ok {
+		L.RaiseError("hook.on: argument 1 (event): want an event name, got %s", L.Get(1).Type())
+	}
+	fn, ok := L.Get(2).(*lua.LFunction)
+	if !ok || fn.IsG {
+		L.RaiseError("hook.on: argument 2: want a Lua function, got %s", describeLua(L.Get(2)))
 	}
 	line := callerLine(L)
 	var opts map[string]any
@@ -132,7 +135,7 @@ func (st *state) on(L *lua.LState) int {
 		v, err := toNeutral(o, nil)
 		m, ok := v.(map[string]any)
 		if err != nil || !ok {
-			L.ArgError(3, fmt.Sprintf("want a table of options (name, priority, timeout, enabled), got %s", o.Type()))
+			L.RaiseError("hook.on: argument 3: want a table of options (name, priority, timeout, enabled), got %s", o.Type())
 		}
 		opts = m
 	}
@@ -140,7 +143,7 @@ func (st *state) on(L *lua.LState) int {
 	if err != nil {
 		L.RaiseError("hook.on: %v", err)
 	}
-	st.regs = append(st.regs, registration{HookOptions: ho, event: event, line: line, fn: fn})
+	st.regs = append(st.regs, registration{HookOptions: ho, event: string(event), line: line, fn: fn})
 	return 0
 }
 
@@ -180,4 +183,11 @@ func modulesByName(mods []stdlib.Module) map[string]*stdlib.Module {
 		out[mods[i].Name] = &mods[i]
 	}
 	return out
+}
+
+func describeLua(v lua.LValue) string {
+	if f, ok := v.(*lua.LFunction); ok && f.IsG {
+		return "a builtin function"
+	}
+	return v.Type().String()
 }
