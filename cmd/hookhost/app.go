@@ -1,0 +1,269 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/hookhost/hookhost/host"
+)
+
+// version is what hookhost --version prints.
+const version = "0.1.0-dev"
+
+// defaultDir is the hooks directory when --dir is not given.
+const defaultDir = "./hooks.d"
+
+// runMain runs the hookhost command line args (args[0] is the program
+// name) and returns the process exit code. It never exits the process.
+func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdin, stdout, stderr)
+	err := app.RunContext(ctx, interspersed(app, args))
+	if err != nil {
+		printError(stderr, err)
+	}
+	return exitCode(err)
+}
+
+// newApp wires the commands. Errors come back from RunContext: nothing
+// in the app exits the process.
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:    "hookhost",
+		Usage:   "run Lua and Starlark hook scripts on an agent's lifecycle events",
+		Version: version,
+		UsageText: "hookhost COMMAND [flags] [arguments]",
+		Description: "Loads the *.lua and *.star hook scripts of a directory (--dir, default ./hooks.d)\n" +
+			"and fires events through them. \"hookhost COMMAND --help\" describes each command;\n" +
+			"see also docs/cli.md.\n\n" +
+			"Example:\n" +
+			"   hookhost fire tool.execute.pre '{\"tool_name\":\"bash\",\"params\":{\"command\":\"rm -rf /\"}}' --json",
+		Commands:       []*cli.Command{newFireCommand(), newListCommand(), newCheckCommand()},
+		Reader:         stdin,
+		Writer:         stdout,
+		ErrWriter:      stderr,
+		ExitErrHandler: func(*cli.Context, error) {}, // runMain decides the exit code
+		OnUsageError:   onUsageError,
+		Action:         rootAction,
+	}
+}
+
+// rootAction runs when no command was named: help for a bare
+// "hookhost", a usage error for an unknown command.
+func rootAction(c *cli.Context) error {
+	if c.Args().Present() {
+		return usageErrorf("unknown command %q (want fire, list or check; see hookhost --help)", c.Args().First())
+	}
+	return cli.ShowAppHelp(c)
+}
+
+// onUsageError turns urfave's flag errors into exit code 2.
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	name := "hookhost"
+	if c.Command != nil && c.Command.HelpName != "" {
+		name = c.Command.HelpName
+	}
+	return usageErrorf("%v (see %s --help)", err, name)
+}
+
+// commonOptions are the flags every command shares.
+type commonOptions struct {
+	// Dir is the hooks directory.
+	Dir string
+	// Config is the operator's hookhost.yaml; empty means none.
+	Config string
+	// LogLevel is the least level of the host's logs written to stderr.
+	LogLevel string
+
+	level slog.Level
+}
+
+func (o *commonOptions) flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "dir", Aliases: []string{"d"}, Value: defaultDir, Destination: &o.Dir,
+			EnvVars: []string{"HOOKHOST_DIR"}, Usage: "the hooks directory `DIR`"},
+		&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Destination: &o.Config,
+			EnvVars: []string{"HOOKHOST_CONFIG"}, Usage: "the operator config `FILE` (hookhost.yaml)"},
+		&cli.StringFlag{Name: "log-level", Value: "warn", Destination: &o.LogLevel,
+			Usage: "log to stderr at `LEVEL` and above: debug, info, warn or error"},
+	}
+}
+
+func (o *commonOptions) validate() error {
+	if o.Dir == "" {
+		return usageErrorf("--dir: want a directory")
+	}
+	if err := o.level.UnmarshalText([]byte(o.LogLevel)); err != nil {
+		return usageErrorf("--log-level %q: want debug, info, warn or error", o.LogLevel)
+	}
+	return nil
+}
+
+// openHost loads the config and the scripts. Failures are usage errors
+// (exit 2): config errors are printed one a line, as file:line: message.
+// The scripts' own load problems do not fail it; see printProblems.
+func (o *commonOptions) openHost(ctx context.Context, stderr io.Writer) (*host.Host, error) {
+	cfg, err := o.loadConfig()
+	if err != nil {
+		return nil, err
+	}
+	return o.newHost(ctx, cfg, stderr)
+}
+
+// loadConfig reads --config; nil when there is none.
+func (o *commonOptions) loadConfig() (*host.Config, error) {
+	if o.Config == "" {
+		return nil, nil
+	}
+	cfg, err := host.LoadConfig(o.Config)
+	if err != nil {
+		return nil, configError(err)
+	}
+	return cfg, nil
+}
+
+func (o *commonOptions) newHost(ctx context.Context, cfg *host.Config, stderr io.Writer) (*host.Host, error) {
+	h, err := host.New(ctx, host.Options{Dir: o.Dir, Config: cfg, Logger: newLogger(stderr, o.level)})
+	if err != nil {
+		return nil, configError(err)
+	}
+	return h, nil
+}
+
+// configError is a usage error; one made of config errors is printed
+// bare, since each already reads file:line: message.
+func configError(err error) error {
+	var ce *host.ConfigError
+	if errors.As(err, &ce) {
+		return bareUsageError(err)
+	}
+	return usageError(errors.New(strings.TrimPrefix(err.Error(), "host: ")))
+}
+
+// printProblems writes each load problem on its own line as
+// file:line: message (file relative to the hooks directory) and returns
+// how many there were.
+func printProblems(w io.Writer, problems []error) int {
+	n := 0
+	for _, p := range problems {
+		for _, e := range flatten(p) {
+			fmt.Fprintln(w, e)
+			n++
+		}
+	}
+	return n
+}
+
+// problemLogMessage is the message of the host's log record for each
+// load problem (host.publishLocked). The commands print those problems
+// themselves, as file:line: message, so the record is dropped to avoid
+// reporting each problem twice.
+const problemLogMessage = "hook file problem"
+
+// newLogger is the host's logger: text on stderr, from level up, without
+// timestamps (one-shot commands), and without the load-problem records
+// the commands print themselves.
+func newLogger(stderr io.Writer, level slog.Level) *slog.Logger {
+	h := slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level, ReplaceAttr: dropTime})
+	return slog.New(dropProblems{h})
+}
+
+func dropTime(groups []string, a slog.Attr) slog.Attr {
+	if len(groups) == 0 && a.Key == slog.TimeKey {
+		return slog.Attr{}
+	}
+	return a
+}
+
+// dropProblems is a slog.Handler that drops load-problem records.
+type dropProblems struct{ slog.Handler }
+
+func (d dropProblems) Handle(ctx context.Context, r slog.Record) error {
+	if r.Message == problemLogMessage {
+		return nil
+	}
+	return d.Handler.Handle(ctx, r)
+}
+
+func (d dropProblems) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return dropProblems{d.Handler.WithAttrs(attrs)}
+}
+
+func (d dropProblems) WithGroup(name string) slog.Handler {
+	return dropProblems{d.Handler.WithGroup(name)}
+}
+
+// interspersed lets flags follow the positional arguments, as in
+// "hookhost fire EVENT PAYLOAD --json": urfave/cli v2 stops parsing
+// flags at the first positional argument, so the command's flags (with
+// their values) are moved before its positional arguments, which follow
+// a "--". A "--" given by the caller still ends the flags; "-" is a
+// positional argument (stdin).
+func interspersed(app *cli.App, args []string) []string {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return args
+		}
+		if strings.HasPrefix(a, "-") {
+			continue // the app's own flags are all booleans
+		}
+		cmd := app.Command(a)
+		if cmd == nil {
+			return args
+		}
+		out := append([]string(nil), args[:i+1]...)
+		return append(out, reorder(cmd.Flags, args[i+1:])...)
+	}
+	return args
+}
+
+// reorder puts the flags of args first, then "--" and the positional
+// arguments in their order.
+func reorder(flags []cli.Flag, args []string) []string {
+	var fl, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			pos = append(pos, args[i+1:]...)
+			i = len(args)
+		case a == stdinPayload || !strings.HasPrefix(a, "-"):
+			pos = append(pos, a)
+		default:
+			fl = append(fl, a)
+			if takesValue(flags, a) && i+1 < len(args) {
+				fl = append(fl, args[i+1])
+				i++
+			}
+		}
+	}
+	if len(pos) == 0 {
+		return fl
+	}
+	return append(append(fl, "--"), pos...)
+}
+
+// takesValue reports whether the flag arg (such as "--dir") reads the
+// next argument as its value.
+func takesValue(flags []cli.Flag, arg string) bool {
+	name := strings.TrimLeft(arg, "-")
+	if strings.Contains(name, "=") {
+		return false
+	}
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n != name {
+				continue
+			}
+			_, isBool := f.(*cli.BoolFlag)
+			return !isBool
+		}
+	}
+	return false
+}

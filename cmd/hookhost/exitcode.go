@@ -1,0 +1,103 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes, documented in docs/cli.md.
+const (
+	// exitOK: the command did what it was asked (fire ran, list listed,
+	// check found nothing).
+	exitOK = 0
+	// exitFailed: check found problems, or the command failed for a
+	// reason that is not the caller's (an interrupted fire, a write error).
+	exitFailed = 1
+	// exitUsage: the invocation was wrong — a bad flag or argument count,
+	// an unknown event, a bad payload, a bad config, an unreadable
+	// directory.
+	exitUsage = 2
+)
+
+// An exitError is an error with the process exit code it stands for.
+// When bare is set its text is printed as it is, one problem a line
+// (config errors, already in file:line: message form); otherwise it is
+// printed after "hookhost: ".
+type exitError struct {
+	code int
+	err  error
+	bare bool
+}
+
+var _ cli.ExitCoder = (*exitError)(nil)
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+// ExitCode implements cli.ExitCoder.
+func (e *exitError) ExitCode() int { return e.code }
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErrorf is a usage error (exit 2).
+func usageErrorf(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+// usageError wraps err as a usage error (exit 2).
+func usageError(err error) error { return &exitError{code: exitUsage, err: err} }
+
+// bareUsageError is a usage error whose lines are printed as they are.
+func bareUsageError(err error) error { return &exitError{code: exitUsage, err: err, bare: true} }
+
+// failedErrorf is a failure that is not a usage error (exit 1).
+func failedErrorf(format string, args ...any) error {
+	return &exitError{code: exitFailed, err: fmt.Errorf(format, args...)}
+}
+
+// exitCode is the process exit code for the error a command returned.
+func exitCode(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) {
+		return ec.ExitCode()
+	}
+	return exitFailed
+}
+
+// printError writes err to w: bare errors line by line, others after
+// "hookhost: ". An exit error with an empty message prints nothing (its
+// command already reported).
+func printError(w io.Writer, err error) {
+	msg := err.Error()
+	if msg == "" {
+		return
+	}
+	var ee *exitError
+	if errors.As(err, &ee) && ee.bare {
+		fmt.Fprintln(w, strings.TrimRight(msg, "\n"))
+		return
+	}
+	fmt.Fprintln(w, "hookhost: "+msg)
+}
+
+// flatten splits joined errors (errors.Join) into their parts, so that
+// each problem is printed on its own line.
+func flatten(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
+}

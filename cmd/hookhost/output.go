@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hookhost/hookhost/host"
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// writeResult writes a fire's result for people: the trace as a table,
+// then the decision, the messages, and the payload when a hook changed
+// it. in is the payload the fire was given.
+func writeResult(w io.Writer, in map[string]any, res host.Result) error {
+	ew := &errWriter{w: w}
+	writeTrace(ew, res.Trace)
+	fmt.Fprintln(ew)
+	writeDecision(ew, res.Decision)
+	if len(res.Messages) > 0 {
+		fmt.Fprintln(ew, "messages:")
+		for _, m := range res.Messages {
+			fmt.Fprintf(ew, "  [%s] %s\n", m.Role, indentLines(m.Content, "  "))
+		}
+	}
+	if !stdlib.Equal(in, res.Payload) {
+		fmt.Fprintln(ew, "payload (modified):")
+		fmt.Fprintf(ew, "  %s\n", indentLines(jsonText(res.Payload, true), "  "))
+	}
+	return ew.err
+}
+
+// writeTrace writes one row per hook that ran.
+func writeTrace(w io.Writer, trace []host.TraceEntry) {
+	if len(trace) == 0 {
+		fmt.Fprintln(w, "no hooks ran")
+		return
+	}
+	rows := [][]string{{"HOOK", "PRIORITY", "OUTCOME", "ACTION", "DURATION", "ERROR"}}
+	for _, t := range trace {
+		rows = append(rows, []string{t.Hook, strconv.FormatInt(t.Priority, 10), string(t.Outcome),
+			orDash(string(t.Action)), formatDuration(t.Duration), firstLine(t.Error)})
+	}
+	writeTable(w, rows)
+}
+
+// writeTable writes rows as columns two spaces apart, without trailing
+// spaces.
+func writeTable(w io.Writer, rows [][]string) {
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	tw.Flush()
+	for line := range strings.Lines(buf.String()) {
+		fmt.Fprintln(w, strings.TrimRight(line, " \n"))
+	}
+}
+
+// writeDecision writes the decision as "key: value" lines.
+func writeDecision(w io.Writer, d host.Decision) {
+	fmt.Fprintf(w, "decision: %s\n", d.Action)
+	if d.Reason != "" {
+		fmt.Fprintf(w, "reason:   %s\n", indentLines(d.Reason, "          "))
+	}
+	if d.Hook != "" {
+		fmt.Fprintf(w, "hook:     %s\n", d.Hook)
+	}
+	if d.Action == host.Respond {
+		fmt.Fprintf(w, "result:   %s\n", jsonText(d.Result, false))
+	}
+	if a := d.Approval; a != nil && d.Action == host.Ask {
+		fmt.Fprintf(w, "approval: %s\n", approvalText(a))
+	}
+}
+
+func approvalText(a *host.Approval) string {
+	var parts []string
+	if a.Title != "" {
+		parts = append(parts, fmt.Sprintf("title %q", a.Title))
+	}
+	if a.Severity != "" {
+		parts = append(parts, "severity "+a.Severity)
+	}
+	if a.Timeout > 0 {
+		parts = append(parts, "timeout "+a.Timeout.String())
+	}
+	return strings.Join(append(parts, "on timeout "+string(a.TimeoutBehavior)), ", ")
+}
+
+// formatDuration rounds to the microsecond (three significant places
+// below a millisecond are noise for a person).
+func formatDuration(d time.Duration) string {
+	return d.Round(time.Microsecond).String()
+}
+
+func jsonText(v any, indent bool) string {
+	var b []byte
+	var err error
+	if indent {
+		b, err = json.MarshalIndent(v, "", "  ")
+	} else {
+		b, err = json.Marshal(v)
+	}
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return string(b)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// indentLines indents every line of s after the first.
+func indentLines(s, indent string) string {
+	return strings.ReplaceAll(s, "\n", "\n"+indent)
+}
+
+// errWriter remembers the first write error, so a sequence of prints
+// can be checked once.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+// writeHooks writes the hooks as a table, one row per hook.
+func writeHooks(w io.Writer, hooks []host.HookInfo) error {
+	ew := &errWriter{w: w}
+	if len(hooks) == 0 {
+		fmt.Fprintln(ew, "no hooks")
+		return ew.err
+	}
+	rows := [][]string{{"ID", "EVENT", "PRIORITY", "TIMEOUT", "ENABLED", "QUARANTINED", "PARAMS"}}
+	for _, h := range hooks {
+		rows = append(rows, []string{h.ID, h.Event, strconv.FormatInt(h.Priority, 10),
+			fmt.Sprintf("%s (%s)", h.Timeout, h.TimeoutFrom), yesNo(h.Enabled), yesNo(h.Quarantined),
+			orDash(strings.Join(h.Params, ", "))})
+	}
+	writeTable(ew, rows)
+	return ew.err
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
