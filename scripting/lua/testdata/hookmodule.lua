@@ -1,0 +1,21 @@
+-- The hook module's constructors build plain tables, the same a script
+-- could write by hand.
+local expect = require("expect")
+
+expect.eq(hook.deny("x"), { action = "deny", reason = "x" })
+expect.eq(hook.allow(), { action = "allow" })
+expect.eq(hook.allow("ok"), { action = "allow", reason = "ok" })
+expect.eq(hook.stop(), { stop = true })
+expect.eq(hook.stop(hook.deny("x")), { action = "deny", reason = "x", stop = true })
+expect.eq(hook.message("m"), { messages = { { role = "system", content = "m" } } })
+expect.eq(hook.message("m", "user"), { messages = { { role = "user", content = "m" } } })
+expect.eq(hook.modify({ a = 1 }), { action = "modify", fields = { a = 1 } })
+expect.eq(hook.respond({ 1 }), { action = "respond", result = { 1 } })
+expect.eq(hook.ask("r", { title = "t" }), { action = "ask", reason = "r", approval = { title = "t" } })
+expect.eq(hook.abort_turn("a"), { action = "abort_turn", reason = "a" })
+expect.eq(hook.hard_abort("h"), { action = "hard_abort", reason = "h" })
+expect.fails(function() return hook.deny() end, "missing argument 1 (reason)")
+expect.fails(function() return hook.deny(5) end, "want string, got int")
+expect.fails(function() return hook.ask("r", { titel = "t" }) end, 'unknown option "titel"')
+expect.fails(function() return hook.modify("x") end, "want map")
+expect.fails(function() return hook.deny("a", "b") end, "too many arguments")
