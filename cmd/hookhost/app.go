@@ -34,9 +34,9 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 // in the app exits the process.
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
-		Name:    "hookhost",
-		Usage:   "run Lua and Starlark hook scripts on an agent's lifecycle events",
-		Version: version,
+		Name:      "hookhost",
+		Usage:     "run Lua and Starlark hook scripts on an agent's lifecycle events",
+		Version:   version,
 		UsageText: "hookhost COMMAND [flags] [arguments]",
 		Description: "Loads the *.lua and *.star hook scripts of a directory (--dir, default ./hooks.d)\n" +
 			"and fires events through them. \"hookhost COMMAND --help\" describes each command;\n" +
