@@ -1,0 +1,173 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// blockingModule has one function that blocks until the test ends,
+// ignoring its context: the kind of builtin only abandonment escapes.
+func blockingModule(t *testing.T, blocking bool) stdlib.Module {
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	return stdlib.Module{Name: "stuck", Funcs: []stdlib.Func{{
+		Name: "wait", Blocking: blocking,
+		Impl: func(*stdlib.Call) (any, error) { <-release; return nil, nil },
+	}}}
+}
+
+func newTestHost(t *testing.T, files map[string]string, opts Options) *Host {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	for name, code := range files {
+		fsys[name] = &fstest.MapFile{Data: []byte(code)}
+	}
+	opts.FS = fsys
+	h, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := h.Problems(); len(p) > 0 {
+		t.Fatalf("problems: %v", p)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
+// A builtin that never returns is abandoned at the deadline, so Fire
+// moves on; three abandonments quarantine the hook until it is released.
+func TestAbandonAndQuarantine(t *testing.T) {
+	cases := []struct{ event, file, code string }{
+		{"tool.approve", "stuck.lua", `
+local stuck = require("stuck")
+hook.on("tool.approve", function() stuck.wait() end, { name = "h", timeout = "30ms" })`},
+		{"tool.approve", "stuck.star", `
+load("stuck", "stuck")
+hook.on("tool.approve", lambda: stuck.wait(), name = "h", timeout = "30ms")`},
+		{"tool.execute.pre", "pattern.lua", `
+hook.on("tool.execute.pre", function()
+  -- backtracks for about half a second: long past the deadline, short
+  -- enough not to load the test machine once abandoned
+  string.find(string.rep("a", 600), ".-.-b")
+end, { name = "h", timeout = "30ms" })`},
+	}
+	for _, c := range cases {
+		id := c.file + ":h"
+		t.Run(id, func(t *testing.T) {
+			h := newTestHost(t, map[string]string{c.file: c.code}, Options{Modules: []stdlib.Module{blockingModule(t, true)}})
+			fire := func() Result {
+				r, err := h.Fire(context.Background(), c.event, map[string]any{"tool_name": "x"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r
+			}
+			for i := 0; i < strikeLimit; i++ {
+				if e := entry(fire(), id); e == nil || e.Outcome != OutcomeTimeout {
+					t.Fatalf("fire %d: want a timeout for %s, got %+v", i, id, e)
+				}
+			}
+			if !contains(h.Quarantined(), id) {
+				t.Fatalf("%s not quarantined: %v", id, h.Quarantined())
+			}
+			if e := entry(fire(), id); e != nil {
+				t.Fatalf("a quarantined hook ran: %+v", e)
+			}
+			if !h.Release(id) || contains(h.Quarantined(), id) {
+				t.Fatalf("release failed")
+			}
+			if entry(fire(), id) == nil {
+				t.Fatalf("a released hook did not run")
+			}
+		})
+	}
+}
+
+func entry(r Result, id string) *TraceEntry {
+	for i := range r.Trace {
+		if r.Trace[i].Hook == id {
+			return &r.Trace[i]
+		}
+	}
+	return nil
+}
+
+// A hook interrupted at its deadline that stops at once is a timeout but
+// no strike: only calls that had to be abandoned count.
+func TestPromptTimeoutIsNoStrike(t *testing.T) {
+	h := newTestHost(t, map[string]string{
+		"loop.lua":  `hook.on("tool.execute.pre", function() while true do end end, { name = "h", timeout = "10ms" })`,
+		"loop.star": "def h():\n    while True:\n        pass\nhook.on(\"tool.execute.pre\", h, timeout = \"10ms\")",
+	}, Options{})
+	for i := 0; i < strikeLimit+1; i++ {
+		r, err := h.Fire(context.Background(), "tool.execute.pre", map[string]any{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range r.Trace {
+			if e.Outcome != OutcomeTimeout {
+				t.Fatalf("want timeouts, got %+v", r.Trace)
+			}
+		}
+	}
+	if q := h.Quarantined(); len(q) != 0 {
+		t.Fatalf("quarantined: %v", q)
+	}
+}
+
+// The caller's context bounds the whole fire: cancelling it interrupts
+// the running hook, Fire returns the context's error, and a fail-closed
+// event denies.
+func TestFireCancelled(t *testing.T) {
+	h := newTestHost(t, map[string]string{
+		"loop.lua":  `hook.on("tool.approve", function() while true do end end, { name = "h", timeout = "10m" })`,
+		"loop.star": "def h():\n    while True:\n        pass\nhook.on(\"tool.approve\", h, timeout = \"10m\")",
+	}, Options{})
+	for _, mk := range []func() (context.Context, context.CancelFunc){
+		func() (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(20*time.Millisecond, cancel)
+			return ctx, cancel
+		},
+		func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), 20*time.Millisecond)
+		},
+	} {
+		ctx, cancel := mk()
+		r, err := h.Fire(ctx, "tool.approve", map[string]any{})
+		cancel()
+		if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v", err)
+		}
+		if r.Decision.Action != Deny || len(r.Trace) != 1 || r.Trace[0].Outcome != OutcomeTimeout ||
+			!strings.Contains(r.Trace[0].Error, "cancelled") {
+			t.Fatalf("result = %+v", r)
+		}
+	}
+}
+
+// A builtin that ignores its context and is not marked blocking runs on
+// the caller's goroutine: the fire waits for it, then counts the late
+// result as a timeout and a strike.
+func TestLateResultIsTimeout(t *testing.T) {
+	slow := stdlib.Module{Name: "slow", Funcs: []stdlib.Func{{
+		Name: "sleep", Impl: func(*stdlib.Call) (any, error) { time.Sleep(120 * time.Millisecond); return nil, nil },
+	}}}
+	h := newTestHost(t, map[string]string{
+		"s.lua": `local slow = require("slow")
+hook.on("tool.execute.pre", function() slow.sleep() return hook.deny("late") end, { name = "h", timeout = "10ms" })`,
+	}, Options{Modules: []stdlib.Module{slow}})
+	r, err := h.Fire(context.Background(), "tool.execute.pre", map[string]any{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Decision.Action != Continue || r.Trace[0].Outcome != OutcomeTimeout {
+		t.Fatalf("result = %+v", r)
+	}
+}
