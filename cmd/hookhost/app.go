@@ -237,10 +237,14 @@ func reorder(flags []cli.Flag, args []string) []string {
 			pos = append(pos, a)
 		default:
 			fl = append(fl, a)
-			if takesValue(flags, a) && i+1 < len(args) {
-				fl = append(fl, args[i+1])
-				i++
+			if !takesValue(flags, a) {
+				continue
 			}
+			if i+1 == len(args) {
+				return fl // the flag's value is missing: let the flag parser say so
+			}
+			fl = append(fl, args[i+1])
+			i++
 		}
 	}
 	if len(pos) == 0 {
