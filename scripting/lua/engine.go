@@ -62,7 +62,11 @@ func compile(src scripting.Source) (*lua.FunctionProto, error) {
 	if err != nil {
 		var pe *parse.Error
 		if errors.As(err, &pe) {
-			return nil, &scripting.Error{File: src.Name, Line: max(pe.Pos.Line, 0), Msg: syntaxMessage(pe), Err: err}
+			line := pe.Pos.Line
+			if line == parse.EOF { // gopher-lua has no line for "at end of file": use the last one
+				line = bytes.Count(bytes.TrimRight(src.Code, "\n"), []byte("\n")) + 1
+			}
+			return nil, &scripting.Error{File: src.Name, Line: line, Msg: syntaxMessage(pe), Err: err}
 		}
 		return nil, &scripting.Error{File: src.Name, Msg: "syntax error: " + err.Error(), Err: err}
 	}

@@ -1,0 +1,102 @@
+package host
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseConfig(t *testing.T) {
+	cfg, err := ParseConfig("hookhost.yaml", []byte(`
+defaults: { timeout: 1s }
+events:
+  tool.approve: { timeout: 5s, timeout_behavior: deny }
+  deploy.requested: { mode: chain, actions: [allow, deny, modify] }
+hooks:
+  "guard.lua":
+    enabled: true
+    priority: 80
+    timeout: 2s
+    timeouts: { tool.execute.pre: 500 }
+    config: { max_calls: 5, nested: { list: [1, 2.5, "x"] } }
+  "guard.lua:no-rm-root": { enabled: false }
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := cfg.Hooks["guard.lua"]
+	if *g.Priority != 80 || !*g.Enabled || g.Timeout != 2*time.Second || g.Timeouts["tool.execute.pre"] != 500*time.Millisecond {
+		t.Errorf("guard.lua: %+v", g)
+	}
+	// yaml integers become int64, so scripts print 5, not 5.0
+	if v := g.Config["max_calls"]; v != int64(5) {
+		t.Errorf("max_calls = %#v", v)
+	}
+	if *cfg.Hooks["guard.lua:no-rm-root"].Enabled {
+		t.Error("no-rm-root should be disabled")
+	}
+	if cfg.Events["tool.approve"].TimeoutBehavior != FailClosed || cfg.Defaults.Timeout != time.Second {
+		t.Errorf("events: %+v", cfg.Events)
+	}
+	if _, err := resolveEvents(AgentEvents(), cfg); err != nil {
+		t.Errorf("resolveEvents: %v", err)
+	}
+}
+
+func TestParseConfigErrors(t *testing.T) {
+	for _, c := range []struct{ name, yaml, want string }{
+		{"unknown top key", "defautls: {}\n", `hookhost.yaml:1: config: unknown key "defautls" (want defaults, events, hooks)`},
+		{"unknown hook key", "hooks:\n  a.lua:\n    priorty: 1\n", `hookhost.yaml:3: hooks.a.lua: unknown key "priorty" (want enabled, priority, timeout, timeouts, config)`},
+		{"zero timeout", "defaults: { timeout: 0s }\n", "hookhost.yaml:1: defaults.timeout: 0s must be more than zero"},
+		{"negative", "hooks:\n  a.lua: { timeout: -1s }\n", "hookhost.yaml:2: hooks.a.lua.timeout: duration must not be negative"},
+		{"too long", "hooks:\n  a.lua: { timeout: 11m }\n", "hookhost.yaml:2: hooks.a.lua.timeout: 11m is over the 10m0s cap"},
+		{"bad duration", "hooks:\n  a.lua: { timeout: soon }\n", `hookhost.yaml:2: hooks.a.lua.timeout: bad duration "soon"`},
+		{"bad key", "hooks:\n  guard: {}\n", `hookhost.yaml:2: hooks: key "guard": want a file (guard.lua) or a hook id`},
+		{"bad bool", "hooks:\n  a.lua: { enabled: yes please }\n", "hookhost.yaml:2: hooks.a.lua.enabled: want true or false"},
+		{"bad priority", "hooks:\n  a.lua: { priority: high }\n", "hookhost.yaml:2: hooks.a.lua.priority: want an integer"},
+		{"bad behavior", "events:\n  tool.approve: { timeout_behavior: maybe }\n", "hookhost.yaml:2: events.tool.approve.timeout_behavior: want skip or deny"},
+		{"duplicate", "hooks:\n  a.lua: {}\n  a.lua: {}\n", `hookhost.yaml:3: hooks: key "a.lua" appears twice`},
+		{"yaml syntax", "hooks: [\n", "hookhost.yaml:"},
+		{"not a map", "hooks: 5\n", "hookhost.yaml:1: hooks: want a mapping"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseConfig("hookhost.yaml", []byte(c.yaml))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+// Errors that need the events: unknown events and actions, changes to a
+// built-in event, fail-closed where deny is not allowed.
+func TestConfigEventErrors(t *testing.T) {
+	for _, c := range []struct{ name, yaml, want string }{
+		{"unknown event", "events:\n  tool.exec: { timeout: 1s }\n", "hookhost.yaml:2: events.tool.exec: unknown event; to declare a custom event, give its mode"},
+		{"unknown action", "events:\n  x: { mode: chain, actions: [allow, dney] }\n", `hookhost.yaml:2: event x: unknown action "dney"`},
+		{"bad mode", "events:\n  x: { mode: fold }\n", `hookhost.yaml:2: event x: mode "fold": want observe, collect, first or chain`},
+		{"built-in mode", "events:\n  tool.approve: { mode: chain }\n", "hookhost.yaml:2: events.tool.approve: a built-in event's mode"},
+		{"deny not allowed", "events:\n  session.end: { error_behavior: deny }\n", "hookhost.yaml:2: event session.end: error_behavior deny: the event does not allow deny"},
+		{"observe with actions", "events:\n  x: { mode: observe, actions: [deny] }\n", "an observe event allows no actions"},
+		{"collect with deny", "events:\n  x: { mode: collect, actions: [deny] }\n", "a collect event allows only message"},
+		{"timeouts event", "hooks:\n  a.lua:\n    timeouts: { tool.exec: 1s }\n", `hookhost.yaml:3: hooks.a.lua.timeouts: unknown event "tool.exec"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg, err := ParseConfig("hookhost.yaml", []byte(c.yaml))
+			if err == nil {
+				_, err = resolveEvents(AgentEvents(), cfg)
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+// Every problem is reported, not just the first.
+func TestParseConfigReportsAll(t *testing.T) {
+	_, err := ParseConfig("c.yaml", []byte("hooks:\n  a.lua: { priorty: 1 }\n  b.lua: { timeout: 0 }\n"))
+	if err == nil || !strings.Contains(err.Error(), "c.yaml:2:") || !strings.Contains(err.Error(), "c.yaml:3:") {
+		t.Fatalf("got %v", err)
+	}
+}
