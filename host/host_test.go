@@ -226,7 +226,7 @@ func TestConfigEnabledPriority(t *testing.T) {
 	}}
 	*cfg.Hooks["a.lua:keep"].Enabled = true
 	h := newTestHost(t, map[string]string{
-		"a.lua":  `hook.on("tool.approve", function() return hook.deny("off") end, { name = "off" })
+		"a.lua": `hook.on("tool.approve", function() return hook.deny("off") end, { name = "off" })
 hook.on("tool.approve", function() end, { name = "keep" })`,
 		"b.star": "hook.on(\"tool.approve\", lambda: hook.allow(\"late\"), name = \"late\", priority = -5)\nhook.on(\"tool.approve\", lambda: hook.deny(\"other\"), name = \"other\")",
 	}, Options{Config: cfg})
