@@ -90,3 +90,24 @@ func TestGlobBounded(t *testing.T) {
 		t.Errorf("slowest glob took %v", worst)
 	}
 }
+
+// FuzzGlob checks that glob never panics, and that a pattern is judged
+// bad or good whatever the path.
+func FuzzGlob(f *testing.F) {
+	for _, s := range [][2]string{
+		{"/etc/**", "/etc/passwd"}, {"**/*.{pem,key}", "a/b.pem"}, {"[a-", "a"}, {`\`, "x"},
+		{"{a,{b,c}}/**/x?[!y]", "b/q/r/xzz"}, {"**", ""}, {"/**/", "/"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	m := New()
+	f.Fuzz(func(t *testing.T, pattern, p string) {
+		_, err := call(t, m, "glob", pattern, p)
+		_, errEmpty := call(t, m, "glob", pattern, "")
+		bad := err != nil && strings.Contains(err.Error(), "bad pattern")
+		badEmpty := errEmpty != nil && strings.Contains(errEmpty.Error(), "bad pattern")
+		if bad != badEmpty {
+			t.Fatalf("glob(%q): bad for %q: %v; bad for \"\": %v", pattern, p, err, errEmpty)
+		}
+	})
+}

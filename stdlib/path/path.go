@@ -94,14 +94,14 @@ func noneAfter(c *stdlib.Call, i int) error {
 	return nil
 }
 
-// absPath reads argument i, which must be an absolute path.
-func absPath(c *stdlib.Call, i int) (string, error) {
+// absPath reads argument i, named name, which must be an absolute path.
+func absPath(c *stdlib.Call, i int, name string) (string, error) {
 	p, err := c.String(i)
 	if err != nil {
 		return "", err
 	}
 	if !path.IsAbs(p) {
-		return "", fmt.Errorf("argument %d (%s): want an absolute path, got %q", i+1, c.Func.Params[i].Name, p)
+		return "", fmt.Errorf("argument %d (%s): want an absolute path, got %q", i+1, name, p)
 	}
 	return p, nil
 }
@@ -111,7 +111,7 @@ func abs(c *stdlib.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	cwd, err := absPath(c, 1)
+	cwd, err := absPath(c, 1, "cwd")
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +128,7 @@ func resolve(dir, p string) string {
 }
 
 func isWithin(c *stdlib.Call) (any, error) {
-	root, err := absPath(c, 0)
+	root, err := absPath(c, 0, "root")
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +169,7 @@ func expandHome(c *stdlib.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	home, err := absPath(c, 1)
+	home, err := absPath(c, 1, "home")
 	if err != nil {
 		return nil, err
 	}

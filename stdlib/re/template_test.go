@@ -2,6 +2,7 @@ package re
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -39,4 +40,29 @@ func TestTemplateMerging(t *testing.T) {
 	if len(tmpl) != 3 || tmpl[0].lit != "x$y" || !tmpl[1].ref || len(tmpl[1].groups) != 1 || tmpl[2].lit != "z$" {
 		t.Errorf("parseTemplate = %+v", tmpl)
 	}
+}
+
+// FuzzReplace checks replace against regexp's ReplaceAllString for any
+// pattern, text and replacement.
+func FuzzReplace(f *testing.F) {
+	f.Add(`(\w+)@(?P<host>\w+)`, "bob@ex, amy@why", "$2:${1}$host$$")
+	f.Add(`x*`, "axbxx", "[$0]")
+	f.Add(`(?P<v>x)|(?P<v>y)`, "xyz", "${v}$v_$1x${9}")
+	m := New()
+	f.Fuzz(func(t *testing.T, pattern, text, repl string) {
+		re, err := regexp.Compile(pattern)
+		if err != nil || len(pattern) > MaxPattern || len(text) > 1000 || len(repl) > 100 {
+			return
+		}
+		got, err := call(t, m, "replace", pattern, text, repl)
+		if err != nil {
+			if strings.Contains(err.Error(), "instructions") || strings.Contains(err.Error(), "matches") {
+				return
+			}
+			t.Fatalf("replace(%q, %q, %q): %v", pattern, text, repl, err)
+		}
+		if want := re.ReplaceAllString(text, repl); got != want {
+			t.Fatalf("replace(%q, %q, %q) = %q; regexp gives %q", pattern, text, repl, got, want)
+		}
+	})
 }
