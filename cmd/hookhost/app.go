@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -247,10 +248,14 @@ func reorder(flags []cli.Flag, args []string) []string {
 			i++
 		}
 	}
-	if len(pos) == 0 {
-		return fl
+	if len(pos) == 0 || slices.ContainsFunc(fl, isHelpFlag) {
+		return fl // --help shows the command's help whatever else is there
 	}
 	return append(append(fl, "--"), pos...)
+}
+
+func isHelpFlag(arg string) bool {
+	return slices.Contains(cli.HelpFlag.Names(), strings.TrimLeft(arg, "-"))
 }
 
 // takesValue reports whether the flag arg (such as "--dir") reads the

@@ -75,8 +75,9 @@ func runCheck(ctx context.Context, opts *checkOptions, stdout, stderr io.Writer)
 }
 
 // unmatchedConfig reports the config's hooks entries that name no
-// loaded file or hook: they would silently configure nothing. A hook id
-// in a file that never compiled cannot be checked and is left alone.
+// loaded file or hook, in the order of the file: they would silently
+// configure nothing. A hook id in a file that never compiled cannot be
+// checked and is left alone.
 func unmatchedConfig(cfg *host.Config, files []host.FileStatus, hooks []host.HookInfo) []error {
 	if cfg == nil {
 		return nil
@@ -89,8 +90,10 @@ func unmatchedConfig(cfg *host.Config, files []host.FileStatus, hooks []host.Hoo
 	for _, h := range hooks {
 		ids[h.ID] = true
 	}
+	keys := slices.Sorted(maps.Keys(cfg.Hooks))
+	slices.SortStableFunc(keys, func(a, b string) int { return cfg.Hooks[a].Line - cfg.Hooks[b].Line })
 	var errs []error
-	for _, key := range slices.Sorted(maps.Keys(cfg.Hooks)) {
+	for _, key := range keys {
 		if msg := unmatched(key, byPath, ids); msg != "" {
 			errs = append(errs, &host.ConfigError{File: cfg.Path, Line: cfg.Hooks[key].Line,
 				Msg: fmt.Sprintf("hooks.%s: %s", key, msg)})

@@ -59,13 +59,18 @@ func failedErrorf(format string, args ...any) error {
 }
 
 // exitCode is the process exit code for the error a command returned.
+// urfave/cli's own exit errors (such as "No help topic for …", status 3)
+// are usage errors.
 func exitCode(err error) int {
-	if err == nil {
-		return exitOK
-	}
+	var ee *exitError
 	var ec cli.ExitCoder
-	if errors.As(err, &ec) {
-		return ec.ExitCode()
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ec):
+		return exitUsage
 	}
 	return exitFailed
 }
