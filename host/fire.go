@@ -57,23 +57,41 @@ type firing struct {
 
 	terminal, firstAsk, firstAllow, winner, failed *Decision
 
+	// watch is set when the caller's context can end the fire; a separate
+	// object so that a firing with a context.Background() stays off the
+	// heap.
+	watch *ctxWatch
+}
+
+// A ctxWatch interrupts the running hook when the caller's context ends.
+type ctxWatch struct {
 	cancelled atomic.Bool
 	current   atomic.Pointer[scripting.Call]
 }
+
+func (w *ctxWatch) cancel() {
+	w.cancelled.Store(true)
+	if c := w.current.Load(); c != nil {
+		c.Interrupt()
+	}
+}
+
+func (fr *firing) cancelled() bool { return fr.watch != nil && fr.watch.cancelled.Load() }
 
 func (fr *firing) run(hooks []*boundHook) (Result, error) {
 	if len(hooks) > 0 {
 		fr.trace = make([]TraceEntry, 0, len(hooks))
 	}
 	if fr.ctx.Done() != nil {
-		stop := context.AfterFunc(fr.ctx, fr.cancel)
+		fr.watch = &ctxWatch{}
+		stop := context.AfterFunc(fr.ctx, fr.watch.cancel)
 		defer stop()
 	}
 	for _, b := range hooks {
 		if b.strikes.quarantined.Load() {
 			continue
 		}
-		if fr.cancelled.Load() {
+		if fr.cancelled() {
 			break
 		}
 		if fr.step(b) {
@@ -81,14 +99,6 @@ func (fr *firing) run(hooks []*boundHook) (Result, error) {
 		}
 	}
 	return fr.result()
-}
-
-// cancel interrupts the running hook when the caller's context ends.
-func (fr *firing) cancel() {
-	fr.cancelled.Store(true)
-	if c := fr.current.Load(); c != nil {
-		c.Interrupt()
-	}
 }
 
 // step calls one hook and folds its reply; it reports whether the chain
@@ -125,12 +135,16 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 	c := &scripting.Call{Payload: fr.payload, Event: fr.spec.Name, Hook: b.id, Config: b.config,
 		Timeout: b.timeout, Deadline: deadline}
 	slot := fr.h.wd.watch(c)
-	fr.current.Store(c)
-	if fr.cancelled.Load() {
-		c.Interrupt()
+	if w := fr.watch; w != nil {
+		w.current.Store(c)
+		if w.cancelled.Load() {
+			c.Interrupt()
+		}
 	}
 	v, err := b.fn.Call(c)
-	fr.current.Store(nil)
+	if w := fr.watch; w != nil {
+		w.current.Store(nil)
+	}
 	fr.h.wd.unwatch(slot, c)
 	end := time.Now()
 	entry := TraceEntry{Hook: b.id, Priority: b.priority, Duration: end.Sub(start)}
@@ -243,7 +257,7 @@ func (fr *firing) result() (Result, error) {
 	r := Result{Event: fr.spec.Name, Payload: fr.payload, Messages: fr.messages, Trace: fr.trace}
 	r.Decision = fr.decision()
 	err := fr.ctx.Err()
-	if err != nil && fr.cancelled.Load() {
+	if err != nil && fr.cancelled() {
 		if fr.spec.OnTimeout == FailClosed && fr.failed == nil {
 			r.Decision = Decision{Action: Deny, Reason: fmt.Sprintf("the fire was cancelled: %v", err)}
 		}

@@ -21,40 +21,62 @@ var ErrTooDeep = fmt.Errorf("value nests deeper than %d levels", MaxDepth)
 // Check reports whether v is a neutral value: nil, bool, int64, float64
 // (finite), string, []any or map[string]any, nested at most MaxDepth
 // levels. The error names the path of the first offending element
-// ("params.args[2]").
-func Check(v any) error { return check(v, 0, "") }
+// ("params.args[2]"). A valid value costs no allocation: the path is only
+// built for an error, on the way out.
+func Check(v any) error {
+	if err := check(v, 0); err != nil {
+		return fmt.Errorf("%s: %w", pathOr(err.path), err.err)
+	}
+	return nil
+}
 
-func check(v any, depth int, path string) error {
+// checkError is an error found at a path, built as check unwinds.
+type checkError struct {
+	path string
+	err  error
+}
+
+// under prefixes the path with a map key or a list index ("[2]").
+func (e *checkError) under(segment string) *checkError {
+	if e.path == "" || e.path[0] == '[' {
+		e.path = segment + e.path
+	} else {
+		e.path = segment + "." + e.path
+	}
+	return e
+}
+
+func check(v any, depth int) *checkError {
 	switch v := v.(type) {
 	case nil, bool, int64, string:
 		return nil
 	case float64:
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%s: %v cannot be represented", pathOr(path), v)
+			return &checkError{err: fmt.Errorf("%v cannot be represented", v)}
 		}
 		return nil
 	case []any:
 		if depth >= MaxDepth {
-			return fmt.Errorf("%s: %w", pathOr(path), ErrTooDeep)
+			return &checkError{err: ErrTooDeep}
 		}
 		for i, e := range v {
-			if err := check(e, depth+1, path+"["+strconv.Itoa(i)+"]"); err != nil {
-				return err
+			if err := check(e, depth+1); err != nil {
+				return err.under("[" + strconv.Itoa(i) + "]")
 			}
 		}
 		return nil
 	case map[string]any:
 		if depth >= MaxDepth {
-			return fmt.Errorf("%s: %w", pathOr(path), ErrTooDeep)
+			return &checkError{err: ErrTooDeep}
 		}
 		for k, e := range v {
-			if err := check(e, depth+1, joinPath(path, k)); err != nil {
-				return err
+			if err := check(e, depth+1); err != nil {
+				return err.under(k)
 			}
 		}
 		return nil
 	default:
-		return fmt.Errorf("%s: %T is not a neutral value (want nil, bool, int64, float64, string, []any or map[string]any)", pathOr(path), v)
+		return &checkError{err: fmt.Errorf("%T is not a neutral value (want nil, bool, int64, float64, string, []any or map[string]any)", v)}
 	}
 }
 
@@ -84,7 +106,10 @@ func normalize(v any, depth int, path string) (any, error) {
 	case nil, bool, int64, string:
 		return v, nil
 	case float64:
-		return v, check(v, depth, path)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%s: %v cannot be represented", pathOr(path), v)
+		}
+		return v, nil
 	case float32:
 		return normalize(float64(v), depth, path)
 	case int:
@@ -187,7 +212,7 @@ func normalizeContainer(v any, depth int, path string) (any, error) {
 		}
 		return out, nil
 	}
-	return nil, check(v, depth, path)
+	return nil, fmt.Errorf("%s: %T is not a neutral value (want nil, bool, int64, float64, string, []any or map[string]any)", pathOr(path), v)
 }
 
 // Copy returns a deep copy of the neutral value v. Scalars are returned

@@ -1,0 +1,146 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	glua "github.com/yuin/gopher-lua"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// The benchmark of issue 2: the same guardrail in Lua and in Starlark,
+//
+//	raw           called through the interpreter's own API, no deadline
+//	raw-deadline  raw, with a per-call deadline done the plain way
+//	              (context.WithTimeout + SetContext; Thread.Cancel on a timer)
+//	fire          through Host.Fire with that one hook
+//	fire10        Host.Fire with ten such hooks on the event
+//	fire-parallel fire under RunParallel (run with -cpu 1,2 for scaling)
+//
+// docs/performance.md reports benchstat medians and the ratios.
+
+const benchLua = `
+hook.on("tool.execute.pre", function(tool_name, params)
+  if tool_name == "bash" and string.find(params.command, "rm -rf /", 1, true) then
+    return hook.deny("refusing to delete the root filesystem")
+  end
+end, { name = "%s" })
+`
+
+const benchStar = `
+def guard(tool_name, params):
+    if tool_name == "bash" and "rm -rf /" in params.get("command", ""):
+        return hook.deny("refusing to delete the root filesystem")
+
+hook.on("tool.execute.pre", guard, name = "%s")
+`
+
+var benchPayload = map[string]any{"tool_name": "bash", "params": map[string]any{"command": "ls -la"}}
+
+func BenchmarkHook(b *testing.B) {
+	b.Run("lua/raw", func(b *testing.B) { benchRawLua(b, false) })
+	b.Run("lua/raw-deadline", func(b *testing.B) { benchRawLua(b, true) })
+	b.Run("star/raw", func(b *testing.B) { benchRawStar(b, false) })
+	b.Run("star/raw-deadline", func(b *testing.B) { benchRawStar(b, true) })
+	for _, lang := range []struct{ ext, src string }{{"lua", benchLua}, {"star", benchStar}} {
+		b.Run(lang.ext+"/fire", func(b *testing.B) { benchFire(b, benchHost(b, lang.ext, lang.src, 1)) })
+		b.Run(lang.ext+"/fire10", func(b *testing.B) { benchFire(b, benchHost(b, lang.ext, lang.src, 10)) })
+		b.Run(lang.ext+"/fire-parallel", func(b *testing.B) {
+			h := benchHost(b, lang.ext, lang.src, 1)
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					fireOnce(b, h)
+				}
+			})
+		})
+	}
+}
+
+func benchHost(b *testing.B, ext, src string, n int) *Host {
+	fsys := fstest.MapFS{}
+	for i := 0; i < n; i++ {
+		fsys[fmt.Sprintf("g%d.%s", i, ext)] = &fstest.MapFile{Data: []byte(fmt.Sprintf(src, "guard"))}
+	}
+	h, err := New(context.Background(), Options{FS: fsys})
+	if err != nil || len(h.Problems()) > 0 {
+		b.Fatal(err, h.Problems())
+	}
+	b.Cleanup(func() { h.Close() })
+	return h
+}
+
+func benchFire(b *testing.B, h *Host) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		fireOnce(b, h)
+	}
+}
+
+func fireOnce(b *testing.B, h *Host) {
+	r, err := h.Fire(context.Background(), "tool.execute.pre", benchPayload)
+	if err != nil || r.Decision.Action != Continue {
+		b.Fatal(err, r.Decision)
+	}
+}
+
+func benchRawLua(b *testing.B, deadline bool) {
+	L := glua.NewState()
+	defer L.Close()
+	src := strings.Replace(strings.Replace(benchLua, "hook.on(\"tool.execute.pre\", function", "H = function", 1), "end, { name = \"%s\" })", "end", 1)
+	if err := L.DoString(src); err != nil {
+		b.Fatal(err)
+	}
+	fn := L.GetGlobal("H").(*glua.LFunction)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		cancel := context.CancelFunc(func() {})
+		if deadline {
+			var ctx context.Context
+			ctx, cancel = context.WithTimeout(context.Background(), time.Second)
+			L.SetContext(ctx)
+		}
+		params := L.CreateTable(0, 1)
+		params.RawSetString("command", glua.LString("ls -la"))
+		L.Push(fn)
+		L.Push(glua.LString("bash"))
+		L.Push(params)
+		if err := L.PCall(2, 1, nil); err != nil {
+			b.Fatal(err)
+		}
+		L.Pop(1)
+		cancel()
+	}
+}
+
+func benchRawStar(b *testing.B, deadline bool) {
+	src := strings.Replace(benchStar, "hook.on(\"tool.execute.pre\", guard, name = \"%s\")", "", 1)
+	src = strings.Replace(src, "hook.deny(\"refusing to delete the root filesystem\")", "{\"action\": \"deny\"}", 1)
+	globals, err := starlark.ExecFileOptions(&syntax.FileOptions{}, &starlark.Thread{}, "g.star", src, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	globals.Freeze()
+	fn := globals["guard"]
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		thread := &starlark.Thread{}
+		var timer *time.Timer
+		if deadline {
+			timer = time.AfterFunc(time.Second, func() { thread.Cancel("timeout") })
+		}
+		params := starlark.NewDict(1)
+		_ = params.SetKey(starlark.String("command"), starlark.String("ls -la"))
+		if _, err := starlark.Call(thread, fn, starlark.Tuple{starlark.String("bash"), params}, nil); err != nil {
+			b.Fatal(err)
+		}
+		if deadline {
+			timer.Stop()
+		}
+	}
+}
