@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -22,11 +23,19 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata",
 		RequireExplicitExec: true,
+		Setup:               setupEnv,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"exits":         exits,
 			"zerodurations": zeroDurations,
 		},
 	})
+}
+
+// setupEnv keeps the race detector (go test -race) from sleeping a
+// second at the exit of every hookhost the scripts run.
+func setupEnv(env *testscript.Env) error {
+	env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	return nil
 }
 
 // exits N PROGRAM [ARGS...] runs PROGRAM as exec does and checks that

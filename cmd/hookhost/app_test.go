@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+func TestInterspersed(t *testing.T) {
+	app := newApp(nil, nil, nil)
+	for _, tc := range []struct{ in, want string }{
+		{"fire ev {} --json", "fire --json -- ev {}"},
+		{"fire --json ev {}", "fire --json -- ev {}"},
+		{"fire ev --dir d {} --json", "fire --dir d --json -- ev {}"},
+		{"fire ev -d d -", "fire -d d -- ev -"},
+		{"fire ev --dir=d --json=false", "fire --dir=d --json=false -- ev"},
+		{"fire --json -- ev --dir", "fire --json -- ev --dir"},
+		{"fire ev --dir", "fire --dir"},
+		{"fire ev {} --help", "fire --help"},
+		{"fire --bogus ev", "fire --bogus -- ev"},
+		{"list --json", "list --json"},
+		{"--help fire ev --json", "--help fire --json -- ev"},
+		{"help fire", "help fire"},
+		{"nosuch ev --json", "nosuch ev --json"},
+		{"-- fire ev --json", "-- fire ev --json"},
+		{"", ""},
+	} {
+		args := append([]string{"hookhost"}, strings.Fields(tc.in)...)
+		got := strings.Join(interspersed(app, args)[1:], " ")
+		if got != tc.want {
+			t.Errorf("interspersed(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want int
+	}{
+		{nil, 0},
+		{errors.New("boom"), 1},
+		{failedErrorf("x"), 1},
+		{usageErrorf("x"), 2},
+		{fmt.Errorf("wrapped: %w", usageErrorf("x")), 2},
+		{bareUsageError(errors.New("a.yaml:1: x")), 2},
+		{cli.Exit("No help topic", 3), 2},
+	} {
+		if got := exitCode(tc.err); got != tc.want {
+			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
+		}
+	}
+}
+
+func TestPrintError(t *testing.T) {
+	var b bytes.Buffer
+	printError(&b, usageErrorf("fire: unknown event %q", "x"))
+	printError(&b, bareUsageError(errors.Join(errors.New("a.yaml:1: one"), errors.New("a.yaml:2: two"))))
+	want := "hookhost: fire: unknown event \"x\"\na.yaml:1: one\na.yaml:2: two\n"
+	if b.String() != want {
+		t.Errorf("printed %q, want %q", b.String(), want)
+	}
+}
+
+func TestFlatten(t *testing.T) {
+	a, b, c := errors.New("a"), errors.New("b"), errors.New("c")
+	got := flatten(errors.Join(a, errors.Join(b, c)))
+	if !reflect.DeepEqual(got, []error{a, b, c}) {
+		t.Errorf("flatten = %v, want [a b c]", got)
+	}
+	if flatten(nil) != nil {
+		t.Errorf("flatten(nil) is not nil")
+	}
+}
+
+// runMain is what the scripts exercise through a process; this checks
+// that it never needs one: buffers in, exit code out.
+func TestRunMainInProcess(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := runMain(context.Background(), []string{"hookhost", "fire", "--dir", t.TempDir(), "session.end", "-", "--json"},
+		strings.NewReader(`{"session_id":"s"}`), &stdout, &stderr)
+	if code != 0 || stderr.Len() != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	want := `{"event":"session.end","decision":{"action":"continue","reason":"","hook":""},` +
+		`"payload":{"session_id":"s"},"messages":[],"trace":[]}` + "\n"
+	if stdout.String() != want {
+		t.Errorf("stdout = %q, want %q", stdout.String(), want)
+	}
+}
