@@ -43,6 +43,9 @@ type Options struct {
 	Now func() time.Time
 	// Limits bounds each script call; the zero value means defaults.
 	Limits scripting.Limits
+	// Engines compile the scripts, one per file extension; nil means Lua
+	// (.lua) and Starlark (.star).
+	Engines []scripting.Engine
 }
 
 // A Host loads hook scripts and fires events through them. Its methods
@@ -105,7 +108,11 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	}
 	h.env = &scripting.Env{Modules: modules(opts, h.logger, h.now), Logger: h.logger, Limits: opts.Limits}
 	h.engines = map[string]scripting.Engine{}
-	for _, e := range []scripting.Engine{lua.Engine{}, starlark.Engine{}} {
+	engines := opts.Engines
+	if engines == nil {
+		engines = []scripting.Engine{lua.Engine{}, starlark.Engine{}}
+	}
+	for _, e := range engines {
 		h.engines[e.Extension()] = e
 	}
 	h.strikes = newQuarantine()

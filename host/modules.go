@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/hookhost/hookhost/stdlib"
+	"github.com/hookhost/hookhost/stdlib/std"
 )
 
 // modules is the set of modules scripts may load: the standard ones,
@@ -25,5 +26,8 @@ func modules(opts Options, logger *slog.Logger, now func() time.Time) []stdlib.M
 	return out
 }
 
-// standardModules is filled in by the stdlib packages.
-func standardModules(*slog.Logger, func() time.Time) []stdlib.Module { return nil }
+// standardModules are the modules of package std, with the host's
+// logger and clock and a state store of its own.
+func standardModules(logger *slog.Logger, now func() time.Time) []stdlib.Module {
+	return std.Modules(std.Options{Now: now, Logger: logger})
+}
