@@ -38,7 +38,7 @@ func newCheckCommand() *cli.Command {
 			if err := opts.validate(c.Args().Slice()); err != nil {
 				return err
 			}
-			return runCheck(c.Context, opts, c.App.Writer, c.App.ErrWriter)
+			return runCheck(c.Context, opts, c.App.Reader, c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }
@@ -51,7 +51,7 @@ func (o *checkOptions) validate(args []string) error {
 }
 
 // runCheck loads everything and reports every problem on stdout.
-func runCheck(ctx context.Context, opts *checkOptions, stdout, stderr io.Writer) error {
+func runCheck(ctx context.Context, opts *checkOptions, _ io.Reader, stdout, stderr io.Writer) error {
 	cfg, err := opts.loadConfig()
 	if err != nil {
 		return err

@@ -38,7 +38,7 @@ func newListCommand() *cli.Command {
 			if err := opts.validate(c.Args().Slice()); err != nil {
 				return err
 			}
-			return runList(c.Context, opts, c.App.Writer, c.App.ErrWriter)
+			return runList(c.Context, opts, c.App.Reader, c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }
@@ -50,8 +50,9 @@ func (o *listOptions) validate(args []string) error {
 	return o.commonOptions.validate()
 }
 
-// runList loads the hooks and lists them.
-func runList(ctx context.Context, opts *listOptions, stdout, stderr io.Writer) error {
+// runList loads the hooks and lists them. Like every command's run, it
+// takes stdin, stdout and stderr explicitly; list reads no input.
+func runList(ctx context.Context, opts *listOptions, _ io.Reader, stdout, stderr io.Writer) error {
 	h, err := opts.openHost(ctx, stderr)
 	if err != nil {
 		return err
