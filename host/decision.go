@@ -1,7 +1,6 @@
 package host
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -65,7 +64,7 @@ func (d Decision) MarshalJSON() ([]byte, error) {
 	if a := d.Approval; a != nil && d.Action == Ask {
 		out.Approval = &approvalJSON{a.Title, a.Severity, a.Timeout.Milliseconds(), a.TimeoutBehavior}
 	}
-	return json.Marshal(out)
+	return marshal(out)
 }
 
 // A reply is one hook's return value, parsed.

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 )
@@ -55,7 +56,7 @@ type TraceEntry struct {
 
 // MarshalJSON writes the entry as the fire --json contract gives it.
 func (t TraceEntry) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
+	return marshal(struct {
 		Hook       string  `json:"hook"`
 		Priority   int64   `json:"priority"`
 		Outcome    Outcome `json:"outcome"`
@@ -83,11 +84,25 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	if payload == nil {
 		payload = map[string]any{}
 	}
-	return json.Marshal(struct {
+	return marshal(struct {
 		Event    string         `json:"event"`
 		Decision Decision       `json:"decision"`
 		Payload  map[string]any `json:"payload"`
 		Messages []Message      `json:"messages"`
 		Trace    []TraceEntry   `json:"trace"`
 	}{r.Event, r.Decision, payload, msgs, trace})
+}
+
+// marshal is json.Marshal without HTML escaping: the fire --json object
+// is read by programs and people, and "a && b" should stay "a && b".
+// (An outer json.Marshal still escapes; a json.Encoder with
+// SetEscapeHTML(false) does not.)
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

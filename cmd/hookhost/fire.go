@@ -101,12 +101,15 @@ func printResult(w io.Writer, asJSON bool, payload map[string]any, res host.Resu
 	if !asJSON {
 		return writeResult(w, payload, res)
 	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return writeJSONLine(w, res)
+}
+
+// writeJSONLine writes v as one line of JSON, without HTML escaping:
+// "a && b" stays "a && b".
+func writeJSONLine(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
 
 func eventNames(specs []host.EventSpec) string {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"time"
 
@@ -108,10 +107,5 @@ func writeHooksJSON(w io.Writer, hooks []host.HookInfo) error {
 	for i, h := range hooks {
 		out[i] = newListEntry(h)
 	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	return writeJSONLine(w, out)
 }
