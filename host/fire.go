@@ -57,6 +57,8 @@ type firing struct {
 
 	terminal, firstAsk, firstAllow, winner, failed *Decision
 
+	// ctxEnded records that the caller's context ended the fire.
+	ctxEnded bool
 	// watch is set when the caller's context can end the fire; a separate
 	// object so that a firing with a context.Background() stays off the
 	// heap.
@@ -76,7 +78,12 @@ func (w *ctxWatch) cancel() {
 	}
 }
 
-func (fr *firing) cancelled() bool { return fr.watch != nil && fr.watch.cancelled.Load() }
+// cancelled reports whether the caller's context ended the fire, by
+// cancellation or by its deadline (which the watchdog may have reached
+// first).
+func (fr *firing) cancelled() bool {
+	return fr.ctxEnded || fr.watch != nil && fr.watch.cancelled.Load()
+}
 
 func (fr *firing) run(hooks []*boundHook) (Result, error) {
 	if len(hooks) > 0 {
@@ -149,6 +156,7 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 	end := time.Now()
 	entry := TraceEntry{Hook: b.id, Priority: b.priority, Duration: end.Sub(start)}
 	if c.Interrupted() || end.After(deadline) {
+		fr.ctxEnded = fr.ctx.Err() != nil
 		fr.h.noteOverrun(b, c, end.Sub(deadline))
 		entry.Outcome, entry.Error = OutcomeTimeout, fr.timeoutText(b)
 		return reply{}, entry, errors.New(entry.Error)
@@ -256,8 +264,8 @@ func (fr *firing) apply(b *boundHook, fields map[string]any) {
 func (fr *firing) result() (Result, error) {
 	r := Result{Event: fr.spec.Name, Payload: fr.payload, Messages: fr.messages, Trace: fr.trace}
 	r.Decision = fr.decision()
-	err := fr.ctx.Err()
-	if err != nil && fr.cancelled() {
+	if fr.cancelled() {
+		err := fr.ctx.Err()
 		if fr.spec.OnTimeout == FailClosed && fr.failed == nil {
 			r.Decision = Decision{Action: Deny, Reason: fmt.Sprintf("the fire was cancelled: %v", err)}
 		}
