@@ -18,7 +18,7 @@ const (
 	// it counts as a strike: an interrupted interpreter stops between
 	// instructions almost at once, so a call that returns much later was
 	// stuck inside one Go call.
-	abandonGrace = 50 * time.Millisecond
+	abandonGrace = 250 * time.Millisecond
 )
 
 // quarantine keeps strike records by hook id. Records outlive snapshots,
