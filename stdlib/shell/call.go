@@ -30,7 +30,11 @@ func (w *walker) call(sc *scope, st *syntax.Stmt, c *syntax.CallExpr, r *run) er
 	}
 	var args []arg
 	for _, word := range c.Args {
-		args = append(args, expand(sc.src, word)...)
+		more := expand(sc.src, word)
+		if w.nwords += len(more); w.nwords > maxWords {
+			return fmt.Errorf("%w: more than %d words", ErrTooMany, maxWords)
+		}
+		args = append(args, more...)
 	}
 	r.sc, r.stmt = sc, st
 	r.redirs = append(r.redirs, sc.redirs...)
@@ -92,9 +96,6 @@ func isStdinData(r Redirect) bool { return r.Op == "<<" || r.Op == "<<-" || r.Op
 func (w *walker) emit(r *run, args []arg, wrapped []string, dyn bool) error {
 	if len(w.cmds) >= MaxCommands {
 		return fmt.Errorf("%w: more than %d", ErrTooMany, MaxCommands)
-	}
-	if w.nwords += len(args); w.nwords > maxWords {
-		return fmt.Errorf("%w: more than %d words", ErrTooMany, maxWords)
 	}
 	if r.slot.pipe.id < 0 {
 		r.slot.pipe.id = w.pipes

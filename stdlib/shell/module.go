@@ -97,18 +97,22 @@ func checkFlags(short, long string) error {
 // argvOf reads has_flag's first argument: a command map as parse returns
 // it, or an argv list.
 func argvOf(v any) ([]string, error) {
-	if m, ok := v.(map[string]any); ok {
+	if m, ok := v.(map[string]any); ok && len(m) > 0 { // an empty Lua table is an empty list
 		list, ok := m["argv"]
 		if !ok {
 			return nil, errors.New("want a command from shell.parse (a map with argv) or an argv list, got a map without argv")
 		}
 		v = list
 	}
-	list, ok := v.([]any)
-	if !ok {
-		if m, isMap := v.(map[string]any); isMap && len(m) == 0 {
-			return []string{}, nil // an empty Lua table
+	var list []any
+	switch l := v.(type) {
+	case []any:
+		list = l
+	case map[string]any:
+		if len(l) > 0 {
+			return nil, errors.New("argv: want a list, got a map")
 		}
+	default:
 		return nil, fmt.Errorf("want a command from shell.parse or an argv list, got %s", stdlib.TypeName(v))
 	}
 	argv := make([]string, len(list))

@@ -9,52 +9,62 @@ import (
 // This file unwraps the wrappers that run shell source rather than an
 // argv (sh -c, eval, ssh, watch, su -c, trap, env -S) and find -exec.
 
-// join returns words as the shell source that eval, ssh and watch
-// build from them: their values joined by spaces, parsed again.
-func join(args []arg) scriptText {
-	var s scriptText
-	for i, a := range args {
-		if i > 0 {
-			s.text += " "
-		}
-		s.holes = append(s.holes, shift(a.holes, len(s.text))...)
-		s.text += a.raw
-		s.dynamic = s.dynamic || a.dynamic
-	}
-	return s
+// A scriptBuilder assembles shell source from words, separated by
+// spaces, keeping track of the holes and whether any word is dynamic.
+type scriptBuilder struct {
+	b       strings.Builder
+	words   int
+	holes   []span
+	dynamic bool
 }
 
-// quoted returns words as source that yields them back as they are.
-func quoted(args []arg) scriptText {
-	var s scriptText
-	for i, a := range args {
-		if i > 0 {
-			s.text += " "
-		}
-		word := a.text // a dynamic word's text is its source: leave it
-		if !a.dynamic {
-			if q, err := syntax.Quote(a.text, syntax.LangBash); err == nil {
-				word = q
-			}
-		} else {
-			s.holes = append(s.holes, span{len(s.text), len(s.text) + len(word)})
-		}
-		s.text += word
-		s.dynamic = s.dynamic || a.dynamic
+func (sb *scriptBuilder) add(text string, holes []span, dynamic bool) {
+	sb.dynamic = sb.dynamic || dynamic
+	if sb.b.Len() > MaxLineBytes {
+		return // too long to parse anyway: admit will refuse it
 	}
-	return s
+	if sb.words++; sb.words > 1 {
+		sb.b.WriteByte(' ')
+	}
+	sb.holes = append(sb.holes, shift(holes, sb.b.Len())...)
+	sb.b.WriteString(text)
 }
+
+// raw adds words as eval, ssh and watch use them: their values, which
+// the shell parses again.
+func (sb *scriptBuilder) raw(args []arg) *scriptBuilder {
+	for _, a := range args {
+		sb.add(a.raw, a.holes, a.dynamic)
+	}
+	return sb
+}
+
+// quoted adds words as source that yields them back as they are.
+func (sb *scriptBuilder) quoted(args []arg) *scriptBuilder {
+	for _, a := range args {
+		if a.dynamic { // its text is its source: leave it
+			sb.add(a.text, []span{{0, len(a.text)}}, true)
+			continue
+		}
+		q, err := syntax.Quote(a.text, syntax.LangBash)
+		if err != nil {
+			q = a.text
+		}
+		sb.add(q, nil, false)
+	}
+	return sb
+}
+
+func (sb *scriptBuilder) script() scriptText {
+	return scriptText{text: sb.b.String(), dynamic: sb.dynamic, holes: sb.holes}
+}
+
+// join returns words as the shell source that eval, ssh and watch
+// build from them: their values joined by spaces, parsed again.
+func join(args []arg) scriptText { return new(scriptBuilder).raw(args).script() }
 
 // script returns a word that a shell runs as a script.
 func script(a arg) scriptText { return scriptText{text: a.raw, dynamic: a.dynamic, holes: a.holes} }
-
-// concat returns a followed by b, with a space between.
-func concat(a, b scriptText) scriptText {
-	a.holes = append(a.holes, shift(b.holes, len(a.text)+1)...)
-	a.text += " " + b.text
-	a.dynamic = a.dynamic || b.dynamic
-	return a
-}
 
 var envOpts = opts{value: "uCSP", long: []string{"unset", "chdir", "split-string"}, assigns: true, dash: true}
 
@@ -66,11 +76,11 @@ func unwrapEnv(args []arg) unwrapped {
 	if len(split) == 0 {
 		return plain(envOpts)(args)
 	}
-	text := script(split[len(split)-1])
+	sb := new(scriptBuilder).raw(split[len(split)-1:])
 	if s.next >= 0 {
-		text = concat(text, quoted(args[s.next:]))
+		sb.quoted(args[s.next:])
 	}
-	return unwrapped{scripts: []scriptText{text}}
+	return unwrapped{scripts: []scriptText{sb.script()}}
 }
 
 // unwrapShell unwraps sh -c 'script' and its kin. A shell given no

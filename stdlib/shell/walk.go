@@ -17,7 +17,7 @@ type walker struct {
 	pipes   int // pipeline numbers handed out
 	scripts int // nested scripts parsed
 	parsed  int // bytes parsed, nested scripts included
-	nwords  int // argv words reported
+	nwords  int // words after brace expansion
 }
 
 // A scope is what a list of statements inherits from where it appears.
