@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 
 	"go.starlark.net/starlark"
@@ -39,8 +40,16 @@ func toStarlark(v any) starlark.Value {
 		}
 		return starlark.NewList(elems)
 	case map[string]any:
+		// Keys go in sorted order: a dict iterates in insertion order, and
+		// scripts must see the same order on every call.
+		var buf [8]string
+		keys := buf[:0]
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
 		d := starlark.NewDict(len(v))
-		for _, k := range stdlib.SortedKeys(v) {
+		for _, k := range keys {
 			_ = d.SetKey(starlark.String(k), toStarlark(v[k])) // a fresh dict with string keys cannot fail
 		}
 		return d

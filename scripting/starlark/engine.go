@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"go.starlark.net/resolve"
@@ -148,6 +149,7 @@ type program struct {
 	logger      *slog.Logger
 	hooks       []scripting.Hook
 	usesModules bool
+	threads     sync.Pool // of *callThread
 }
 
 func (p *program) Hooks() []scripting.Hook { return p.hooks }

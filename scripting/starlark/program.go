@@ -28,13 +28,19 @@ type callThread struct {
 
 func (ct *callThread) Interrupt() { ct.thread.Cancel("timeout") }
 
-// Call runs the hook on a fresh thread with the step budget of
-// Limits.MaxSteps.
+// Call runs the hook on a thread of its own with the step budget of
+// Limits.MaxSteps. Threads are recycled only after calls that were never
+// interrupted, so a late Cancel cannot reach a thread serving another
+// call; a recycled thread keeps its grown call stack, which saves the
+// interpreter allocating frames.
 func (f *function) Call(c *scripting.Call) (out any, err error) {
 	p := f.prog
-	ct := &callThread{}
+	ct, _ := p.threads.Get().(*callThread)
+	if ct == nil {
+		ct = &callThread{}
+	}
 	th := &ct.thread
-	th.Name, th.Print = c.Hook, p.print
+	th.Name, th.Print, th.Steps = c.Hook, p.print, 0
 	th.SetMaxExecutionSteps(p.limits.MaxSteps)
 	if p.usesModules {
 		th.SetLocal(callKey, c)
@@ -46,6 +52,10 @@ func (f *function) Call(c *scripting.Call) (out any, err error) {
 	if !c.Disarm() {
 		return nil, p.interrupted(c)
 	}
+	if p.usesModules {
+		th.SetLocal(callKey, nil)
+	}
+	p.threads.Put(ct)
 	return out, err
 }
 
