@@ -214,11 +214,25 @@ func (h *Host) publishLocked() error {
 	}
 	h.gen++
 	snap := buildSnapshot(h.gen, h.now(), events, h.cfg, h.files, h.strikes)
-	h.current.Store(snap)
-	for _, p := range snap.problems {
-		h.logger.Warn("hook file problem", "error", p)
-	}
+	old := h.current.Swap(snap)
+	h.logNewProblems(old, snap)
 	return nil
+}
+
+// logNewProblems logs the problems a snapshot has that the one before did
+// not, so a reload does not repeat every standing problem.
+func (h *Host) logNewProblems(old, snap *snapshot) {
+	seen := map[string]bool{}
+	if old != nil {
+		for _, p := range old.problems {
+			seen[p.Error()] = true
+		}
+	}
+	for _, p := range snap.problems {
+		if !seen[p.Error()] {
+			h.logger.Warn("hook file problem", "error", p)
+		}
+	}
 }
 
 // Close stops the host and releases its interpreters. Fires that are
