@@ -15,6 +15,7 @@ import (
 	hhlog "github.com/hookhost/hookhost/stdlib/log"
 	"github.com/hookhost/hookhost/stdlib/path"
 	"github.com/hookhost/hookhost/stdlib/re"
+	"github.com/hookhost/hookhost/stdlib/shell"
 	"github.com/hookhost/hookhost/stdlib/state"
 	hhtime "github.com/hookhost/hookhost/stdlib/time"
 )
@@ -39,6 +40,7 @@ func Modules(opts Options) []stdlib.Module {
 		json.New(),
 		re.New(),
 		path.New(),
+		shell.New(),
 		hhtime.New(opts.Now),
 		hhlog.New(opts.Logger),
 		state.New(opts.Store),
