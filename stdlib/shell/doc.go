@@ -1,0 +1,146 @@
+// Package shell is the shell module of the script stdlib: it parses a
+// command line, with mvdan.cc/sh/v3 in bash mode, into the simple
+// commands it would run, so that a guardrail holds against
+// `cd / && sudo r\m -fr *` as well as against `rm -rf /`. Scripts load it
+// with require("shell") in Lua and load("shell", "shell") in Starlark;
+// Go code calls [Parse], [Split] and [HasFlag] directly. Nothing is run:
+// the package reads text, touches no file and looks up no variable.
+//
+// # What parse reports
+//
+// parse(line) returns one map per simple command, in source order
+// ([Command] in Go, [Command.Value] for the map):
+//
+//   - name: the base name of argv[0] ("rm" for /bin/rm).
+//   - argv: the command and its arguments after quote removal ('r'm,
+//     r\m, "rm" and $'\x72m' are all rm) and brace expansion (r{m,} is
+//     rm r), with wrappers stripped. A word that cannot be resolved
+//     statically appears as its source text, exactly as written: $HOME,
+//     "$DIR"/, $(echo rm), *.go, ~/x.
+//   - wrapped_by: the wrappers it runs under, outermost first:
+//     `sudo env X=1 nice rm` gives ["sudo", "env", "nice"], `bash -c '…'`
+//     gives "bash", `time rm` gives "time".
+//   - redirects: a list of {op, fd, target}: ">" 1 "/etc/passwd", ">&" 2
+//     "1". fd is the number written before the operator, else 0 for
+//     input and 1 for output operators; -1 for {var}> forms. For << the
+//     target is the here-document's body, for <<< the here-string. A
+//     compound command's redirections are inherited by the commands in
+//     it, after their own.
+//   - pipeline, position: pipelines are numbered from 0 in the order their
+//     first command is reported, a lone command being a pipeline of its
+//     own; position is the 0-based element in the pipeline, so position
+//     > 0 means "reads the output of the element before". `curl … | sh`
+//     gives sh pipeline 0, position 1; `curl …; sh` gives it pipeline 1,
+//     position 0. The commands directly inside a compound element of a
+//     longer pipeline — `curl … | (cd /tmp; sh)`, `curl … | bash -c
+//     'sh'` — take that element's slot; a pipeline nested inside one, or
+//     inside $(…), gets a number of its own.
+//   - dynamic: see below.
+//
+// Commands are found through pipes, &&, ||, ;, &, !, subshells, { …; },
+// if/while/for/case, function bodies (reported where they are defined),
+// $(…), backticks, <(…) and >(…), ${X:-$(…)}, $((…)), [[ … ]] and
+// (( … )), assignments (X=$(…), a=(… $(…))), declarations (export,
+// declare, local, readonly, typeset, which are reported themselves,
+// with NAME=value words), time and coproc, and the bodies of unquoted
+// here-documents. Substitutions are reported after the command whose
+// words hold them, those in assignments before it.
+//
+// # Dynamic commands: guards must check them
+//
+// A command is dynamic when its run-time argv cannot be known from the
+// text: a word of argv or a file redirection target holds a variable
+// ($X, ${X}), a command, process or arithmetic substitution, a glob (*,
+// ?, [...], extended globs), or a tilde (~, ~user, PREFIX=~/x); a brace
+// expansion too wide to list (more than 256 words) counts too. Commands
+// under xargs and find -exec are always dynamic, since their arguments
+// come at run time, and so is every command of a nested script whose
+// text is itself dynamic (bash -c "rm $X").
+//
+// A guard that looks only at argv is blind to dynamic commands:
+// `rm -rf $TARGET` and `$(echo rm) -rf /` say nothing about what they
+// delete or run. Check dynamic too, and ask or deny when it is set:
+//
+//	for _, cmd in ipairs(shell.parse(params.command)) do
+//	  if cmd.name == "rm" and shell.has_flag(cmd, "r", "recursive") then
+//	    if cmd.dynamic then return hook.ask("recursive rm of " .. table.concat(cmd.argv, " ")) end
+//	  end
+//	end
+//
+// # Wrappers
+//
+// These are unwrapped, with tables of which of their options take a
+// value (`nice -n 5`, `timeout -s KILL 5`, `sudo -u root --`, `xargs
+// -I{}`), GNU-style clustering and abbreviated long options (sudo --us
+// root): sudo (and NAME=value before the command), doas, env (-u, -C,
+// NAME=value, and env -S 'cmd args', split like a script), nice (also
+// nice -5), nohup, time (GNU /usr/bin/time; the bash keyword too),
+// timeout DURATION, xargs, command (but not command -v or -V, which run
+// nothing), builtin, exec, setsid, stdbuf, ionice (but not ionice -p),
+// chroot NEWROOT, taskset MASK (but not -p) and busybox APPLET.
+//
+// These run shell source, which is parsed in turn (at most
+// [MaxScriptDepth] scripts deep) and reported wrapped by them: sh -c
+// and its kin (bash, dash, zsh, ksh, mksh, ash, fish, …, with their
+// options: bash -lc, sh -xec, bash -o pipefail -c), eval, trap
+// 'action' SIG, su -c / runuser -c, runuser -u USER cmd, watch (the
+// words joined, as watch gives them to sh -c; watch -x runs them
+// directly), and ssh HOST cmd… (the words joined, as the remote shell
+// gets them; wrapped_by holds "ssh", so a guard can tell the command
+// runs elsewhere). A shell that reads its script from standard input
+// (`sh`, `bash -s`) is reported itself, and the here-document or
+// here-string it is given is parsed as its script. A shell running a
+// script file (`bash deploy.sh`) is reported as it is. find is
+// reported itself (find / -delete) and each of its -exec, -execdir,
+// -ok and -okdir commands as a dynamic command wrapped by "find".
+//
+// A dynamic word where a wrapper's option or command would be ends the
+// unwrapping: `sudo $CMD -rf /` is reported as the dynamic command
+// "$CMD" wrapped by sudo.
+//
+// Not unwrapped, and reported as the commands they are: anything that
+// runs code in another language (python -c, perl -e, node -e, awk
+// 'BEGIN{system(…)}'), flock, parallel, script -c, strace, ltrace, gdb,
+// nsenter, systemd-run, make, git aliases and git -c, docker/kubectl/
+// podman exec, tmux send-keys, screen, at, batch and crontab (which
+// read their script from standard input), source and . (a file), and
+// sudo -e (edits files). A shell reading a pipe (`echo … | base64 -d |
+// sh`) is reported at position > 0, but what it reads is not known.
+// Aliases and functions defined outside the line are not known either.
+//
+// # has_flag and split
+//
+// has_flag(cmd, short, long) reports whether a parsed command (or an
+// argv list) passes a flag, the GNU way: case-sensitive; combined
+// short flags (-rf, -fr); long options with or without =value and
+// abbreviated to any prefix (--rec, even --r, for --recursive: the
+// program's option table is not known, so every prefix counts, as an
+// unambiguous one does for getopt_long, and an ambiguous one makes the
+// program refuse to run); flags after operands (rm / -rf); nothing
+// after --. It sees the words as written, so a flag made at run time
+// ($(echo -rf)) is not seen: check dynamic. Programs whose long options
+// take one dash (find -delete) need argv checks instead.
+//
+// split(line) returns the shell words of line after quote removal,
+// without any expansion; an operator (|, ;, &&, >, …) is an error.
+//
+// # Limits and errors
+//
+// A line longer than [MaxLineBytes] (16 KiB), nesting deeper than
+// [MaxNesting] (checked by a scan before parsing: mvdan.cc/sh recurses
+// per level, and a deep enough input overflows the Go stack beyond what
+// recover can catch), with scripts nested deeper than
+// [MaxScriptDepth], running more than [MaxCommands] commands, or that
+// does not parse (including a nested script that does not) is an
+// error, never a partial result and never a crash. Errors are plain
+// ("1:6: reached EOF without closing quote `\"`", "bash script: …");
+// the binder prefixes them with "shell.parse: ". They wrap
+// [ErrTooLong], [ErrTooDeep] and [ErrTooMany] where those apply. Parse
+// also stops when its context is done.
+//
+// # Concurrency
+//
+// The module holds no state. Each Parse and Split call makes its own
+// mvdan.cc/sh parser, which is not safe to share, so all functions are
+// safe for concurrent use. See ExampleParse.
+package shell
