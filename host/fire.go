@@ -164,7 +164,7 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 	entry := TraceEntry{Hook: b.id, Priority: b.priority, Duration: elapsed}
 	if budget := deadline.Sub(start); c.Interrupted() || elapsed > budget {
 		fr.ctxEnded = fr.ctx.Err() != nil
-		fr.h.noteOverrun(b, c, elapsed-budget)
+		fr.h.noteOverrun(b, c)
 		entry.Outcome, entry.Error = OutcomeTimeout, fr.timeoutText(b)
 		return reply{}, entry, errors.New(entry.Error)
 	}
@@ -294,10 +294,14 @@ func (fr *firing) decision() Decision {
 }
 
 // noteOverrun counts a strike against a hook that had to be abandoned or
-// came back long after its deadline, and quarantines repeat offenders.
-func (h *Host) noteOverrun(b *boundHook, c *scripting.Call, late time.Duration) {
+// came back long after it was interrupted, and quarantines repeat
+// offenders. Lateness counts from the interrupt, not the deadline, so a
+// watchdog delayed by a loaded machine does not blame the hook.
+func (h *Host) noteOverrun(b *boundHook, c *scripting.Call) {
 	h.logger.Warn("hook timed out", "hook", b.id, "file", b.file, "line", b.line, "timeout", b.timeout)
-	if !c.Abandoned() && late <= abandonGrace {
+	at := c.InterruptedAt()
+	stuck := !at.IsZero() && time.Since(at) > abandonGrace
+	if !c.Abandoned() && !stuck {
 		return
 	}
 	if b.strikes.strike(time.Now()) {

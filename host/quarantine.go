@@ -14,10 +14,10 @@ import (
 const (
 	strikeLimit  = 3
 	strikeWindow = 10 * time.Minute
-	// abandonGrace is how far past its deadline a call may return before
-	// it counts as a strike: an interrupted interpreter stops between
-	// instructions almost at once, so a call that returns much later was
-	// stuck inside one Go call.
+	// abandonGrace is how long after its interrupt a call may take to
+	// return before it counts as a strike: an interrupted interpreter
+	// stops between instructions almost at once, so a call that returns
+	// much later was stuck inside one Go call.
 	abandonGrace = 250 * time.Millisecond
 )
 

@@ -27,8 +27,9 @@ type Call struct {
 	// Deadline is when the call's budget ends.
 	Deadline time.Time
 
-	state     atomic.Uint32
-	intr      Interrupter
+	state         atomic.Uint32
+	interruptedAt atomic.Int64 // Unix nanoseconds
+	intr          Interrupter
 	done      atomic.Pointer[chan struct{}]
 	closed    atomic.Bool
 	abandoned atomic.Bool
@@ -86,10 +87,12 @@ func (c *Call) Interrupt() {
 			if !c.state.CompareAndSwap(s, callInterrupted) {
 				continue
 			}
+			c.interruptedAt.Store(time.Now().UnixNano())
 		case callArmed:
 			if !c.state.CompareAndSwap(s, callInterrupted) {
 				continue
 			}
+			c.interruptedAt.Store(time.Now().UnixNano())
 			c.intr.Interrupt()
 		default:
 			return
@@ -101,6 +104,14 @@ func (c *Call) Interrupt() {
 
 // Interrupted reports whether the call was interrupted.
 func (c *Call) Interrupted() bool { return c.state.Load() == callInterrupted }
+
+// InterruptedAt is when the call was interrupted, or the zero time.
+func (c *Call) InterruptedAt() time.Time {
+	if n := c.interruptedAt.Load(); n != 0 {
+		return time.Unix(0, n)
+	}
+	return time.Time{}
+}
 
 // Abandoned reports whether an interrupt abandoned guarded work, leaving
 // a goroutine behind.
