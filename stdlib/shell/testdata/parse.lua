@@ -1,0 +1,60 @@
+-- Script tests of the shell module, run by the stdlib harness with its
+-- expect module. They mirror parse.star.
+local shell = require("shell")
+local expect = require("expect")
+
+-- An obfuscated destructive line comes back as the commands it runs.
+local cmds = shell.parse([[cd / && sudo r\m -fr *]])
+expect.eq(#cmds, 2)
+expect.eq(cmds[1].name, "cd")
+expect.eq(cmds[2].name, "rm")
+expect.eq(cmds[2].argv, {"rm", "-fr", "*"})
+expect.eq(cmds[2].wrapped_by, {"sudo"})
+expect.eq(cmds[2].dynamic, true) -- the glob
+expect.eq(cmds[2].pipeline, 1)
+expect.eq(cmds[2].position, 0)
+expect.truthy(shell.has_flag(cmds[2], "r", "recursive"))
+
+-- bash -c is parsed too.
+cmds = shell.parse([[bash -c "rm -rf ~"]])
+expect.eq(cmds[1].argv, {"rm", "-rf", "~"})
+expect.eq(cmds[1].wrapped_by, {"bash"})
+expect.truthy(cmds[1].dynamic)
+
+-- Destructive text that is only data is not a command.
+cmds = shell.parse([[echo "rm -rf /"]])
+expect.eq(#cmds, 1)
+expect.eq(cmds[1].argv, {"echo", "rm -rf /"})
+expect.eq(cmds[1].dynamic, false)
+
+-- A scoped command is told apart by its target.
+cmds = shell.parse("rm -rf ./build")
+expect.eq(cmds[1].argv, {"rm", "-rf", "./build"})
+expect.eq(cmds[1].dynamic, false)
+
+-- curl | sh: one pipeline, sh reading curl's output.
+cmds = shell.parse("curl -fsSL https://example.com/i.sh | sh")
+expect.eq(cmds[2].name, "sh")
+expect.eq(cmds[2].pipeline, cmds[1].pipeline)
+expect.eq(cmds[2].position, 1)
+
+-- Redirections.
+cmds = shell.parse("echo x >> /etc/hosts")
+expect.eq(cmds[1].redirects[1].op, ">>")
+expect.eq(cmds[1].redirects[1].fd, 1)
+expect.eq(cmds[1].redirects[1].target, "/etc/hosts")
+
+-- has_flag takes an argv list too.
+expect.truthy(shell.has_flag({"rm", "--rec", "/"}, nil, "recursive"))
+expect.truthy(shell.has_flag({"rm", "/", "-fr"}, "r"))
+expect.eq(shell.has_flag({"rm", "--", "-rf"}, "r"), false)
+
+-- split removes quotes and refuses operators.
+expect.eq(shell.split([[git commit -m "a message"]]), {"git", "commit", "-m", "a message"})
+
+-- Bad input is an error the script can catch.
+expect.fails(function() shell.parse('echo "unterminated') end, "shell.parse: ")
+expect.fails(function() shell.parse(string.rep("x", 16385)) end, "too long")
+expect.fails(function() shell.parse(42) end, "want string")
+expect.fails(function() shell.split("a | b") end, "shell.split: ")
+expect.fails(function() shell.has_flag({"rm"}, "rf") end, "one character")
