@@ -142,8 +142,9 @@ func (fr *firing) step(b *boundHook) bool {
 func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 	start := fr.now
 	deadline := start.Add(b.timeout)
+	ctxBound := false // the caller's deadline comes before the hook's
 	if d, ok := fr.ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
+		deadline, ctxBound = d, true
 	}
 	c := &scripting.Call{Payload: fr.payload, Event: fr.spec.Name, Hook: b.id, Config: b.config,
 		Timeout: b.timeout, Deadline: deadline}
@@ -163,9 +164,11 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 	fr.now = start.Add(elapsed)
 	entry := TraceEntry{Hook: b.id, Priority: b.priority, Duration: elapsed}
 	if budget := deadline.Sub(start); c.Interrupted() || elapsed > budget {
-		fr.ctxEnded = fr.ctx.Err() != nil
+		// The watchdog may beat the context's own timer: a call cut at
+		// the caller's deadline ends the fire even if ctx.Err is still nil.
+		fr.ctxEnded = ctxBound || fr.ctx.Err() != nil
 		fr.h.noteOverrun(b, c)
-		entry.Outcome, entry.Error = OutcomeTimeout, fr.timeoutText(b)
+		entry.Outcome, entry.Error = OutcomeTimeout, fr.timeoutText(b, ctxBound)
 		return reply{}, entry, errors.New(entry.Error)
 	}
 	if err != nil {
@@ -198,9 +201,12 @@ func outcomeOf(rep reply) (Outcome, Action) {
 	return OutcomeNone, a
 }
 
-func (fr *firing) timeoutText(b *boundHook) string {
+func (fr *firing) timeoutText(b *boundHook, ctxBound bool) string {
 	if err := fr.ctx.Err(); err != nil {
 		return fmt.Sprintf("the fire was cancelled: %v", err)
+	}
+	if ctxBound {
+		return fmt.Sprintf("the fire was cancelled: %v", context.DeadlineExceeded)
 	}
 	return fmt.Sprintf("timed out after %v", b.timeout)
 }
@@ -273,6 +279,9 @@ func (fr *firing) result() (Result, error) {
 	r.Decision = fr.decision()
 	if fr.cancelled() {
 		err := fr.ctx.Err()
+		if err == nil { // the caller's deadline passed; its timer has not fired yet
+			err = context.DeadlineExceeded
+		}
 		if fr.spec.OnTimeout == FailClosed && fr.failed == nil {
 			r.Decision = Decision{Action: Deny, Reason: fmt.Sprintf("the fire was cancelled: %v", err)}
 		}
