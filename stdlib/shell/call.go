@@ -52,8 +52,11 @@ func (w *walker) run(r *run, args []arg, wrapped []string, dyn bool, hops int) e
 		return nil
 	}
 	unwrap := wrappers[args[0].base]
-	if args[0].dynamic || unwrap == nil || hops >= maxWrappers {
+	if args[0].dynamic || unwrap == nil {
 		return w.emit(r, args, wrapped, dyn)
+	}
+	if hops >= maxWrappers { // reporting the wrapper would hide the command
+		return fmt.Errorf("%w: more than %d wrappers around a command", ErrTooDeep, maxWrappers)
 	}
 	u := unwrap(args)
 	if u.none() {

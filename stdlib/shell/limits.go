@@ -35,7 +35,8 @@ var (
 	// ErrTooLong is returned for a line or nested script over MaxLineBytes.
 	ErrTooLong = errors.New("line is too long")
 	// ErrTooDeep is returned for nesting past MaxNesting, scripts nested
-	// past MaxScriptDepth, or a syntax tree too deep to walk.
+	// past MaxScriptDepth, more than 16 wrappers around one command, or a
+	// syntax tree too deep to walk.
 	ErrTooDeep = errors.New("line nests too deeply")
 	// ErrTooMany is returned when a line would report more than
 	// MaxCommands commands, or too many words or nested scripts.

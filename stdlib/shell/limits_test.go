@@ -24,6 +24,7 @@ func TestParseErrors(t *testing.T) {
 		{"200 nested substitutions", strings.Repeat("$(", 200) + "rm" + strings.Repeat(")", 200), ErrTooDeep, ""},
 		{"200 nested blocks", strings.Repeat("{ ", 200) + "rm;" + strings.Repeat(" }", 200), ErrTooDeep, ""},
 		{"scripts nested 9 deep", strings.Repeat("eval ", 9) + "rm -rf /", ErrTooDeep, "scripts nest"},
+		{"17 wrappers", strings.Repeat("sudo ", 17) + "rm -rf /", ErrTooDeep, "wrappers"},
 		{"bad nested script", `bash -c 'rm "/'`, nil, "bash script: 1:4: reached EOF"},
 		{"too many commands", strings.Repeat("a;", MaxCommands+1), ErrTooMany, ""},
 		{"a long && chain", strings.Repeat("a && ", 2000) + "a", ErrTooMany, ""},

@@ -265,6 +265,8 @@ func TestParseNames(t *testing.T) {
 		`/usr/local/bin/rm x`: "rm",
 		`./run.sh`:            "run.sh",
 		`$HOME/bin/rm -rf /`:  "rm",
+		`~/bin/rm -rf /`:      "rm",
+		`~`:                   "~",
 		`"$RM" x`:             `"$RM"`,
 		`$(which rm) x`:       "$(which rm)",
 		`"" x`:                "",

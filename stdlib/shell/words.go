@@ -159,11 +159,31 @@ func (r *resolver) lit(p *syntax.Lit, q quoting, first bool) {
 		return
 	}
 	val, glob := unescapeUnquoted(p.Value)
-	if glob || (first && hasTilde(p.Value)) {
+	switch {
+	case glob:
 		r.unresolved(p)
-		return
+	case first && hasTilde(p.Value):
+		r.tilde(p.Value)
+	default:
+		r.static(val)
 	}
-	r.static(val)
+}
+
+// tilde records a literal that begins with a tilde expansion. Only the
+// ~ or ~user before the first slash is unknown: ~/bin/rm is still rm.
+func (r *resolver) tilde(lit string) {
+	prefix, rest, slash := strings.Cut(lit, "/")
+	if !strings.HasPrefix(lit, "~") || !slash {
+		prefix, rest = lit, "" // PREFIX=~/x, {~,x}: all of it
+	}
+	r.dynamic = true
+	start := r.raw.Len()
+	r.raw.WriteString(prefix)
+	r.holes = append(r.holes, span{start, r.raw.Len()})
+	if slash && prefix != lit {
+		val, _ := unescapeUnquoted(rest)
+		r.static("/" + val)
+	}
 }
 
 // hasTilde reports whether the leading literal of a word undergoes tilde
