@@ -1,0 +1,7 @@
+---@meta log
+-- Lets require("log") resolve to the log class of hookhost.lua.
+
+---@type log
+local log
+
+return log
