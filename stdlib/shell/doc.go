@@ -96,7 +96,11 @@
 //
 // A dynamic word where a wrapper's option or command would be ends the
 // unwrapping: `sudo $CMD -rf /` is reported as the dynamic command
-// "$CMD" wrapped by sudo.
+// "$CMD" wrapped by sudo (and so is `sudo $FLAGS rm -rf /`, as
+// "$FLAGS"). A shell's options are scanned on past one, so that
+// `bash $OPTS -c 'rm -rf /'` reports both bash and rm, dynamic. More
+// than 16 wrappers around one command are an error, not a command
+// named after the 17th.
 //
 // Not unwrapped, and reported as the commands they are: anything that
 // runs code in another language (python -c, perl -e, node -e, awk

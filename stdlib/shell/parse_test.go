@@ -126,6 +126,8 @@ var parseCases = []struct {
 	{`bash -c "rm -rf $TARGET"`, []want{c("rm", "-rf", "$TARGET").by("bash").dyn()}},
 	{`zsh -c 'sudo sh -c "rm -rf /"'`, []want{c("rm", "-rf", "/").by("zsh", "sudo", "sh")}},
 	{`bash deploy.sh --force`, []want{c("bash", "deploy.sh", "--force")}},
+	{`bash $OPTS -c 'rm -rf /'`, []want{c("bash", "$OPTS", "-c", "rm -rf /").dyn(), c("rm", "-rf", "/").by("bash").dyn()}},
+	{`sudo $FLAGS rm -rf /`, []want{c("$FLAGS", "rm", "-rf", "/").by("sudo").dyn()}},
 	{`sh <<< 'rm -rf /'`, []want{c("sh"), c("rm", "-rf", "/").by("sh")}},
 	{"bash <<'EOF'\nrm -rf /\nEOF", []want{c("bash"), c("rm", "-rf", "/").by("bash")}},
 	{"cat <<EOF\n$(rm -rf /)\nEOF", []want{c("cat"), c("rm", "-rf", "/")}},

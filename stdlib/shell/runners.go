@@ -89,62 +89,94 @@ func unwrapEnv(args []arg) unwrapped {
 // it is given is parsed as its script. A shell running a file is
 // reported as it is: what the file holds is not known.
 func unwrapShell(args []arg) unwrapped {
-	cmd, stdin := false, false
+	sa := readShellArgs(args)
+	switch {
+	case sa.cmd && sa.next < len(args):
+		s := script(args[sa.next])
+		s.dynamic = s.dynamic || sa.unsure
+		return unwrapped{self: sa.unsure, scripts: append(sa.scripts, s)}
+	case sa.cmd || (sa.next < len(args) && !sa.stdin):
+		// bash -c with no script fails; bash file runs a file we cannot see.
+		return unwrapped{self: true, scripts: sa.scripts}
+	}
+	return unwrapped{self: true, stdin: true, scripts: sa.scripts}
+}
+
+// shellArgs is what a shell's options say it runs.
+type shellArgs struct {
+	cmd     bool         // -c: the first operand is the script
+	stdin   bool         // -s: the script comes from standard input
+	unsure  bool         // a dynamic word came among the options
+	scripts []scriptText // fish's -C and --command scripts
+	next    int          // index of the first operand
+}
+
+// readShellArgs reads the options of sh, bash and their kin. A dynamic
+// word before -c may be an option or a script file: the scan goes on,
+// so that `bash $OPTS -c 'rm -rf /'` still shows rm, as dynamic.
+func readShellArgs(args []arg) shellArgs {
+	var sa shellArgs
 	valued := "oO" // -o pipefail, -O extglob
 	if args[0].base == "fish" {
 		valued = "Cdo" // -C init-command, -d categories, -o file
 	}
-	var scripts []scriptText
 	i := 1
 	for ; i < len(args); i++ {
 		t := args[i].text
-		if args[i].dynamic {
-			if cmd {
-				break // after -c, take it for the script: bash -c "$X"
-			}
-			return unwrapped{} // unknown options: report the shell as it is
-		}
-		if t == "--" || t == "-" {
+		switch {
+		case args[i].dynamic && sa.cmd: // the script: bash -c "$X"
+		case args[i].dynamic:
+			sa.unsure = true
+			continue
+		case t == "--" || t == "-":
 			i++
-			break
-		}
-		if name, val, eq := strings.Cut(strings.TrimPrefix(t, "--"), "="); len(t) > 2 && t[:2] == "--" {
-			switch {
-			case (name == "command" || name == "init-command") && eq: // fish
-				scripts = append(scripts, script(staticArg(val)))
-			case name == "command" || name == "init-command":
-				if i++; i < len(args) {
-					scripts = append(scripts, script(args[i]))
-				}
-			case (name == "rcfile" || name == "init-file") && !eq:
-				i++
-			}
+		case strings.HasPrefix(t, "--") && len(t) > 2:
+			i = sa.longOption(args, i)
+			continue
+		case len(t) > 1 && (t[0] == '-' || t[0] == '+'):
+			i = sa.shortOptions(args, i, valued)
 			continue
 		}
-		if len(t) < 2 || (t[0] != '-' && t[0] != '+') {
-			break
+		break
+	}
+	sa.next = i
+	return sa
+}
+
+// longOption reads --name[=value] at args[i] and returns the index of
+// its last word.
+func (sa *shellArgs) longOption(args []arg, i int) int {
+	name, val, eq := strings.Cut(args[i].text[2:], "=")
+	switch {
+	case (name == "command" || name == "init-command") && eq: // fish
+		sa.scripts = append(sa.scripts, script(staticArg(val)))
+	case name == "command" || name == "init-command":
+		if i++; i < len(args) {
+			sa.scripts = append(sa.scripts, script(args[i]))
 		}
-		for _, c := range t[1:] {
-			switch {
-			case c == 'c' && t[0] == '-':
-				cmd = true
-			case c == 's' && t[0] == '-':
-				stdin = true
-			case strings.ContainsRune(valued, c):
-				if i++; c == 'C' && i < len(args) {
-					scripts = append(scripts, script(args[i]))
-				}
+	case (name == "rcfile" || name == "init-file") && !eq:
+		i++
+	}
+	return i
+}
+
+// shortOptions reads a cluster such as -xec or +o at args[i] and returns
+// the index of its last word, past the values its letters took.
+func (sa *shellArgs) shortOptions(args []arg, i int, valued string) int {
+	t := args[i].text
+	for _, c := range t[1:] {
+		switch {
+		case c == 'c' && t[0] == '-':
+			sa.cmd = true
+		case c == 's' && t[0] == '-':
+			sa.stdin = true
+		case strings.ContainsRune(valued, c):
+			if i++; c == 'C' && i < len(args) {
+				sa.scripts = append(sa.scripts, script(args[i]))
 			}
 		}
 	}
-	switch {
-	case cmd && i < len(args):
-		return unwrapped{scripts: append(scripts, script(args[i]))}
-	case cmd || (i < len(args) && !stdin):
-		// bash -c with no script fails; bash file runs a file we cannot see.
-		return unwrapped{self: true, scripts: scripts}
-	}
-	return unwrapped{self: true, stdin: true, scripts: scripts}
+	return i
 }
 
 // unwrapBusybox unwraps busybox applet args….
