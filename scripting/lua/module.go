@@ -135,7 +135,7 @@ func (st *state) builtinCall(L *lua.LState, f *stdlib.Func, prefix string) (*std
 		}
 		c.Args[i] = v
 	}
-	if f.Kwargs && top == np+1 {
+	if f.Kwargs && top == np+1 && L.Get(top) != lua.LNil { // a nil table of named values is none
 		kw, err := toNeutral(L.Get(top), nil)
 		if err != nil {
 			return nil, fmt.Errorf("options: %w", err)

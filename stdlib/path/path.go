@@ -175,7 +175,7 @@ func expandHome(c *stdlib.Call) (any, error) {
 	}
 	switch {
 	case p == "~":
-		return home, nil
+		return path.Clean(home), nil
 	case strings.HasPrefix(p, "~/"):
 		return strings.TrimRight(home, "/") + p[1:], nil
 	}

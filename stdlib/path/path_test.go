@@ -150,6 +150,7 @@ func TestAbsWithin(t *testing.T) {
 		{"is_within", l("/ws", int64(1)), nil, "argument 2 (p): want string, got int"},
 
 		{"expand_home", l("~", "/home/u"), "/home/u", ""},
+		{"expand_home", l("~", "/home/u/"), "/home/u", ""}, // the same whether home ends in / or not
 		{"expand_home", l("~/.ssh/id_rsa", "/home/u"), "/home/u/.ssh/id_rsa", ""},
 		{"expand_home", l("~/.ssh/id_rsa", "/home/u/"), "/home/u/.ssh/id_rsa", ""},
 		{"expand_home", l("~/x", "/"), "/x", ""},
