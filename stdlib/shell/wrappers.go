@@ -22,10 +22,10 @@ type unwrapFunc func(args []arg) unwrapped
 
 // wrappers maps a wrapper's base name to how to unwrap it. It is never
 // modified after initialisation.
-var wrappers map[string]unwrapFunc
+var wrappers = newWrappers()
 
-func init() {
-	wrappers = map[string]unwrapFunc{
+func newWrappers() map[string]unwrapFunc {
+	m := map[string]unwrapFunc{
 		"sudo": plain(opts{
 			value: "aCcDgpRrTtUu", optional: "h",
 			long:  []string{"auth-type", "close-from", "chdir", "group", "host", "prompt", "chroot", "role", "command-timeout", "type", "other-user", "user", "login-class"},
@@ -60,8 +60,9 @@ func init() {
 		"find":    unwrapFind,
 	}
 	for _, sh := range shells {
-		wrappers[sh] = unwrapShell
+		m[sh] = unwrapShell
 	}
+	return m
 }
 
 // shells are the programs whose -c argument, or standard input, is a
