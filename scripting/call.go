@@ -30,9 +30,9 @@ type Call struct {
 	state         atomic.Uint32
 	interruptedAt atomic.Int64 // Unix nanoseconds
 	intr          Interrupter
-	done      atomic.Pointer[chan struct{}]
-	closed    atomic.Bool
-	abandoned atomic.Bool
+	done          atomic.Pointer[chan struct{}]
+	closed        atomic.Bool
+	abandoned     atomic.Bool
 }
 
 // An Interrupter stops a running interpreter as soon as it can: between
