@@ -11,6 +11,10 @@ import (
 	glua "github.com/yuin/gopher-lua"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/scripting/lua"
+	hhstar "github.com/hookhost/hookhost/scripting/starlark"
 )
 
 // The benchmark of issue 2: the same guardrail in Lua and in Starlark,
@@ -142,5 +146,29 @@ func benchRawStar(b *testing.B, deadline bool) {
 		if deadline {
 			timer.Stop()
 		}
+	}
+}
+
+// BenchmarkEngineCall is a hook call through an engine alone, without
+// the host around it: what the engine adds to the raw interpreter.
+func BenchmarkEngineCall(b *testing.B) {
+	for _, c := range []struct {
+		eng scripting.Engine
+		src string
+	}{{lua.Engine{}, benchLua}, {hhstar.Engine{}, benchStar}} {
+		b.Run(c.eng.Language(), func(b *testing.B) {
+			p, err := c.eng.Compile(context.Background(), scripting.Source{Name: "g" + c.eng.Extension(), Code: []byte(fmt.Sprintf(c.src, "g"))}, &scripting.Env{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			fn := p.Hooks()[0].Func
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				call := &scripting.Call{Payload: benchPayload, Hook: "g", Timeout: time.Second}
+				if _, err := fn.Call(call); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

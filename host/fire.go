@@ -51,14 +51,15 @@ type firing struct {
 	payload map[string]any
 	copied  bool // payload is our own copy, safe to change
 
-	// now is the time the next hook starts: read once per fire, then
-	// advanced by each call's monotonic duration, so a hook costs one
-	// clock read rather than two.
-	now time.Time
+	// now is when the next hook starts (see clock.go): read once per
+	// fire, then advanced by each call's duration, so a hook costs one
+	// clock read.
+	now time.Duration
 
 	modifiedBy string // the last hook that changed the payload
 	messages   []Message
 	trace      []TraceEntry
+	calls      []scripting.Call // calls[i] serves trace[i]
 
 	terminal, firstAsk, firstAllow, winner, failed *Decision
 
@@ -68,6 +69,23 @@ type firing struct {
 	// object so that a firing with a context.Background() stays off the
 	// heap.
 	watch *ctxWatch
+}
+
+// oneHook is the memory of a fire with one hook, in one allocation.
+type oneHook struct {
+	calls [1]scripting.Call
+	trace [1]TraceEntry
+}
+
+// allocate makes the trace and the calls of a fire of n hooks: one
+// allocation for the common single hook, two otherwise.
+func (fr *firing) allocate(n int) {
+	if n == 1 {
+		m := &oneHook{}
+		fr.trace, fr.calls = m.trace[:0], m.calls[:]
+		return
+	}
+	fr.trace, fr.calls = make([]TraceEntry, 0, n), make([]scripting.Call, n)
 }
 
 // A ctxWatch interrupts the running hook when the caller's context ends.
@@ -91,10 +109,11 @@ func (fr *firing) cancelled() bool {
 }
 
 func (fr *firing) run(hooks []*boundHook) (Result, error) {
-	if len(hooks) > 0 {
-		fr.trace = make([]TraceEntry, 0, len(hooks))
-		fr.now = time.Now()
+	if len(hooks) == 0 {
+		return fr.result()
 	}
+	fr.allocate(len(hooks))
+	fr.now = monoNow()
 	if fr.ctx.Done() != nil {
 		fr.watch = &ctxWatch{}
 		stop := context.AfterFunc(fr.ctx, fr.watch.cancel)
@@ -141,13 +160,16 @@ func (fr *firing) step(b *boundHook) bool {
 // call runs one hook under its deadline and classifies the outcome.
 func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 	start := fr.now
-	deadline := start.Add(b.timeout)
+	deadline := start + b.timeout
 	ctxBound := false // the caller's deadline comes before the hook's
-	if d, ok := fr.ctx.Deadline(); ok && d.Before(deadline) {
-		deadline, ctxBound = d, true
+	if d, ok := fr.ctx.Deadline(); ok {
+		if cd := d.Sub(epoch); cd < deadline {
+			deadline, ctxBound = cd, true
+		}
 	}
-	c := &scripting.Call{Payload: fr.payload, Event: fr.spec.Name, Hook: b.id, Config: b.config,
-		Timeout: b.timeout, Deadline: deadline}
+	c := &fr.calls[len(fr.trace)]
+	c.Payload, c.Event, c.Hook, c.Config = fr.payload, fr.spec.Name, b.id, b.config
+	c.Timeout, c.Deadline = b.timeout, monoTime(deadline)
 	slot := fr.h.wd.watch(c)
 	if w := fr.watch; w != nil {
 		w.current.Store(c)
@@ -160,10 +182,10 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 		w.current.Store(nil)
 	}
 	fr.h.wd.unwatch(slot, c)
-	elapsed := time.Since(start)
-	fr.now = start.Add(elapsed)
+	fr.now = monoNow()
+	elapsed := fr.now - start
 	entry := TraceEntry{Hook: b.id, Priority: b.priority, Duration: elapsed}
-	if budget := deadline.Sub(start); c.Interrupted() || elapsed > budget {
+	if c.Interrupted() || fr.now > deadline {
 		// The watchdog may beat the context's own timer: a call cut at
 		// the caller's deadline ends the fire even if ctx.Err is still nil.
 		fr.ctxEnded = ctxBound || fr.ctx.Err() != nil

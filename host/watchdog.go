@@ -22,8 +22,8 @@ type watchdog struct {
 	mu       sync.Mutex // guards overflow
 	overflow map[*scripting.Call]struct{}
 
-	// nextWake is when the watchdog will next look (Unix nanoseconds);
-	// math.MaxInt64 while it sleeps until kicked.
+	// nextWake is when the watchdog will next look, in nanoseconds since
+	// epoch (clock.go); math.MaxInt64 while it sleeps until kicked.
 	nextWake atomic.Int64
 	kick     chan struct{}
 	done     chan struct{}
@@ -80,7 +80,7 @@ func (w *watchdog) watch(c *scripting.Call) int {
 		w.overflow[c] = struct{}{}
 		w.mu.Unlock()
 	}
-	if c.Deadline.UnixNano() < w.nextWake.Load() {
+	if int64(c.Deadline.Sub(epoch)) < w.nextWake.Load() {
 		select {
 		case w.kick <- struct{}{}:
 		default:
@@ -104,10 +104,10 @@ func (w *watchdog) run() {
 	timer := time.NewTimer(time.Hour)
 	idle := 0
 	for {
-		now := time.Now()
+		now := int64(monoNow())
 		// Publish the next wake-up before scanning: a call that registers
 		// after the scan then sees it and kicks if it needs to.
-		w.nextWake.Store(now.Add(watchPeriod).UnixNano())
+		w.nextWake.Store(now + int64(watchPeriod))
 		earliest, busy := w.scan(now)
 		if busy {
 			idle = 0
@@ -123,7 +123,7 @@ func (w *watchdog) run() {
 		if earliest < w.nextWake.Load() {
 			w.nextWake.Store(earliest)
 		}
-		timer.Reset(time.Duration(w.nextWake.Load() - now.UnixNano()))
+		timer.Reset(time.Duration(w.nextWake.Load() - now))
 		select {
 		case <-timer.C:
 		case <-w.kick:
@@ -138,7 +138,7 @@ func (w *watchdog) run() {
 // call that registered meanwhile keeps it awake.
 func (w *watchdog) sleep() bool {
 	w.nextWake.Store(math.MaxInt64)
-	if _, busy := w.scan(time.Now()); busy {
+	if _, busy := w.scan(int64(monoNow())); busy {
 		return false
 	}
 	return true
@@ -146,15 +146,15 @@ func (w *watchdog) sleep() bool {
 
 // scan interrupts overdue calls and returns the earliest deadline still
 // pending and whether any call is in flight.
-func (w *watchdog) scan(now time.Time) (earliest int64, busy bool) {
+func (w *watchdog) scan(now int64) (earliest int64, busy bool) {
 	earliest = math.MaxInt64
 	check := func(c *scripting.Call) {
 		busy = true
 		if c.Interrupted() {
 			return
 		}
-		d := c.Deadline.UnixNano()
-		if d <= now.UnixNano() {
+		d := int64(c.Deadline.Sub(epoch))
+		if d <= now {
 			c.Interrupt()
 		} else if d < earliest {
 			earliest = d
