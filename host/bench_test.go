@@ -49,8 +49,14 @@ var benchPayload = map[string]any{"tool_name": "bash", "params": map[string]any{
 func BenchmarkHook(b *testing.B) {
 	b.Run("lua/raw", func(b *testing.B) { benchRawLua(b, false) })
 	b.Run("lua/raw-deadline", func(b *testing.B) { benchRawLua(b, true) })
+	b.Run("lua/raw-parallel", func(b *testing.B) {
+		b.RunParallel(func(pb *testing.PB) { rawLuaLoop(b, false, pb.Next) })
+	})
 	b.Run("star/raw", func(b *testing.B) { benchRawStar(b, false) })
 	b.Run("star/raw-deadline", func(b *testing.B) { benchRawStar(b, true) })
+	b.Run("star/raw-parallel", func(b *testing.B) {
+		b.RunParallel(func(pb *testing.PB) { rawStarLoop(b, false, pb.Next) })
+	})
 	for _, lang := range []struct{ ext, src string }{{"lua", benchLua}, {"star", benchStar}} {
 		b.Run(lang.ext+"/fire", func(b *testing.B) { benchFire(b, benchHost(b, lang.ext, lang.src, 1)) })
 		b.Run(lang.ext+"/fire10", func(b *testing.B) { benchFire(b, benchHost(b, lang.ext, lang.src, 10)) })
@@ -94,6 +100,13 @@ func fireOnce(b *testing.B, h *Host) {
 }
 
 func benchRawLua(b *testing.B, deadline bool) {
+	n := 0
+	rawLuaLoop(b, deadline, func() bool { n++; return n <= b.N })
+}
+
+// rawLuaLoop calls the guardrail through gopher-lua's own API while next
+// says so; each caller has its own interpreter.
+func rawLuaLoop(b *testing.B, deadline bool, next func() bool) {
 	L := glua.NewState()
 	defer L.Close()
 	src := strings.Replace(strings.Replace(benchLua, "hook.on(\"tool.execute.pre\", function", "H = function", 1), "end, { name = \"%s\" })", "end", 1)
@@ -102,7 +115,7 @@ func benchRawLua(b *testing.B, deadline bool) {
 	}
 	fn := L.GetGlobal("H").(*glua.LFunction)
 	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
+	for next() {
 		cancel := context.CancelFunc(func() {})
 		if deadline {
 			var ctx context.Context
@@ -123,6 +136,13 @@ func benchRawLua(b *testing.B, deadline bool) {
 }
 
 func benchRawStar(b *testing.B, deadline bool) {
+	n := 0
+	rawStarLoop(b, deadline, func() bool { n++; return n <= b.N })
+}
+
+// rawStarLoop calls the guardrail through go.starlark.net's own API while
+// next says so.
+func rawStarLoop(b *testing.B, deadline bool, next func() bool) {
 	src := strings.Replace(benchStar, "hook.on(\"tool.execute.pre\", guard, name = \"%s\")", "", 1)
 	src = strings.Replace(src, "hook.deny(\"refusing to delete the root filesystem\")", "{\"action\": \"deny\"}", 1)
 	globals, err := starlark.ExecFileOptions(&syntax.FileOptions{}, &starlark.Thread{}, "g.star", src, nil)
@@ -132,7 +152,7 @@ func benchRawStar(b *testing.B, deadline bool) {
 	globals.Freeze()
 	fn := globals["guard"]
 	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
+	for next() {
 		thread := &starlark.Thread{}
 		var timer *time.Timer
 		if deadline {

@@ -36,7 +36,8 @@ func (Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.
 	}
 	hm := scripting.HookModule()
 	p := &program{name: src.Name, proto: proto, limits: limits, logger: env.Log(),
-		modules: modulesByName(env.Modules), hookModule: &hm, testing: env.Testing}
+		modules: modulesByName(env.Modules), hookModule: &hm, testing: env.Testing,
+		pool: newStatePool(limits.MaxIdle)}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -30,36 +29,19 @@ type program struct {
 	regs  []registration
 	hooks []scripting.Hook
 
-	mu     sync.Mutex
-	idle   []*state
-	closed bool
+	pool *statePool
 }
 
 func (p *program) Hooks() []scripting.Hook { return p.hooks }
 
 // Close closes the idle interpreters; busy ones are closed when returned.
-func (p *program) Close() {
-	p.mu.Lock()
-	idle := p.idle
-	p.idle, p.closed = nil, true
-	p.mu.Unlock()
-	for _, st := range idle {
-		st.close()
-	}
-}
+func (p *program) Close() { p.pool.close() }
 
-// acquire takes an idle interpreter or makes a new one. The pool keeps
-// its interpreters (unlike sync.Pool, which drops them at every GC, and a
-// new one costs a run of the file's top level).
+// acquire takes an idle interpreter or makes a new one.
 func (p *program) acquire() (*state, error) {
-	p.mu.Lock()
-	if n := len(p.idle); n > 0 {
-		st := p.idle[n-1]
-		p.idle = p.idle[:n-1]
-		p.mu.Unlock()
+	if st := p.pool.get(); st != nil {
 		return st, nil
 	}
-	p.mu.Unlock()
 	st, err := p.newState()
 	if err != nil {
 		return nil, err
@@ -73,16 +55,7 @@ func (p *program) acquire() (*state, error) {
 }
 
 // release returns a healthy interpreter to the pool.
-func (p *program) release(st *state) {
-	p.mu.Lock()
-	if !p.closed && len(p.idle) < p.limits.MaxIdle {
-		p.idle = append(p.idle, st)
-		p.mu.Unlock()
-		return
-	}
-	p.mu.Unlock()
-	st.close()
-}
+func (p *program) release(st *state) { p.pool.put(st) }
 
 // A function is one registered hook of a program.
 type function struct {
