@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookhost/hookhost/stdlib"
+	"github.com/hookhost/hookhost/stdlib/stdlibtest"
 )
 
 // recorder is a slog handler that keeps what it is given.
@@ -42,20 +43,10 @@ func attrStrings(rec slog.Record) []string {
 	return out
 }
 
-// call runs fn of m as the binder would.
-func call(t *testing.T, m stdlib.Module, fn string, kwargs map[string]any, args ...any) (any, error) {
+// call runs fn of m as the binder would, with named arguments.
+func call(t testing.TB, m stdlib.Module, fn string, kwargs map[string]any, args ...any) (any, error) {
 	t.Helper()
-	f, ok := m.Lookup(fn)
-	if !ok {
-		t.Fatalf("no function %q", fn)
-	}
-	if len(args) > len(f.Params) {
-		t.Fatalf("%s takes %d arguments, test passes %d", fn, len(f.Params), len(args))
-	}
-	full := make([]any, len(f.Params))
-	copy(full, args)
-	c := &stdlib.Call{Context: context.Background(), Hook: "guard.lua:audit", Func: f, Args: full, Kwargs: kwargs}
-	return f.Impl(c)
+	return stdlibtest.CallKw(t, m, fn, kwargs, args...)
 }
 
 func TestLevelsAndAttrs(t *testing.T) {
@@ -68,20 +59,20 @@ func TestLevelsAndAttrs(t *testing.T) {
 		wantAttrs string
 		wantErr   string
 	}{
-		{fn: "debug", msg: "d", wantLevel: slog.LevelDebug, wantMsg: "d", wantAttrs: "hook=guard.lua:audit"},
-		{fn: "info", msg: "i", wantLevel: slog.LevelInfo, wantMsg: "i", wantAttrs: "hook=guard.lua:audit"},
-		{fn: "warn", msg: "w", wantLevel: slog.LevelWarn, wantMsg: "w", wantAttrs: "hook=guard.lua:audit"},
-		{fn: "error", msg: "e", wantLevel: slog.LevelError, wantMsg: "e", wantAttrs: "hook=guard.lua:audit"},
-		{fn: "info", msg: "", kwargs: map[string]any{}, wantLevel: slog.LevelInfo, wantAttrs: "hook=guard.lua:audit"},
+		{fn: "debug", msg: "d", wantLevel: slog.LevelDebug, wantMsg: "d", wantAttrs: "hook=test.lua:t"},
+		{fn: "info", msg: "i", wantLevel: slog.LevelInfo, wantMsg: "i", wantAttrs: "hook=test.lua:t"},
+		{fn: "warn", msg: "w", wantLevel: slog.LevelWarn, wantMsg: "w", wantAttrs: "hook=test.lua:t"},
+		{fn: "error", msg: "e", wantLevel: slog.LevelError, wantMsg: "e", wantAttrs: "hook=test.lua:t"},
+		{fn: "info", msg: "", kwargs: map[string]any{}, wantLevel: slog.LevelInfo, wantAttrs: "hook=test.lua:t"},
 		{
 			fn: "info", msg: "sorted", wantLevel: slog.LevelInfo, wantMsg: "sorted",
 			kwargs:    map[string]any{"tool": "bash", "calls": int64(3), "allowed": false, "ratio": 0.5, "why": nil},
-			wantAttrs: "hook=guard.lua:audit allowed=false calls=3 ratio=0.5 tool=bash why=<nil>",
+			wantAttrs: "hook=test.lua:t allowed=false calls=3 ratio=0.5 tool=bash why=<nil>",
 		},
 		{
 			fn: "warn", msg: "nested", wantLevel: slog.LevelWarn, wantMsg: "nested",
 			kwargs:    map[string]any{"argv": []any{"rm", "-rf", "/"}, "m": map[string]any{"b": int64(2), "a": []any{}}},
-			wantAttrs: `hook=guard.lua:audit argv=["rm","-rf","/"] m={"a":[],"b":2}`,
+			wantAttrs: `hook=test.lua:t argv=["rm","-rf","/"] m={"a":[],"b":2}`,
 		},
 		{fn: "info", msg: int64(3), wantErr: "argument 1 (msg): want string, got int"},
 		{fn: "info", msg: nil, wantErr: "want string, got nil"},
@@ -188,7 +179,7 @@ func TestJSONHandler(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &line); err != nil {
 		t.Fatalf("%v: %s", err, buf.String())
 	}
-	if line["msg"] != "denied" || line["hook"] != "guard.lua:audit" || line["n"] != 5.0 || line["level"] != "WARN" ||
+	if line["msg"] != "denied" || line["hook"] != "test.lua:t" || line["n"] != 5.0 || line["level"] != "WARN" ||
 		line["inf"] != "-Inf" {
 		t.Errorf("line = %s", buf.String())
 	}

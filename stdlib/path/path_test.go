@@ -1,28 +1,18 @@
 package path
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/hookhost/hookhost/stdlib"
+	"github.com/hookhost/hookhost/stdlib/stdlibtest"
 )
 
-// call runs fn of m as the binder would: exactly one argument per
-// parameter, absent ones nil.
+// call runs fn of m as the binder would.
 func call(t testing.TB, m stdlib.Module, fn string, args ...any) (any, error) {
 	t.Helper()
-	f, ok := m.Lookup(fn)
-	if !ok {
-		t.Fatalf("no function %q", fn)
-	}
-	if len(args) > len(f.Params) {
-		t.Fatalf("%s takes %d arguments, test passes %d", fn, len(f.Params), len(args))
-	}
-	full := make([]any, len(f.Params))
-	copy(full, args)
-	return f.Impl(&stdlib.Call{Context: context.Background(), Hook: "test.lua:t", Func: f, Args: full})
+	return stdlibtest.Call(t, m, fn, args...)
 }
 
 type test struct {

@@ -1,13 +1,13 @@
 package time
 
 import (
-	"context"
 	"math"
 	"strings"
 	"testing"
 	stdtime "time"
 
 	"github.com/hookhost/hookhost/stdlib"
+	"github.com/hookhost/hookhost/stdlib/stdlibtest"
 )
 
 // fixed is the clock the tests run under: 2024-03-05T06:07:08.009Z.
@@ -15,20 +15,10 @@ var fixed = stdtime.Date(2024, 3, 5, 6, 7, 8, 9e6, stdtime.UTC)
 
 const fixedMS = int64(1709618828009)
 
-// call runs fn of m as the binder would: exactly one argument per
-// parameter, absent ones nil.
-func call(t *testing.T, m stdlib.Module, fn string, args ...any) (any, error) {
+// call runs fn of m as the binder would.
+func call(t testing.TB, m stdlib.Module, fn string, args ...any) (any, error) {
 	t.Helper()
-	f, ok := m.Lookup(fn)
-	if !ok {
-		t.Fatalf("no function %q", fn)
-	}
-	if len(args) > len(f.Params) {
-		t.Fatalf("%s takes %d arguments, test passes %d", fn, len(f.Params), len(args))
-	}
-	full := make([]any, len(f.Params))
-	copy(full, args)
-	return f.Impl(&stdlib.Call{Context: context.Background(), Hook: "test.lua:t", Func: f, Args: full})
+	return stdlibtest.Call(t, m, fn, args...)
 }
 
 func TestFunctions(t *testing.T) {
