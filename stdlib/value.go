@@ -25,7 +25,7 @@ var ErrTooDeep = fmt.Errorf("value nests deeper than %d levels", MaxDepth)
 // built for an error, on the way out.
 func Check(v any) error {
 	if err := check(v, 0); err != nil {
-		return fmt.Errorf("%s: %w", pathOr(err.path), err.err)
+		return fmt.Errorf("%s: %w", PathName(err.path), err.err)
 	}
 	return nil
 }
@@ -80,14 +80,18 @@ func check(v any, depth int) *checkError {
 	}
 }
 
-func pathOr(p string) string {
-	if p == "" {
+// PathName names the place of an element inside a value for messages:
+// the path ("params.args[2]"), or "value" for the value itself.
+func PathName(path string) string {
+	if path == "" {
 		return "value"
 	}
-	return p
+	return path
 }
 
-func joinPath(path, key string) string {
+// PathKey extends a path by a map key: "params" and "command" give
+// "params.command".
+func PathKey(path, key string) string {
 	if path == "" {
 		return key
 	}
@@ -107,7 +111,7 @@ func normalize(v any, depth int, path string) (any, error) {
 		return v, nil
 	case float64:
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%s: %v cannot be represented", pathOr(path), v)
+			return nil, fmt.Errorf("%s: %v cannot be represented", PathName(path), v)
 		}
 		return v, nil
 	case float32:
@@ -139,7 +143,7 @@ func normalize(v any, depth int, path string) (any, error) {
 		if f, ok := v.(interface{ Float64() (float64, error) }); ok {
 			x, err := f.Float64()
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", pathOr(path), err)
+				return nil, fmt.Errorf("%s: %w", PathName(path), err)
 			}
 			return normalize(x, depth, path)
 		}
@@ -161,7 +165,7 @@ func normalize(v any, depth int, path string) (any, error) {
 
 func normalizeUint(u uint64, path string) (any, error) {
 	if u > math.MaxInt64 {
-		return nil, fmt.Errorf("%s: %d overflows int64", pathOr(path), u)
+		return nil, fmt.Errorf("%s: %d overflows int64", PathName(path), u)
 	}
 	return int64(u), nil
 }
@@ -170,7 +174,7 @@ func normalizeContainer(v any, depth int, path string) (any, error) {
 	switch v := v.(type) {
 	case []any:
 		if depth >= MaxDepth {
-			return nil, fmt.Errorf("%s: %w", pathOr(path), ErrTooDeep)
+			return nil, fmt.Errorf("%s: %w", PathName(path), ErrTooDeep)
 		}
 		out := make([]any, len(v))
 		for i, e := range v {
@@ -183,11 +187,11 @@ func normalizeContainer(v any, depth int, path string) (any, error) {
 		return out, nil
 	case map[string]any:
 		if depth >= MaxDepth {
-			return nil, fmt.Errorf("%s: %w", pathOr(path), ErrTooDeep)
+			return nil, fmt.Errorf("%s: %w", PathName(path), ErrTooDeep)
 		}
 		out := make(map[string]any, len(v))
 		for k, e := range v {
-			n, err := normalize(e, depth+1, joinPath(path, k))
+			n, err := normalize(e, depth+1, PathKey(path, k))
 			if err != nil {
 				return nil, err
 			}
@@ -196,15 +200,15 @@ func normalizeContainer(v any, depth int, path string) (any, error) {
 		return out, nil
 	case map[any]any: // YAML v2 style maps
 		if depth >= MaxDepth {
-			return nil, fmt.Errorf("%s: %w", pathOr(path), ErrTooDeep)
+			return nil, fmt.Errorf("%s: %w", PathName(path), ErrTooDeep)
 		}
 		out := make(map[string]any, len(v))
 		for k, e := range v {
 			ks, ok := k.(string)
 			if !ok {
-				return nil, fmt.Errorf("%s: map key %v is not a string", pathOr(path), k)
+				return nil, fmt.Errorf("%s: map key %v is not a string", PathName(path), k)
 			}
-			n, err := normalize(e, depth+1, joinPath(path, ks))
+			n, err := normalize(e, depth+1, PathKey(path, ks))
 			if err != nil {
 				return nil, err
 			}
@@ -212,7 +216,7 @@ func normalizeContainer(v any, depth int, path string) (any, error) {
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("%s: %T is not a neutral value (want nil, bool, int64, float64, string, []any or map[string]any)", pathOr(path), v)
+	return nil, fmt.Errorf("%s: %T is not a neutral value (want nil, bool, int64, float64, string, []any or map[string]any)", PathName(path), v)
 }
 
 // Copy returns a deep copy of the neutral value v. Scalars are returned

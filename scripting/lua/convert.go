@@ -81,13 +81,13 @@ func (c *converter) value(lv lua.LValue, hint any, path string) (any, error) {
 	case *lua.LTable:
 		return c.table(v, hint, path)
 	default:
-		return nil, fmt.Errorf("%s: a %s cannot be converted (want nil, boolean, number, string or table)", where(path), lv.Type())
+		return nil, fmt.Errorf("%s: a %s cannot be converted (want nil, boolean, number, string or table)", stdlib.PathName(path), lv.Type())
 	}
 }
 
 func number(f float64, path string) (any, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil, fmt.Errorf("%s: %v cannot be converted", where(path), f)
+		return nil, fmt.Errorf("%s: %v cannot be converted", stdlib.PathName(path), f)
 	}
 	if f == math.Trunc(f) && math.Abs(f) <= maxSafeInt {
 		return int64(f), nil
@@ -97,10 +97,10 @@ func number(f float64, path string) (any, error) {
 
 func (c *converter) table(t *lua.LTable, hint any, path string) (any, error) {
 	if c.depth >= stdlib.MaxDepth {
-		return nil, fmt.Errorf("%s: %w", where(path), stdlib.ErrTooDeep)
+		return nil, fmt.Errorf("%s: %w", stdlib.PathName(path), stdlib.ErrTooDeep)
 	}
 	if c.onPath[t] {
-		return nil, fmt.Errorf("%s: the table contains itself (a cycle cannot be converted)", where(path))
+		return nil, fmt.Errorf("%s: the table contains itself (a cycle cannot be converted)", stdlib.PathName(path))
 	}
 	if c.onPath == nil {
 		c.onPath = make(map[*lua.LTable]bool)
@@ -176,29 +176,15 @@ func (c *converter) dict(t *lua.LTable, n int, hint any, path string) (any, erro
 		case lua.LNumber:
 			key = k.String()
 		default:
-			err = fmt.Errorf("%s: a table key of type %s cannot be converted (want string keys, or 1..n for a list)", where(path), k.Type())
+			err = fmt.Errorf("%s: a table key of type %s cannot be converted (want string keys, or 1..n for a list)", stdlib.PathName(path), k.Type())
 			return
 		}
 		var cv any
-		cv, err = c.value(v, hm[key], joinPath(path, key))
+		cv, err = c.value(v, hm[key], stdlib.PathKey(path, key))
 		out[key] = cv
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
-}
-
-func where(path string) string {
-	if path == "" {
-		return "value"
-	}
-	return path
-}
-
-func joinPath(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }

@@ -80,7 +80,7 @@ func (c *converter) value(v starlark.Value, path string) (any, error) {
 	case starlark.Float:
 		f := float64(v)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, fmt.Errorf("%s: %v cannot be converted", where(path), f)
+			return nil, fmt.Errorf("%s: %v cannot be converted", stdlib.PathName(path), f)
 		}
 		return f, nil
 	case starlark.String:
@@ -88,7 +88,7 @@ func (c *converter) value(v starlark.Value, path string) (any, error) {
 	case *starlark.List, starlark.Tuple, *starlark.Dict, *starlarkstruct.Struct:
 		return c.container(v, path)
 	default:
-		return nil, fmt.Errorf("%s: a %s cannot be converted (want None, bool, int, float, string, list, tuple, dict or struct)", where(path), v.Type())
+		return nil, fmt.Errorf("%s: a %s cannot be converted (want None, bool, int, float, string, list, tuple, dict or struct)", stdlib.PathName(path), v.Type())
 	}
 }
 
@@ -98,18 +98,18 @@ func intValue(v starlark.Int, path string) (any, error) {
 	}
 	f, _ := new(big.Float).SetInt(v.BigInt()).Float64()
 	if math.IsInf(f, 0) {
-		return nil, fmt.Errorf("%s: integer %v is too large", where(path), v)
+		return nil, fmt.Errorf("%s: integer %v is too large", stdlib.PathName(path), v)
 	}
 	return f, nil
 }
 
 func (c *converter) container(v starlark.Value, path string) (any, error) {
 	if c.depth >= stdlib.MaxDepth {
-		return nil, fmt.Errorf("%s: %w", where(path), stdlib.ErrTooDeep)
+		return nil, fmt.Errorf("%s: %w", stdlib.PathName(path), stdlib.ErrTooDeep)
 	}
 	if _, isTuple := v.(starlark.Tuple); !isTuple { // tuples are values, not identities
 		if c.onPath[v] {
-			return nil, fmt.Errorf("%s: the %s contains itself (a cycle cannot be converted)", where(path), v.Type())
+			return nil, fmt.Errorf("%s: the %s contains itself (a cycle cannot be converted)", stdlib.PathName(path), v.Type())
 		}
 		if c.onPath == nil {
 			c.onPath = make(map[starlark.Value]bool)
@@ -149,9 +149,9 @@ func (c *converter) dict(d *starlark.Dict, path string) (any, error) {
 	for _, item := range d.Items() {
 		k, ok := item[0].(starlark.String)
 		if !ok {
-			return nil, fmt.Errorf("%s: a dict key of type %s cannot be converted (want string keys)", where(path), item[0].Type())
+			return nil, fmt.Errorf("%s: a dict key of type %s cannot be converted (want string keys)", stdlib.PathName(path), item[0].Type())
 		}
-		e, err := c.value(item[1], joinPath(path, string(k)))
+		e, err := c.value(item[1], stdlib.PathKey(path, string(k)))
 		if err != nil {
 			return nil, err
 		}
@@ -168,25 +168,11 @@ func (c *converter) structure(s *starlarkstruct.Struct, path string) (any, error
 		if err != nil {
 			return nil, err
 		}
-		e, err := c.value(a, joinPath(path, name))
+		e, err := c.value(a, stdlib.PathKey(path, name))
 		if err != nil {
 			return nil, err
 		}
 		out[name] = e
 	}
 	return out, nil
-}
-
-func where(path string) string {
-	if path == "" {
-		return "value"
-	}
-	return path
-}
-
-func joinPath(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }
