@@ -100,12 +100,7 @@ func (st *state) builtin(module string, f *stdlib.Func) lua.LGFunction {
 		if err != nil {
 			L.RaiseError("%s: %v", prefix, err)
 		}
-		var out any
-		if f.Blocking && st.cur != nil {
-			out, err = scripting.Guard(st.cur, func() (any, error) { return runImpl(f, c) })
-		} else {
-			out, err = runImpl(f, c)
-		}
+		out, err := scripting.Invoke(st.cur, f, c)
 		if err != nil {
 			L.RaiseError("%s: %v", prefix, err)
 		}
@@ -121,10 +116,6 @@ func (st *state) builtinCall(L *lua.LState, f *stdlib.Func, prefix string) (*std
 		return nil, fmt.Errorf("too many arguments (want at most %d)", np)
 	}
 	c := &stdlib.Call{Func: f, Args: make([]any, np), Context: context.Background()}
-	if st.cur != nil {
-		c.Context = st.cur.Context()
-		c.Hook = st.cur.Hook
-	}
 	for i := 0; i < np; i++ {
 		v, err := toNeutral(L.Get(i+1), st.argHint(prefix, i))
 		if err != nil {
@@ -162,14 +153,4 @@ func (st *state) argHint(prefix string, i int) any {
 		return map[string]any{"fields": st.cur.Payload}
 	}
 	return nil
-}
-
-// runImpl calls f.Impl, turning a panic into an error.
-func runImpl(f *stdlib.Func, c *stdlib.Call) (out any, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("internal error: %v", r)
-		}
-	}()
-	return f.Impl(c)
 }

@@ -50,17 +50,7 @@ func builtin(name string, f *stdlib.Func) func(*starlark.Thread, *starlark.Built
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		var out any
-		if call := callOf(thread); call != nil {
-			c.Context, c.Hook = call.Context(), call.Hook
-			if f.Blocking {
-				out, err = scripting.Guard(call, func() (any, error) { return runImpl(f, c) })
-			} else {
-				out, err = runImpl(f, c)
-			}
-		} else {
-			out, err = runImpl(f, c)
-		}
+		out, err := scripting.Invoke(callOf(thread), f, c)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -118,16 +108,6 @@ func setKeyword(c *stdlib.Call, f *stdlib.Func, set []bool, key string, val star
 	}
 	c.Kwargs[key] = v
 	return nil
-}
-
-// runImpl calls f.Impl, turning a panic into an error.
-func runImpl(f *stdlib.Func, c *stdlib.Call) (out any, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("internal error: %v", r)
-		}
-	}()
-	return f.Impl(c)
 }
 
 // loader resolves load("json", "json") and load("json", "encode") to the
