@@ -131,3 +131,12 @@ func TestRoundTripLuaNumbers(t *testing.T) {
 		}
 	}
 }
+
+// normalizeJSON decodes JSON text into a neutral value.
+func normalizeJSON(data []byte) (any, error) {
+	var raw any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, err
+	}
+	return stdlib.Normalize(raw)
+}
