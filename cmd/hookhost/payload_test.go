@@ -102,3 +102,16 @@ func nestedList(n int) any {
 	}
 	return v
 }
+
+// FuzzReadPayload: any payload text is a neutral object or a usage error,
+// never a panic.
+func FuzzReadPayload(f *testing.F) {
+	for _, seed := range []string{`{"tool_name":"bash","params":{"command":"ls"}}`, `[]`, `{"a":1e400}`, `{"a":`, `  `, `{"a":[[[[1]]]]}`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if p, err := readPayload(text, strings.NewReader("")); err == nil && p == nil {
+			t.Fatal("nil payload without an error")
+		}
+	})
+}
