@@ -31,8 +31,9 @@ func (ct *callThread) Interrupt() { ct.thread.Cancel("timeout") }
 // Call runs the hook on a thread of its own with the step budget of
 // Limits.MaxSteps. Threads are recycled only after calls that were never
 // interrupted, so a late Cancel cannot reach a thread serving another
-// call; a recycled thread keeps its grown call stack, which saves the
-// interpreter allocating frames.
+// call; a recycled thread starts with a full budget and no cancellation,
+// and keeps its grown call stack, which saves the interpreter allocating
+// frames.
 func (f *function) Call(c *scripting.Call) (out any, err error) {
 	p := f.prog
 	ct, _ := p.threads.Get().(*callThread)
@@ -41,6 +42,7 @@ func (f *function) Call(c *scripting.Call) (out any, err error) {
 	}
 	th := &ct.thread
 	th.Name, th.Print, th.Steps = c.Hook, p.print, 0
+	th.Uncancel() // a recycled thread may have run out of steps last time
 	th.SetMaxExecutionSteps(p.limits.MaxSteps)
 	if p.usesModules {
 		th.SetLocal(callKey, c)
