@@ -171,3 +171,21 @@ hook.on("tool.execute.pre", function() slow.sleep() return hook.deny("late") end
 		t.Fatalf("result = %+v", r)
 	}
 }
+
+// Closing the host interrupts hooks that are still running: no watchdog
+// is left to stop them at their deadline.
+func TestCloseInterruptsRunningHooks(t *testing.T) {
+	h := newTestHost(t, map[string]string{
+		"loop.lua": `hook.on("tool.execute.pre", function() while true do end end, { name = "h", timeout = "10m" })`,
+	}, Options{})
+	done := make(chan Result)
+	go func() {
+		r, _ := h.Fire(context.Background(), "tool.execute.pre", nil)
+		done <- r
+	}()
+	time.Sleep(20 * time.Millisecond)
+	h.Close()
+	if r := <-done; len(r.Trace) != 1 || r.Trace[0].Outcome != OutcomeTimeout {
+		t.Fatalf("%+v", r)
+	}
+}

@@ -28,6 +28,7 @@ type watchdog struct {
 	kick     chan struct{}
 	done     chan struct{}
 	stopped  chan struct{}
+	closing  atomic.Bool
 }
 
 // watchSlots bounds the calls tracked without a lock; more concurrent
@@ -55,10 +56,27 @@ func newWatchdog() *watchdog {
 	return w
 }
 
-// stop ends the watchdog goroutine.
+// stop ends the watchdog goroutine. Calls still running are interrupted
+// now, and calls that start later are interrupted as they register: with
+// no watchdog left, nothing else would stop them.
 func (w *watchdog) stop() {
+	w.closing.Store(true)
 	close(w.done)
 	<-w.stopped
+	w.interruptAll()
+}
+
+func (w *watchdog) interruptAll() {
+	for i := range w.slots {
+		if c := w.slots[i].call.Load(); c != nil {
+			c.Interrupt()
+		}
+	}
+	w.mu.Lock()
+	for c := range w.overflow {
+		c.Interrupt()
+	}
+	w.mu.Unlock()
 }
 
 // watch registers c and returns the token to pass to unwatch.
@@ -79,6 +97,10 @@ func (w *watchdog) watch(c *scripting.Call) int {
 		}
 		w.overflow[c] = struct{}{}
 		w.mu.Unlock()
+	}
+	if w.closing.Load() {
+		c.Interrupt()
+		return slot
 	}
 	if int64(c.Deadline.Sub(epoch)) < w.nextWake.Load() {
 		select {
