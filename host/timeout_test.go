@@ -175,15 +175,20 @@ hook.on("tool.execute.pre", function() slow.sleep() return hook.deny("late") end
 // Closing the host interrupts hooks that are still running: no watchdog
 // is left to stop them at their deadline.
 func TestCloseInterruptsRunningHooks(t *testing.T) {
+	started := make(chan struct{})
+	probe := stdlib.Module{Name: "probe", Funcs: []stdlib.Func{{
+		Name: "started", Impl: func(*stdlib.Call) (any, error) { close(started); return nil, nil },
+	}}}
 	h := newTestHost(t, map[string]string{
-		"loop.lua": `hook.on("tool.execute.pre", function() while true do end end, { name = "h", timeout = "10m" })`,
-	}, Options{})
+		"loop.lua": `local probe = require("probe")
+hook.on("tool.execute.pre", function() probe.started() while true do end end, { name = "h", timeout = "10m" })`,
+	}, Options{Modules: []stdlib.Module{probe}})
 	done := make(chan Result)
 	go func() {
 		r, _ := h.Fire(context.Background(), "tool.execute.pre", nil)
 		done <- r
 	}()
-	time.Sleep(20 * time.Millisecond)
+	<-started
 	h.Close()
 	if r := <-done; len(r.Trace) != 1 || r.Trace[0].Outcome != OutcomeTimeout {
 		t.Fatalf("%+v", r)
