@@ -9,12 +9,6 @@ import (
 	"github.com/hookhost/hookhost/stdlib/stdlibtest"
 )
 
-// call runs fn of m as the binder would.
-func call(t testing.TB, m stdlib.Module, fn string, args ...any) (any, error) {
-	t.Helper()
-	return stdlibtest.Call(t, m, fn, args...)
-}
-
 func TestFunctions(t *testing.T) {
 	m := New()
 	tests := []struct {
@@ -48,7 +42,7 @@ func TestFunctions(t *testing.T) {
 		{"decode", []any{map[string]any{}}, nil, "argument 1 (text): want string, got map"},
 	}
 	for _, tt := range tests {
-		got, err := call(t, m, tt.fn, tt.args...)
+		got, err := stdlibtest.Call(t, m, tt.fn, tt.args...)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("%s%v: error %v, want one containing %q", tt.fn, tt.args, err, tt.wantErr)

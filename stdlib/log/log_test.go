@@ -12,7 +12,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/hookhost/hookhost/stdlib"
 	"github.com/hookhost/hookhost/stdlib/stdlibtest"
 )
 
@@ -41,12 +40,6 @@ func attrStrings(rec slog.Record) []string {
 		return true
 	})
 	return out
-}
-
-// call runs fn of m as the binder would, with named arguments.
-func call(t testing.TB, m stdlib.Module, fn string, kwargs map[string]any, args ...any) (any, error) {
-	t.Helper()
-	return stdlibtest.CallKw(t, m, fn, kwargs, args...)
 }
 
 func TestLevelsAndAttrs(t *testing.T) {
@@ -82,7 +75,7 @@ func TestLevelsAndAttrs(t *testing.T) {
 	for _, tt := range tests {
 		rec := &recorder{level: slog.LevelDebug}
 		m := New(slog.New(rec))
-		got, err := call(t, m, tt.fn, tt.kwargs, tt.msg)
+		got, err := stdlibtest.CallKw(t, m, tt.fn, tt.kwargs, tt.msg)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("%s(%v): error %v, want %q", tt.fn, tt.msg, err, tt.wantErr)
@@ -119,7 +112,7 @@ func TestBounds(t *testing.T) {
 	for i := range 40 {
 		kwargs["n"+strconv.Itoa(i+10)] = int64(i)
 	}
-	if _, err := call(t, m, "info", kwargs, strings.Repeat("€", 3000)); err != nil {
+	if _, err := stdlibtest.CallKw(t, m, "info", kwargs, strings.Repeat("€", 3000)); err != nil {
 		t.Fatal(err)
 	}
 	r := rec.records[0]
@@ -149,20 +142,20 @@ func TestBounds(t *testing.T) {
 func TestDisabledLevel(t *testing.T) {
 	rec := &recorder{level: slog.LevelWarn}
 	m := New(slog.New(rec))
-	if _, err := call(t, m, "info", nil, "quiet"); err != nil {
+	if _, err := stdlibtest.CallKw(t, m, "info", nil, "quiet"); err != nil {
 		t.Fatal(err)
 	}
 	if len(rec.records) != 0 {
 		t.Errorf("info logged at warn level")
 	}
-	if _, err := call(t, m, "debug", nil, int64(1)); err == nil {
+	if _, err := stdlibtest.CallKw(t, m, "debug", nil, int64(1)); err == nil {
 		t.Errorf("a bad call at a disabled level did not fail")
 	}
 }
 
 func TestNilLogger(t *testing.T) {
 	m := New(nil)
-	if got, err := call(t, m, "error", map[string]any{"a": int64(1)}, "x"); got != nil || err != nil {
+	if got, err := stdlibtest.CallKw(t, m, "error", map[string]any{"a": int64(1)}, "x"); got != nil || err != nil {
 		t.Errorf("= %v, %v", got, err)
 	}
 }
@@ -172,7 +165,7 @@ func TestJSONHandler(t *testing.T) {
 	var buf bytes.Buffer
 	m := New(slog.New(slog.NewJSONHandler(&buf, nil)))
 	kwargs := map[string]any{"n": int64(5), "tool": "<web_search>", "inf": math.Inf(-1)}
-	if _, err := call(t, m, "warn", kwargs, "denied"); err != nil {
+	if _, err := stdlibtest.CallKw(t, m, "warn", kwargs, "denied"); err != nil {
 		t.Fatal(err)
 	}
 	var line map[string]any

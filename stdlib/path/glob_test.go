@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookhost/hookhost/stdlib/stdlibtest"
 )
 
 func TestGlob(t *testing.T) {
@@ -79,7 +81,7 @@ func TestGlobBounded(t *testing.T) {
 					{strings.Repeat("**/{a,a}", len(alts)/5) + "/*" + strings.Repeat("a", pl) + "b", strings.Repeat("a/", nl/4) + strings.Repeat("a", nl/2)},
 				} {
 					start := time.Now()
-					_, _ = call(t, m, "glob", c[0], c[1])
+					_, _ = stdlibtest.Call(t, m, "glob", c[0], c[1])
 					worst = max(worst, time.Since(start))
 				}
 			}
@@ -102,8 +104,8 @@ func FuzzGlob(f *testing.F) {
 	}
 	m := New()
 	f.Fuzz(func(t *testing.T, pattern, p string) {
-		_, err := call(t, m, "glob", pattern, p)
-		_, errEmpty := call(t, m, "glob", pattern, "")
+		_, err := stdlibtest.Call(t, m, "glob", pattern, p)
+		_, errEmpty := stdlibtest.Call(t, m, "glob", pattern, "")
 		bad := err != nil && strings.Contains(err.Error(), "bad pattern")
 		badEmpty := errEmpty != nil && strings.Contains(errEmpty.Error(), "bad pattern")
 		if bad != badEmpty {

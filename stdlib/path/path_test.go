@@ -9,12 +9,6 @@ import (
 	"github.com/hookhost/hookhost/stdlib/stdlibtest"
 )
 
-// call runs fn of m as the binder would.
-func call(t testing.TB, m stdlib.Module, fn string, args ...any) (any, error) {
-	t.Helper()
-	return stdlibtest.Call(t, m, fn, args...)
-}
-
 type test struct {
 	fn      string
 	args    []any
@@ -43,7 +37,7 @@ func run(t *testing.T, tests []test) {
 	t.Helper()
 	m := New()
 	for _, tt := range tests {
-		got, err := call(t, m, tt.fn, tt.args...)
+		got, err := stdlibtest.Call(t, m, tt.fn, tt.args...)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("%s(%s): error %v, want one containing %q", tt.fn, show(tt.args), err, tt.wantErr)

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/hookhost/hookhost/stdlib/stdlibtest"
 )
 
 var samplePaths = []string{
@@ -38,7 +40,7 @@ func TestWithinAgreesWithRel(t *testing.T) {
 			if p == "" {
 				continue
 			}
-			got, err := call(t, m, "is_within", root, p)
+			got, err := stdlibtest.Call(t, m, "is_within", root, p)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hookhost/hookhost/stdlib/stdlibtest"
 )
 
 func TestCacheEvictsOldest(t *testing.T) {
@@ -64,7 +66,7 @@ func TestCacheConcurrent(t *testing.T) {
 		wg.Go(func() {
 			for i := range 500 {
 				p := fmt.Sprintf("x%d", (i*7+g)%300) // more patterns than fit
-				got, err := call(t, m, "match", p, "ax"+fmt.Sprint((i*7+g)%300)+"b")
+				got, err := stdlibtest.Call(t, m, "match", p, "ax"+fmt.Sprint((i*7+g)%300)+"b")
 				if err != nil || got != true {
 					t.Errorf("match(%q) = %v, %v", p, got, err)
 					return

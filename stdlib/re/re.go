@@ -142,12 +142,18 @@ func group(text string, match []int, i int) string {
 	return text[match[2*i]:match[2*i+1]]
 }
 
-func (m *module) findAll(c *stdlib.Call) (any, error) {
+// argsN reads (pattern, text, n?) for find_all and split.
+func (m *module) argsN(c *stdlib.Call) (*regexp.Regexp, string, int, error) {
 	re, text, err := m.args(c)
 	if err != nil {
-		return nil, err
+		return nil, "", 0, err
 	}
 	n, err := count(c, 2)
+	return re, text, n, err
+}
+
+func (m *module) findAll(c *stdlib.Call) (any, error) {
+	re, text, n, err := m.argsN(c)
 	if err != nil {
 		return nil, err
 	}
@@ -173,11 +179,7 @@ func limit(n int) int {
 }
 
 func (m *module) split(c *stdlib.Call) (any, error) {
-	re, text, err := m.args(c)
-	if err != nil {
-		return nil, err
-	}
-	n, err := count(c, 2)
+	re, text, n, err := m.argsN(c)
 	if err != nil {
 		return nil, err
 	}

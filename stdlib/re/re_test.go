@@ -9,12 +9,6 @@ import (
 	"github.com/hookhost/hookhost/stdlib/stdlibtest"
 )
 
-// call runs fn of m as the binder would.
-func call(t testing.TB, m stdlib.Module, fn string, args ...any) (any, error) {
-	t.Helper()
-	return stdlibtest.Call(t, m, fn, args...)
-}
-
 type test struct {
 	fn      string
 	args    []any
@@ -25,7 +19,7 @@ type test struct {
 func run(t *testing.T, m stdlib.Module, tests []test) {
 	t.Helper()
 	for _, tt := range tests {
-		got, err := call(t, m, tt.fn, tt.args...)
+		got, err := stdlibtest.Call(t, m, tt.fn, tt.args...)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("%s(%s): error %.200v, want one containing %q", tt.fn, show(tt.args), err, tt.wantErr)
@@ -192,7 +186,7 @@ func TestLimits(t *testing.T) {
 		{"replace", l(``, big[1:], "-", int64(1)), "-" + big[1:], ""},
 		{"replace", l(``, big, "-", int64(1)), nil, "result would be longer than"},
 	})
-	got, err := call(t, m, "find_all", `a`, big[:MaxResults])
+	got, err := stdlibtest.Call(t, m, "find_all", `a`, big[:MaxResults])
 	if err != nil || len(got.([]any)) != MaxResults {
 		t.Errorf("find_all of exactly MaxResults matches: %v", err)
 	}

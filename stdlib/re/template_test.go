@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hookhost/hookhost/stdlib/stdlibtest"
 )
 
 // TestReplaceMatchesGo checks that replace, through its own template
@@ -25,7 +27,7 @@ func TestReplaceMatchesGo(t *testing.T) {
 		for _, text := range texts {
 			for _, repl := range templates {
 				want := re.ReplaceAllString(text, repl)
-				got, err := call(t, m, "replace", p, text, repl)
+				got, err := stdlibtest.Call(t, m, "replace", p, text, repl)
 				if err != nil || got != want {
 					t.Errorf("replace(%q, %q, %q) = %q, %v; regexp gives %q", p, text, repl, got, err, want)
 				}
@@ -54,7 +56,7 @@ func FuzzReplace(f *testing.F) {
 		if err != nil || len(pattern) > MaxPattern || len(text) > 1000 || len(repl) > 100 {
 			return
 		}
-		got, err := call(t, m, "replace", pattern, text, repl)
+		got, err := stdlibtest.Call(t, m, "replace", pattern, text, repl)
 		if err != nil {
 			if strings.Contains(err.Error(), "instructions") || strings.Contains(err.Error(), "matches") {
 				return

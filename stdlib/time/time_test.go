@@ -15,12 +15,6 @@ var fixed = stdtime.Date(2024, 3, 5, 6, 7, 8, 9e6, stdtime.UTC)
 
 const fixedMS = int64(1709618828009)
 
-// call runs fn of m as the binder would.
-func call(t testing.TB, m stdlib.Module, fn string, args ...any) (any, error) {
-	t.Helper()
-	return stdlibtest.Call(t, m, fn, args...)
-}
-
 func TestFunctions(t *testing.T) {
 	m := New(func() stdtime.Time { return fixed })
 	tests := []struct {
@@ -74,7 +68,7 @@ func TestFunctions(t *testing.T) {
 		{"format", []any{"now"}, nil, "argument 1 (t)"},
 	}
 	for _, tt := range tests {
-		got, err := call(t, m, tt.fn, tt.args...)
+		got, err := stdlibtest.Call(t, m, tt.fn, tt.args...)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("%s%v: error %v, want one containing %q", tt.fn, tt.args, err, tt.wantErr)
@@ -97,7 +91,7 @@ func TestFormatExtremes(t *testing.T) {
 	m := New(nil)
 	for _, ms := range []int64{math.MinInt64, math.MaxInt64, -62135596800001, 253402300800000} {
 		for _, layout := range []any{nil, "rfc3339ms", "2006 Jan _2 .000"} {
-			if _, err := call(t, m, "format", ms, layout); err != nil {
+			if _, err := stdlibtest.Call(t, m, "format", ms, layout); err != nil {
 				t.Errorf("format(%d, %v): %v", ms, layout, err)
 			}
 		}
@@ -107,7 +101,7 @@ func TestFormatExtremes(t *testing.T) {
 func TestNilClockIsSystemClock(t *testing.T) {
 	m := New(nil)
 	before := stdtime.Now().UnixMilli()
-	got, err := call(t, m, "now")
+	got, err := stdlibtest.Call(t, m, "now")
 	after := stdtime.Now().UnixMilli()
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +116,7 @@ func TestClockIsReadPerCall(t *testing.T) {
 	now := fixed
 	m := New(func() stdtime.Time { return now })
 	now = now.Add(2 * stdtime.Second)
-	got, err := call(t, m, "since", fixedMS)
+	got, err := stdlibtest.Call(t, m, "since", fixedMS)
 	if err != nil || got != int64(2000) {
 		t.Errorf("since = %v, %v; want 2000", got, err)
 	}
