@@ -115,11 +115,18 @@ func pushCaptures(L *lua.LState, str string, md *pm.MatchData, whole bool) int {
 	return md.CaptureLength()/2 - 1
 }
 
+// findArgs reads (s, pattern, init?) for find and match; ok is false
+// when init lies past the end, where both return nil.
+func findArgs(L *lua.LState) (str, pattern string, init int, ok bool) {
+	str = L.CheckString(1)
+	pattern = L.CheckString(2)
+	init = strIndex(str, L.OptInt(3, 1), true)
+	return str, pattern, init, init <= len(str)
+}
+
 func (st *state) strFind(L *lua.LState) int {
-	str := L.CheckString(1)
-	pattern := L.CheckString(2)
-	init := strIndex(str, L.OptInt(3, 1), true)
-	if init > len(str) {
+	str, pattern, init, ok := findArgs(L)
+	if !ok {
 		L.Push(lua.LNil)
 		return 1
 	}
@@ -150,10 +157,8 @@ func (st *state) strFind(L *lua.LState) int {
 }
 
 func (st *state) strMatch(L *lua.LState) int {
-	str := L.CheckString(1)
-	pattern := L.CheckString(2)
-	init := strIndex(str, L.OptInt(3, 1), true)
-	if init > len(str) {
+	str, pattern, init, ok := findArgs(L)
+	if !ok {
 		L.Push(lua.LNil)
 		return 1
 	}
