@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/hookhost/hookhost/host"
+	"github.com/hookhost/hookhost/host/wire"
 )
 
 // version is what hookhost --version prints.
@@ -234,7 +235,7 @@ func reorder(flags []cli.Flag, args []string) []string {
 		case a == "--":
 			pos = append(pos, args[i+1:]...)
 			i = len(args)
-		case a == stdinPayload || !strings.HasPrefix(a, "-"):
+		case a == wire.StdinPayload || !strings.HasPrefix(a, "-"):
 			pos = append(pos, a)
 		default:
 			fl = append(fl, a)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/hookhost/hookhost/host"
+	"github.com/hookhost/hookhost/host/wire"
 )
 
 // fireOptions are the options of hookhost fire.
@@ -69,7 +69,7 @@ func (o *fireOptions) validate(args []string) error {
 
 // runFire loads the hooks, fires once and prints the result.
 func runFire(ctx context.Context, opts *fireOptions, stdin io.Reader, stdout, stderr io.Writer) error {
-	payload, err := readPayload(opts.Payload, stdin)
+	payload, err := wire.ReadPayload(opts.Payload, stdin)
 	if err != nil {
 		return usageError(err)
 	}
@@ -101,15 +101,7 @@ func printResult(w io.Writer, asJSON bool, payload map[string]any, res host.Resu
 	if !asJSON {
 		return writeResult(w, payload, res)
 	}
-	return writeJSONLine(w, res)
-}
-
-// writeJSONLine writes v as one line of JSON, without HTML escaping:
-// "a && b" stays "a && b".
-func writeJSONLine(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	return wire.WriteJSONLine(w, res)
 }
 
 func eventNames(specs []host.EventSpec) string {

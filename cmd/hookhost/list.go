@@ -3,17 +3,17 @@ package main
 import (
 	"context"
 	"io"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/hookhost/hookhost/host"
+	"github.com/hookhost/hookhost/host/wire"
 )
 
 // listOptions are the options of hookhost list.
 type listOptions struct {
 	commonOptions
-	// JSON prints the hooks as a JSON array of listEntry.
+	// JSON prints the hooks as a JSON array of wire.HookEntry.
 	JSON bool
 }
 
@@ -70,42 +70,8 @@ func runList(ctx context.Context, opts *listOptions, _ io.Reader, stdout, stderr
 	return nil
 }
 
-// A listEntry is one element of the list --json array (docs/cli.md).
-type listEntry struct {
-	ID          string   `json:"id"`
-	Event       string   `json:"event"`
-	File        string   `json:"file"`
-	Line        int      `json:"line"`
-	Priority    int64    `json:"priority"`
-	TimeoutMS   float64  `json:"timeout_ms"`
-	TimeoutFrom string   `json:"timeout_from"`
-	Enabled     bool     `json:"enabled"`
-	Quarantined bool     `json:"quarantined"`
-	Params      []string `json:"params"`
-}
-
-func newListEntry(h host.HookInfo) listEntry {
-	params := h.Params
-	if params == nil {
-		params = []string{}
-	}
-	return listEntry{ID: h.ID, Event: h.Event, File: h.File, Line: h.Line, Priority: h.Priority,
-		TimeoutMS: milliseconds(h.Timeout), TimeoutFrom: h.TimeoutFrom, Enabled: h.Enabled,
-		Quarantined: h.Quarantined, Params: params}
-}
-
-// milliseconds is d in milliseconds, to the microsecond, as the fire
-// trace's duration_ms.
-func milliseconds(d time.Duration) float64 {
-	return float64(d.Round(time.Microsecond)) / float64(time.Millisecond)
-}
-
 // writeHooksJSON writes the hooks as one JSON array and a newline; no
 // hooks is [].
 func writeHooksJSON(w io.Writer, hooks []host.HookInfo) error {
-	out := make([]listEntry, len(hooks))
-	for i, h := range hooks {
-		out[i] = newListEntry(h)
-	}
-	return writeJSONLine(w, out)
+	return wire.WriteJSONLine(w, wire.HookEntries(hooks))
 }

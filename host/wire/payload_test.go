@@ -1,4 +1,4 @@
-package main
+package wire
 
 import (
 	"errors"
@@ -28,12 +28,12 @@ func TestParsePayload(t *testing.T) {
 		{"512 levels", nest(511), map[string]any{"a": nestedList(510)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := parsePayload([]byte(tc.in))
+			got, err := DecodePayload([]byte(tc.in))
 			if err != nil {
-				t.Fatalf("parsePayload(%.40q): %v", tc.in, err)
+				t.Fatalf("DecodePayload(%.40q): %v", tc.in, err)
 			}
 			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("parsePayload(%.40q) = %#v, want %#v", tc.in, got, tc.want)
+				t.Errorf("DecodePayload(%.40q) = %#v, want %#v", tc.in, got, tc.want)
 			}
 		})
 	}
@@ -56,12 +56,12 @@ func TestParsePayloadErrors(t *testing.T) {
 		{"past the decoder's own limit", nest(20000), "nests deeper than 512 levels"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := parsePayload([]byte(tc.in))
+			got, err := DecodePayload([]byte(tc.in))
 			if err == nil {
-				t.Fatalf("parsePayload(%.40q) = %v, want an error", tc.in, got)
+				t.Fatalf("DecodePayload(%.40q) = %v, want an error", tc.in, got)
 			}
 			if !strings.HasPrefix(err.Error(), "payload: ") || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("parsePayload(%.40q): %v, want %q", tc.in, err, tc.want)
+				t.Errorf("DecodePayload(%.40q): %v, want %q", tc.in, err, tc.want)
 			}
 			if len(err.Error()) > 200 {
 				t.Errorf("error is %d bytes long: %.80s…", len(err.Error()), err)
@@ -71,21 +71,21 @@ func TestParsePayloadErrors(t *testing.T) {
 }
 
 func TestReadPayload(t *testing.T) {
-	got, err := readPayload("-", strings.NewReader(`{"tool_name": "bash"}`))
+	got, err := ReadPayload("-", strings.NewReader(`{"tool_name": "bash"}`))
 	if err != nil || got["tool_name"] != "bash" {
-		t.Errorf(`readPayload("-", stdin) = %v, %v`, got, err)
+		t.Errorf(`ReadPayload("-", stdin) = %v, %v`, got, err)
 	}
-	got, err = readPayload(`{"tool_name": "ls"}`, strings.NewReader(`{"tool_name": "bash"}`))
+	got, err = ReadPayload(`{"tool_name": "ls"}`, strings.NewReader(`{"tool_name": "bash"}`))
 	if err != nil || got["tool_name"] != "ls" {
-		t.Errorf("readPayload(arg) = %v, %v; want the argument, not stdin", got, err)
+		t.Errorf("ReadPayload(arg) = %v, %v; want the argument, not stdin", got, err)
 	}
-	got, err = readPayload("-", strings.NewReader(""))
+	got, err = ReadPayload("-", strings.NewReader(""))
 	if err != nil || len(got) != 0 {
-		t.Errorf(`readPayload("-", empty stdin) = %v, %v; want {}`, got, err)
+		t.Errorf(`ReadPayload("-", empty stdin) = %v, %v; want {}`, got, err)
 	}
 	boom := errors.New("boom")
-	if _, err := readPayload("-", iotest.ErrReader(boom)); !errors.Is(err, boom) {
-		t.Errorf(`readPayload("-", failing stdin): %v, want boom`, err)
+	if _, err := ReadPayload("-", iotest.ErrReader(boom)); !errors.Is(err, boom) {
+		t.Errorf(`ReadPayload("-", failing stdin): %v, want boom`, err)
 	}
 }
 
@@ -110,7 +110,7 @@ func FuzzReadPayload(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		if p, err := readPayload(text, strings.NewReader("")); err == nil && p == nil {
+		if p, err := ReadPayload(text, strings.NewReader("")); err == nil && p == nil {
 			t.Fatal("nil payload without an error")
 		}
 	})

@@ -1,4 +1,4 @@
-package main
+package wire
 
 import (
 	"bytes"
@@ -11,14 +11,14 @@ import (
 	"github.com/hookhost/hookhost/stdlib"
 )
 
-// stdinPayload is the PAYLOAD argument that reads the payload from stdin.
-const stdinPayload = "-"
+// StdinPayload is the PAYLOAD argument that reads the payload from stdin.
+const StdinPayload = "-"
 
-// readPayload returns the payload a fire was given: arg itself, or stdin
+// ReadPayload returns the payload a fire was given: arg itself, or stdin
 // when arg is "-". An empty (or all-space) payload means {}.
-func readPayload(arg string, stdin io.Reader) (map[string]any, error) {
-	if arg != stdinPayload {
-		return parsePayload([]byte(arg))
+func ReadPayload(arg string, stdin io.Reader) (map[string]any, error) {
+	if arg != StdinPayload {
+		return DecodePayload([]byte(arg))
 	}
 	if stdin == nil {
 		return map[string]any{}, nil
@@ -27,15 +27,15 @@ func readPayload(arg string, stdin io.Reader) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the payload from stdin: %w", err)
 	}
-	return parsePayload(data)
+	return DecodePayload(data)
 }
 
 var errTooDeep = fmt.Errorf("payload: nests deeper than %d levels", stdlib.MaxDepth)
 
-// parsePayload decodes a payload: exactly one JSON object, numbers kept
+// DecodePayload decodes a payload: exactly one JSON object, numbers kept
 // exact (whole numbers become int64), nested at most stdlib.MaxDepth
 // levels.
-func parsePayload(data []byte) (map[string]any, error) {
+func DecodePayload(data []byte) (map[string]any, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return map[string]any{}, nil
 	}

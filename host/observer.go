@@ -1,0 +1,117 @@
+package host
+
+import "time"
+
+// An Observer is told what a host does: every fire that finished, every
+// reload with its report, every hook quarantined or released. Metrics,
+// a decision log, a daemon's status page and a CLI's problem output are
+// observers; nothing in hookhost reads log text to learn these things.
+//
+// The host calls an Observer outside any lock, from the goroutine that
+// did the work, possibly from several goroutines at once. A method must
+// return quickly and must not call back into the host's reloads: hand
+// slow work (writing a file, a network call) to a goroutine of your own,
+// dropping what does not fit, so that observing never slows or fails a
+// fire. A panicking Observer is recovered and logged.
+type Observer interface {
+	// FireDone is called once per Fire that ran (not for an unknown
+	// event, a bad payload or a closed host).
+	FireDone(FireReport)
+	// ReloadDone is called once per reload, successful or not, after the
+	// new snapshot (if any) was published.
+	ReloadDone(ReloadReport)
+	// QuarantineChanged is called when a hook is quarantined or released.
+	QuarantineChanged(QuarantineReport)
+}
+
+// A FireReport describes one finished fire. Result is the Result Fire
+// returned; the observer must treat it (and its Payload) as read-only.
+type FireReport struct {
+	Result Result
+	// Generation is the snapshot the fire ran on.
+	Generation uint64
+	// Start is when the fire began; Duration how long it took.
+	Start    time.Time
+	Duration time.Duration
+	// Input is the payload the fire was given, read-only.
+	Input map[string]any
+	// Err is Fire's error, when the caller's context ended the fire.
+	Err error
+}
+
+// A ReloadReport says what one reload did.
+type ReloadReport struct {
+	// Generation is the snapshot the reload published; when Err is set
+	// and nothing was published, the generation still serving.
+	Generation uint64
+	// Trigger names what asked for the reload: "start", "watch", "signal",
+	// "api" or whatever an embedder passes.
+	Trigger string
+	// Start is when the reload began; Duration how long it took.
+	Start    time.Time
+	Duration time.Duration
+	// Files has one entry per script file seen or removed, sorted by path.
+	Files []FileOutcome
+	// Config is what became of the operator config.
+	Config ConfigOutcome
+	// Err is set when the reload could not run at all (unreadable
+	// directory, cancelled context): the previous snapshot keeps serving.
+	Err error
+}
+
+// OK reports whether the reload ran and every file and the config
+// loaded.
+func (r ReloadReport) OK() bool {
+	if r.Err != nil || r.Config.Err != nil {
+		return false
+	}
+	for _, f := range r.Files {
+		if f.Outcome == FileFailed {
+			return false
+		}
+	}
+	return true
+}
+
+// A FileOutcome is what a reload did with one file.
+type FileOutcome struct {
+	Path    string
+	Outcome FileAction
+	// Err is the file's error when Outcome is FileFailed.
+	Err error
+	// Version is the sha256 prefix of the version serving after the
+	// reload; empty when none does.
+	Version string
+}
+
+// A FileAction is what a reload did with a file.
+type FileAction string
+
+// What a reload does with a file.
+const (
+	FileUnchanged FileAction = "unchanged"
+	FileAdded     FileAction = "added"
+	FileReloaded  FileAction = "reloaded"
+	// FileFailed: the file's new content did not load; its last good
+	// version, if any, keeps serving.
+	FileFailed  FileAction = "failed"
+	FileRemoved FileAction = "removed"
+)
+
+// A ConfigOutcome is what a reload did with the operator config.
+type ConfigOutcome struct {
+	// Path is the config file; empty when the host has none or was given
+	// a Config value.
+	Path string
+	// Changed reports that a new config was applied.
+	Changed bool
+	// Err is the new config's error; the last good config stays live.
+	Err error
+}
+
+// A QuarantineReport says that a hook was quarantined or released.
+type QuarantineReport struct {
+	Hook        string
+	Quarantined bool
+	Time        time.Time
+}

@@ -1,0 +1,58 @@
+package wire
+
+import (
+	"encoding/json"
+	"io"
+	"time"
+
+	"github.com/hookhost/hookhost/host"
+)
+
+// A HookEntry describes one loaded hook: an element of the "hookhost list
+// --json" array and of serve's GET /v1/hooks (docs/cli.md).
+type HookEntry struct {
+	ID          string   `json:"id"`
+	Event       string   `json:"event"`
+	File        string   `json:"file"`
+	Line        int      `json:"line"`
+	Priority    int64    `json:"priority"`
+	TimeoutMS   float64  `json:"timeout_ms"`
+	TimeoutFrom string   `json:"timeout_from"`
+	Enabled     bool     `json:"enabled"`
+	Quarantined bool     `json:"quarantined"`
+	Params      []string `json:"params"`
+}
+
+// NewHookEntry is the entry of one hook.
+func NewHookEntry(h host.HookInfo) HookEntry {
+	params := h.Params
+	if params == nil {
+		params = []string{}
+	}
+	return HookEntry{ID: h.ID, Event: h.Event, File: h.File, Line: h.Line, Priority: h.Priority,
+		TimeoutMS: Milliseconds(h.Timeout), TimeoutFrom: h.TimeoutFrom, Enabled: h.Enabled,
+		Quarantined: h.Quarantined, Params: params}
+}
+
+// HookEntries is the listing of hooks; never nil, so no hooks is [].
+func HookEntries(hooks []host.HookInfo) []HookEntry {
+	out := make([]HookEntry, len(hooks))
+	for i, h := range hooks {
+		out[i] = NewHookEntry(h)
+	}
+	return out
+}
+
+// Milliseconds is d in milliseconds, to the microsecond, as the fire
+// trace's duration_ms.
+func Milliseconds(d time.Duration) float64 {
+	return float64(d.Round(time.Microsecond)) / float64(time.Millisecond)
+}
+
+// WriteJSONLine writes v as one line of JSON, without HTML escaping:
+// "a && b" stays "a && b".
+func WriteJSONLine(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
