@@ -3,6 +3,7 @@ package scripting
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"time"
 )
@@ -33,6 +34,7 @@ type Call struct {
 	done          atomic.Pointer[chan struct{}]
 	closed        atomic.Bool
 	abandoned     atomic.Bool
+	charged       atomic.Int64 // bytes counted by Charge
 }
 
 // An Interrupter stops a running interpreter as soon as it can: between
@@ -61,6 +63,10 @@ var ErrInterrupted = errors.New("interrupted at its deadline")
 // ErrAbandoned is returned by Guard when the call was interrupted while
 // the guarded work was still running; the work's goroutine is left behind.
 var ErrAbandoned = errors.New("abandoned a builtin that did not return by the deadline")
+
+// ErrMemoryLimit is the cause of a call's error when it tried to allocate
+// past its per-call memory budget (Limits.MaxCallMemory).
+var ErrMemoryLimit = errors.New("memory limit exceeded")
 
 // Arm records how to interrupt the call and marks it running. It reports
 // false when the call was interrupted before it started; the engine must
@@ -111,6 +117,37 @@ func (c *Call) InterruptedAt() time.Time {
 		return time.Unix(0, n)
 	}
 	return time.Time{}
+}
+
+// Charge counts n bytes that the call is about to allocate through
+// something hookhost implements or wraps (a string builtin, a table or
+// list it builds, a conversion, a module's result). Once the call's total
+// passes limit (Limits.MaxCallMemory, already defaulted) it returns an
+// error wrapping ErrMemoryLimit and the allocation must not happen. It is
+// safe to call from guarded work on another goroutine.
+func (c *Call) Charge(n, limit int64) error {
+	total := c.charged.Add(n)
+	if limit > 0 && total > limit {
+		return fmt.Errorf("%w: this call would allocate more than %s", ErrMemoryLimit, FormatBytes(limit))
+	}
+	return nil
+}
+
+// Charged is how many bytes Charge has counted so far.
+func (c *Call) Charged() int64 { return c.charged.Load() }
+
+// FormatBytes writes n bytes the way limits are written in the config
+// ("64MiB", "512KiB", "100B").
+func FormatBytes(n int64) string {
+	for _, u := range []struct {
+		size int64
+		unit string
+	}{{1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}} {
+		if n >= u.size && n%u.size == 0 {
+			return fmt.Sprintf("%d%s", n/u.size, u.unit)
+		}
+	}
+	return fmt.Sprintf("%dB", n)
 }
 
 // Abandoned reports whether an interrupt abandoned guarded work, leaving

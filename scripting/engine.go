@@ -58,6 +58,11 @@ type Limits struct {
 	// MaxIdle bounds how many idle Lua interpreters a file keeps
 	// (default 2 × GOMAXPROCS, at least 4).
 	MaxIdle int
+	// MaxCallMemory bounds what one call may allocate through everything
+	// hookhost implements or wraps (strings, tables and lists that
+	// builtins build, conversions, module results), in bytes (default 64
+	// MiB). See Call.Charge.
+	MaxCallMemory int64
 	// InitTimeout bounds running a file's top level when an interpreter is
 	// created (default 5s).
 	InitTimeout time.Duration
@@ -69,6 +74,7 @@ const (
 	DefaultMaxStringSize = 16 << 20
 	DefaultMaxCallDepth  = 200
 	DefaultInitTimeout   = 5 * time.Second
+	DefaultMaxCallMemory = 64 << 20
 )
 
 // Or returns l with every zero field replaced by its default.
@@ -81,6 +87,9 @@ func (l Limits) Or() Limits {
 	}
 	if l.MaxCallDepth == 0 {
 		l.MaxCallDepth = DefaultMaxCallDepth
+	}
+	if l.MaxCallMemory == 0 {
+		l.MaxCallMemory = DefaultMaxCallMemory
 	}
 	if l.InitTimeout == 0 {
 		l.InitTimeout = DefaultInitTimeout
