@@ -14,7 +14,7 @@ import (
 	"github.com/hookhost/hookhost/stdlib"
 )
 
-// A Config is the operator's hookhost.yaml (DESIGN §6). The zero value
+// A Config is the operator's hookhost.yaml. The zero value
 // means no configuration: every hook as its script declares it.
 type Config struct {
 	// Path is where the config was read from, for messages.

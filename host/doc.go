@@ -16,7 +16,7 @@
 //
 // Fire runs an event's hooks on the caller's goroutine, each under its own
 // deadline, and folds their returns per the event's [Mode] into one
-// [Decision] (DESIGN §4): observe, collect, first or chain. Each hook gets
+// [Decision]: observe, collect, first or chain. Each hook gets
 // only the payload fields its parameters name, as copies. A hook that
 // errs, returns something that is not a valid decision for the event, or
 // overruns its deadline is isolated: it is logged, shown in the trace,
@@ -31,7 +31,7 @@
 // Lua pattern, a blocking module function) is abandoned at the deadline,
 // so Fire moves on; a hook abandoned three times within ten minutes is
 // quarantined until its file changes or [Host.Release] is called.
-// Timeouts resolve in the order of DESIGN §5 and are capped at 10
+// Timeouts resolve most specific setting first (docs/config.md) and are capped at 10
 // minutes.
 //
 // # Events

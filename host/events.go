@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// A Mode is how an event folds its hooks' decisions (DESIGN §4).
+// A Mode is how an event folds its hooks' decisions.
 type Mode string
 
 const (
@@ -176,7 +176,7 @@ func actionList(as []Action) string {
 	return strings.Join(parts, ", ")
 }
 
-// AgentEvents returns the agent catalog of DESIGN §4: the lifecycle
+// AgentEvents returns the agent catalog: the lifecycle
 // events of an AI agent that the CLI ships.
 func AgentEvents() []EventSpec {
 	tool := []Action{Allow, Deny, Ask, Modify, Respond, MessageAction, AbortTurn, HardAbort}

@@ -13,7 +13,7 @@ import (
 )
 
 // Fire runs event's hooks on payload and folds their returns into one
-// decision, per the event's mode (DESIGN §4). It is safe for concurrent
+// decision, per the event's mode. It is safe for concurrent
 // use. The payload is read, never modified.
 //
 // Fire returns an error only when the fire could not run as asked: the

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Quarantine: a hook whose calls had to be abandoned (DESIGN §5) leaves a
+// Quarantine: a hook whose calls had to be abandoned leaves a
 // goroutine behind that Go cannot kill. Three such strikes within ten
 // minutes disable the hook until its file changes or the operator
 // releases it.

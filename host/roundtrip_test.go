@@ -69,7 +69,7 @@ func TestRoundTrip(t *testing.T) {
 
 // emptyListsOnly reports whether v holds an empty list: Lua cannot tell
 // one from an empty map, and a respond result has no payload to take the
-// hint from (DESIGN §2), so it comes back as {}.
+// hint from, so it comes back as {}.
 func emptyListsOnly(v any) bool {
 	switch v := v.(type) {
 	case []any:

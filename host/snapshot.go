@@ -49,7 +49,7 @@ type HookInfo struct {
 	Line     int           `json:"line"`
 	Priority int64         `json:"priority"`
 	Timeout  time.Duration `json:"-"`
-	// TimeoutFrom says which setting gave the timeout (DESIGN §5).
+	// TimeoutFrom says which setting gave the timeout (see resolveTimeout).
 	TimeoutFrom string   `json:"timeout_from"`
 	Enabled     bool     `json:"enabled"`
 	Params      []string `json:"params"`
@@ -239,7 +239,7 @@ func bind(f *loadedFile, h scripting.Hook, cfg *Config, spec EventSpec, q *quara
 // DefaultTimeout is the budget of a hook that nothing else gives one.
 const DefaultTimeout = time.Second
 
-// resolveTimeout applies DESIGN §5's precedence: operator per-hook-id →
+// resolveTimeout applies the documented precedence (docs/config.md): operator per-hook-id →
 // operator per-file per-event → operator per-file → operator per-event →
 // script-declared → event spec default → operator defaults.timeout →
 // built-in 1s. A per-hook-id per-event entry counts as per-hook-id.

@@ -11,7 +11,7 @@
 // fire loads D (default ./hooks.d), fires EVENT once with PAYLOAD (a JSON
 // object; "-" reads it from stdin; omitted or empty means {}) and prints
 // the trace and the decision — with --json, exactly one JSON object, the
-// json.Marshal of host.Result, which other programs parse (DESIGN §8).
+// json.Marshal of host.Result, which other programs parse.
 // list prints every loaded hook; check compiles and validates every
 // script (and the config's hook entries against them) and prints each
 // problem as file:line: message.

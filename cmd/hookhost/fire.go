@@ -15,7 +15,7 @@ import (
 // fireOptions are the options of hookhost fire.
 type fireOptions struct {
 	commonOptions
-	// JSON prints the result as the fire --json object (DESIGN §8).
+	// JSON prints the result as the fire --json object.
 	JSON bool
 	// Event is the event to fire.
 	Event string

@@ -6,7 +6,7 @@ import (
 	lua "github.com/yuin/gopher-lua"
 )
 
-// The sandbox (DESIGN §7): base without the functions that reach files,
+// The sandbox: base without the functions that reach files,
 // load code or reach the collector, string with a capped rep and
 // pattern functions that a deadline can abandon, table, math, and from os
 // only time, clock and date. No io, debug, package, coroutine or channel.

@@ -24,7 +24,7 @@ var _ scripting.Engine = Engine{}
 func (Engine) Language() string  { return "starlark" }
 func (Engine) Extension() string { return ".star" }
 
-// fileOptions enables what DESIGN §3 promises scripts: while loops, sets,
+// fileOptions enables what docs/scripting.md promises scripts: while loops, sets,
 // top-level control flow, global reassignment and recursion (starlark-go
 // caps the call stack, so recursion cannot overflow Go's).
 var fileOptions = syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
