@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -139,4 +141,107 @@ func normalizeJSON(data []byte) (any, error) {
 		return nil, err
 	}
 	return stdlib.Normalize(raw)
+}
+
+// nestLists returns a value of n nested lists around "x".
+func nestLists(n int) any {
+	v := any("x")
+	for range n {
+		v = []any{v}
+	}
+	return v
+}
+
+// TestRoundTripDeepest: a payload nested as deeply as Fire accepts (the
+// payload object and 511 levels below it) comes back through hook.modify
+// and hook.respond unchanged, although the decision wraps it in more
+// levels; one level more is refused with a short path.
+func TestRoundTripDeepest(t *testing.T) {
+	deepest := nestLists(stdlib.MaxDepth - 1)
+	if err := stdlib.Check(map[string]any{"v": deepest}); err != nil {
+		t.Fatalf("the deepest payload is refused by Check: %v", err)
+	}
+	scripts := map[string]string{
+		"lua": `
+hook.on("echo", function(v, how)
+  if how == "modify" then return hook.modify({ w = v }) end
+  return hook.respond(v)
+end, { name = "copy" })`,
+		"star": `
+def copy(v, how):
+    if how == "modify":
+        return hook.modify({"w": v})
+    return hook.respond(v)
+
+hook.on("echo", copy)`,
+	}
+	for ext, code := range scripts {
+		h := deepHost(t, ext, code)
+		for _, how := range []string{"respond", "modify"} {
+			r, err := h.Fire(context.Background(), "echo", map[string]any{"v": deepest, "how": how})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := r.Decision.Result
+			if how == "modify" {
+				got = r.Payload["w"]
+			}
+			if r.Decision.Action != Action(how) || !stdlib.Equal(got, deepest) {
+				t.Errorf("%s %s: the 512-level payload did not come back: %v: %.300s", ext, how, r.Decision.Action, r.Trace[0].Error)
+			}
+		}
+		_, err := h.Fire(context.Background(), "echo", map[string]any{"v": nestLists(stdlib.MaxDepth), "how": "modify"})
+		if !errors.Is(err, ErrBadPayload) || !errors.Is(err, stdlib.ErrTooDeep) || len(err.Error()) > 120 {
+			t.Errorf("%s: a 513-level payload: got %v, want a short ErrBadPayload naming the place", ext, err)
+		}
+	}
+}
+
+// deepHost is a host of one script for the event echo (chain: modify,
+// respond).
+func deepHost(t *testing.T, ext, code string) *Host {
+	t.Helper()
+	h, err := New(context.Background(), Options{FS: fstest.MapFS{"deep." + ext: {Data: []byte(code)}}, NoAgentEvents: true,
+		Events: []EventSpec{{Name: "echo", Mode: Chain, Actions: []Action{Modify, Respond}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
+// TestReturnTooDeep: a hook that returns fields nested one level deeper
+// than a payload may fails with an error whose path is short, whether it
+// used the constructor or wrote the decision by hand.
+func TestReturnTooDeep(t *testing.T) {
+	scripts := map[string]string{
+		"lua": `
+hook.on("echo", function(v, how)
+  if how == "plain" then return { action = "modify", fields = { v = { v } } } end
+  return hook.modify({ v = { v } })
+end, { name = "wrap" })`,
+		"star": `
+def wrap(v, how):
+    if how == "plain":
+        return {"action": "modify", "fields": {"v": [v]}}
+    return hook.modify({"v": [v]})
+
+hook.on("echo", wrap)`,
+	}
+	for ext, code := range scripts {
+		h := deepHost(t, ext, code)
+		first := map[string]string{"lua": "[1]", "star": "[0]"}[ext]
+		for how, want := range map[string]string{
+			"ctor":  "hook.modify: argument 1 (fields): v" + first + "×511: value nests deeper than 512 levels",
+			"plain": "bad return value: fields.v" + first + "×511: value nests deeper than 512 levels",
+		} {
+			r, err := h.Fire(context.Background(), "echo", map[string]any{"v": nestLists(stdlib.MaxDepth - 1), "how": how})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Trace) != 1 || r.Trace[0].Outcome != OutcomeError || !strings.HasSuffix(r.Trace[0].Error, want) {
+				t.Errorf("%s %s: trace %+v, want an error ending %q", ext, how, r.Trace, want)
+			}
+		}
+	}
 }

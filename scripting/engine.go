@@ -138,6 +138,12 @@ type Hook struct {
 	Func Function
 }
 
+// ReturnDepth is how deeply a hook's return value may nest: one level
+// more than a payload (stdlib.MaxDepth), because a decision's own table
+// wraps the fields it carries, and those nest as deeply as the payload
+// fields they replace. Engines convert return values with this bound.
+const ReturnDepth = stdlib.MaxDepth + 1
+
 // A Function is a hook's callable. Call converts the payload fields the
 // function's signature names, runs it under c's deadline and converts its
 // return value to a neutral value. It returns a *Error when the script

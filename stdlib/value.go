@@ -81,12 +81,56 @@ func check(v any, depth int) *checkError {
 }
 
 // PathName names the place of an element inside a value for messages:
-// the path ("params.args[2]"), or "value" for the value itself.
+// the path ("params.args[2]"), or "value" for the value itself. A step
+// repeated many times in a row is written once with its count
+// ("v[1]×510" for 510 steps into a first element), so that the path of
+// something nested hundreds of levels deep still reads as one short line.
 func PathName(path string) string {
 	if path == "" {
 		return "value"
 	}
-	return path
+	return compactPath(path)
+}
+
+// minRun is how many equal steps in a row compactPath folds into one.
+const minRun = 4
+
+// compactPath folds runs of at least minRun equal steps of a path. A step
+// is a map key (with the dot before it) or a list index in brackets.
+func compactPath(path string) string {
+	steps := pathSteps(path)
+	if len(steps) < minRun {
+		return path
+	}
+	var b strings.Builder
+	for i := 0; i < len(steps); {
+		j := i + 1
+		for j < len(steps) && steps[j] == steps[i] {
+			j++
+		}
+		if n := j - i; n >= minRun {
+			fmt.Fprintf(&b, "%s×%d", steps[i], n)
+		} else {
+			b.WriteString(strings.Repeat(steps[i], n))
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// pathSteps splits a path before each "." and "[" (the first key has no
+// dot). A key that itself holds a dot or a bracket splits too; that only
+// changes how runs are found, never the text written back.
+func pathSteps(path string) []string {
+	var steps []string
+	start := 0
+	for i := 1; i < len(path); i++ {
+		if path[i] == '.' || path[i] == '[' {
+			steps = append(steps, path[start:i])
+			start = i
+		}
+	}
+	return append(steps, path[start:])
 }
 
 // PathKey extends a path by a map key: "params" and "command" give

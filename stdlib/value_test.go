@@ -21,12 +21,29 @@ func TestCheck(t *testing.T) {
 		{map[string]any{"a": []any{int64(1), map[string]any{"b": 1}}}, "a[1].b: int is not a neutral value"},
 		{map[string]any{"a": math.NaN()}, "a: NaN cannot be represented"},
 		{[]any{[]any{math.Inf(1)}}, "[0][0]: +Inf cannot be represented"},
-		{deep, "value nests deeper than 512 levels"},
+		{deep, "[0]×512: value nests deeper than 512 levels"},
 		{struct{}{}, "value: struct {} is not a neutral value"},
 	} {
 		err := Check(c.v)
 		if (c.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Check(%v) = %v, want %q", c.v, err, c.want)
+		}
+	}
+}
+
+func TestPathName(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"", "value"},
+		{"params.args[2]", "params.args[2]"},
+		{"v[1][1][1]", "v[1][1][1]"},
+		{"v" + strings.Repeat("[1]", 510), "v[1]×510"},
+		{"fields.v" + strings.Repeat("[0]", 4) + ".k[2]", "fields.v[0]×4.k[2]"},
+		{"a" + strings.Repeat(".a", 5), "a.a×5"},
+		{strings.Repeat("[0][1]", 3), "[0][1][0][1][0][1]"},
+		{"x.y.z[0][0][0][0][0].w", "x.y.z[0]×5.w"},
+	} {
+		if got := PathName(c.in); got != c.want {
+			t.Errorf("PathName(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

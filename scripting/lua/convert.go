@@ -7,6 +7,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/hookhost/hookhost/scripting"
 	"github.com/hookhost/hookhost/stdlib"
 )
 
@@ -59,13 +60,21 @@ const maxSafeInt = 1 << 53
 // toNeutral converts a Lua value into a neutral value. hint is the neutral
 // value at the same path of the payload, or nil.
 func toNeutral(lv lua.LValue, hint any) (any, error) {
-	var c converter
+	c := converter{maxDepth: stdlib.MaxDepth}
+	return c.value(lv, hint, "")
+}
+
+// returnToNeutral converts a hook's return value, which may nest one
+// level deeper than a payload (scripting.ReturnDepth).
+func returnToNeutral(lv lua.LValue, hint any) (any, error) {
+	c := converter{maxDepth: scripting.ReturnDepth}
 	return c.value(lv, hint, "")
 }
 
 type converter struct {
-	depth  int
-	onPath map[*lua.LTable]bool
+	depth    int
+	maxDepth int
+	onPath   map[*lua.LTable]bool
 }
 
 func (c *converter) value(lv lua.LValue, hint any, path string) (any, error) {
@@ -96,7 +105,7 @@ func number(f float64, path string) (any, error) {
 }
 
 func (c *converter) table(t *lua.LTable, hint any, path string) (any, error) {
-	if c.depth >= stdlib.MaxDepth {
+	if c.depth >= c.maxDepth {
 		return nil, fmt.Errorf("%s: %w", stdlib.PathName(path), stdlib.ErrTooDeep)
 	}
 	if c.onPath[t] {

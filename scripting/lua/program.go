@@ -105,7 +105,7 @@ func (f *function) run(st *state, c *scripting.Call) (out any, healthy bool, err
 	if ret == lua.LNil {
 		return nil, true, nil
 	}
-	out, err = toNeutral(ret, map[string]any{"fields": c.Payload})
+	out, err = returnToNeutral(ret, map[string]any{"fields": c.Payload})
 	if err != nil {
 		return nil, true, &scripting.Error{File: f.prog.name, Line: st.regs[f.index].line, Hook: c.Hook,
 			Msg: "bad return value: " + err.Error()}

@@ -10,6 +10,7 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
 
+	"github.com/hookhost/hookhost/scripting"
 	"github.com/hookhost/hookhost/stdlib"
 )
 
@@ -60,13 +61,21 @@ func toStarlark(v any) starlark.Value {
 
 // toNeutral converts a Starlark value into a neutral value.
 func toNeutral(v starlark.Value) (any, error) {
-	var c converter
+	c := converter{maxDepth: stdlib.MaxDepth}
+	return c.value(v, "")
+}
+
+// returnToNeutral converts a hook's return value, which may nest one
+// level deeper than a payload (scripting.ReturnDepth).
+func returnToNeutral(v starlark.Value) (any, error) {
+	c := converter{maxDepth: scripting.ReturnDepth}
 	return c.value(v, "")
 }
 
 type converter struct {
-	depth  int
-	onPath map[starlark.Value]bool
+	depth    int
+	maxDepth int
+	onPath   map[starlark.Value]bool
 }
 
 func (c *converter) value(v starlark.Value, path string) (any, error) {
@@ -104,7 +113,7 @@ func intValue(v starlark.Int, path string) (any, error) {
 }
 
 func (c *converter) container(v starlark.Value, path string) (any, error) {
-	if c.depth >= stdlib.MaxDepth {
+	if c.depth >= c.maxDepth {
 		return nil, fmt.Errorf("%s: %w", stdlib.PathName(path), stdlib.ErrTooDeep)
 	}
 	if _, isTuple := v.(starlark.Tuple); !isTuple { // tuples are values, not identities

@@ -75,7 +75,7 @@ func (f *function) run(th *starlark.Thread, c *scripting.Call) (out any, err err
 	if v == starlark.None {
 		return nil, nil
 	}
-	out, err = toNeutral(v)
+	out, err = returnToNeutral(v)
 	if err != nil {
 		return nil, &scripting.Error{File: f.prog.name, Line: int(f.fn.Position().Line), Hook: c.Hook,
 			Msg: "bad return value: " + err.Error()}
