@@ -39,9 +39,12 @@ type Env struct {
 	Logger *slog.Logger
 	// Limits bounds what one call may use. The zero value means defaults.
 	Limits Limits
-	// Testing makes the expect module loadable (eq, ne, truthy, falsy,
-	// fails), for script tests.
+	// Testing makes the expect module loadable, for script tests, and
+	// makes the program list the file's test_* functions (TestProgram).
 	Testing bool
+	// Fire is what hook.fire calls; only a test runner sets it, for test
+	// files. Without it hook.fire fails with ErrNoFire.
+	Fire FireFunc
 }
 
 // Limits bounds the resources of script calls. Zero fields take the

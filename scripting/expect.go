@@ -11,38 +11,44 @@ import (
 // The expect module of script tests, written once over neutral values.
 // Engines add fails, which needs to call a script function.
 
-// ExpectModule returns expect.eq, ne, truthy and falsy. Each returns nil
-// or fails with a message that shows both sides.
+// ExpectModule returns expect.eq, ne, truthy, falsy, contains and the
+// assertions on a hook.fire result (see resultAssertions). Each returns
+// nil or fails with a message that shows both sides.
 func ExpectModule() stdlib.Module {
 	return stdlib.Module{
-		Name: "expect",
-		Doc:  "assertions for script tests",
-		Funcs: []stdlib.Func{
-			{Name: "eq", Params: []stdlib.Param{stdlib.Opt("got"), stdlib.Opt("want"), stdlib.Opt("msg")}, Impl: func(c *stdlib.Call) (any, error) {
-				if !stdlib.Equal(c.Args[0], c.Args[1]) {
-					return nil, fmt.Errorf("%sgot %s, want %s", prefix(c), Show(c.Args[0]), Show(c.Args[1]))
-				}
-				return nil, nil
-			}},
-			{Name: "ne", Params: []stdlib.Param{stdlib.Opt("got"), stdlib.Opt("unwanted"), stdlib.Opt("msg")}, Impl: func(c *stdlib.Call) (any, error) {
-				if stdlib.Equal(c.Args[0], c.Args[1]) {
-					return nil, fmt.Errorf("%sgot %s, want anything else", prefix(c), Show(c.Args[0]))
-				}
-				return nil, nil
-			}},
-			{Name: "truthy", Params: []stdlib.Param{stdlib.Opt("value"), stdlib.Opt("msg")}, Impl: func(c *stdlib.Call) (any, error) {
-				if !Truthy(c.Args[0]) {
-					return nil, fmt.Errorf("%sgot %s, want a true value", prefix(c), Show(c.Args[0]))
-				}
-				return nil, nil
-			}},
-			{Name: "falsy", Params: []stdlib.Param{stdlib.Opt("value"), stdlib.Opt("msg")}, Impl: func(c *stdlib.Call) (any, error) {
-				if Truthy(c.Args[0]) {
-					return nil, fmt.Errorf("%sgot %s, want a false value", prefix(c), Show(c.Args[0]))
-				}
-				return nil, nil
-			}},
-		},
+		Name:  "expect",
+		Doc:   "assertions for script tests",
+		Funcs: append(valueAssertions(), resultAssertions()...),
+	}
+}
+
+func valueAssertions() []stdlib.Func {
+	return []stdlib.Func{
+		{Name: "eq", Params: []stdlib.Param{stdlib.Opt("got"), stdlib.Opt("want"), stdlib.Opt("msg")}, Impl: func(c *stdlib.Call) (any, error) {
+			if !stdlib.Equal(c.Args[0], c.Args[1]) {
+				return nil, fmt.Errorf("%sgot %s, want %s", prefix(c), Show(c.Args[0]), Show(c.Args[1]))
+			}
+			return nil, nil
+		}},
+		{Name: "ne", Params: []stdlib.Param{stdlib.Opt("got"), stdlib.Opt("unwanted"), stdlib.Opt("msg")}, Impl: func(c *stdlib.Call) (any, error) {
+			if stdlib.Equal(c.Args[0], c.Args[1]) {
+				return nil, fmt.Errorf("%sgot %s, want anything else", prefix(c), Show(c.Args[0]))
+			}
+			return nil, nil
+		}},
+		{Name: "truthy", Params: []stdlib.Param{stdlib.Opt("value"), stdlib.Opt("msg")}, Impl: func(c *stdlib.Call) (any, error) {
+			if !Truthy(c.Args[0]) {
+				return nil, fmt.Errorf("%sgot %s, want a true value", prefix(c), Show(c.Args[0]))
+			}
+			return nil, nil
+		}},
+		{Name: "falsy", Params: []stdlib.Param{stdlib.Opt("value"), stdlib.Opt("msg")}, Impl: func(c *stdlib.Call) (any, error) {
+			if Truthy(c.Args[0]) {
+				return nil, fmt.Errorf("%sgot %s, want a false value", prefix(c), Show(c.Args[0]))
+			}
+			return nil, nil
+		}},
+		{Name: "contains", Params: []stdlib.Param{stdlib.Opt("value"), stdlib.Opt("part"), stdlib.Opt("msg")}, Impl: contains},
 	}
 }
 

@@ -34,7 +34,7 @@ func (Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.
 	if limits.MaxIdle == 0 {
 		limits.MaxIdle = max(4, 2*runtime.GOMAXPROCS(0))
 	}
-	hm := scripting.HookModule()
+	hm := scripting.HookModuleFor(env)
 	p := &program{name: src.Name, proto: proto, limits: limits, logger: env.Log(),
 		modules: modulesByName(env.Modules), hookModule: &hm, testing: env.Testing,
 		pool: newStatePool(limits.MaxIdle)}
@@ -51,7 +51,10 @@ func (Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.
 		sig := signatureOf(r.fn.Proto)
 		p.hooks[i] = scripting.Hook{Event: r.event, Name: r.Name, Line: r.line, Priority: r.Priority,
 			Timeout: r.Timeout, Enabled: r.Enabled, Params: sig.display(),
-			Func: &function{prog: p, index: i, sig: sig}}
+			Func: &function{prog: p, index: i, line: r.line, sig: sig}}
+	}
+	if env.Testing {
+		p.tests = p.findTests(st)
 	}
 	p.release(st)
 	return p, nil

@@ -28,6 +28,7 @@ type program struct {
 	// match them.
 	regs  []registration
 	hooks []scripting.Hook
+	tests []scripting.Test // with Env.Testing: the file's test_* functions
 
 	pool *statePool
 }
@@ -57,11 +58,15 @@ func (p *program) acquire() (*state, error) {
 // release returns a healthy interpreter to the pool.
 func (p *program) release(st *state) { p.pool.put(st) }
 
-// A function is one registered hook of a program.
+// A function is one registered hook of a program, or one of its test
+// functions (test is then the function's global name).
 type function struct {
 	prog  *program
 	index int
+	line  int
 	sig   signature
+	test  string
+	proto *lua.FunctionProto // of a test function
 }
 
 var _ scripting.Function = (*function)(nil)
@@ -95,7 +100,11 @@ func (f *function) Call(c *scripting.Call) (any, error) {
 // false when the interpreter should not be reused.
 func (f *function) run(st *state, c *scripting.Call) (out any, healthy bool, err error) {
 	L := st.L
-	L.Push(st.regs[f.index].fn)
+	fn, err := f.target(st)
+	if err != nil {
+		return nil, true, err
+	}
+	L.Push(fn)
 	n := f.pushArgs(st, c)
 	if err := pcall(L, n, 1); err != nil {
 		return nil, isRecoverable(err), f.prog.scriptError(err, c.Hook)
@@ -107,7 +116,7 @@ func (f *function) run(st *state, c *scripting.Call) (out any, healthy bool, err
 	}
 	out, err = returnToNeutral(ret, map[string]any{"fields": c.Payload})
 	if err != nil {
-		return nil, true, &scripting.Error{File: f.prog.name, Line: st.regs[f.index].line, Hook: c.Hook,
+		return nil, true, &scripting.Error{File: f.prog.name, Line: f.line, Hook: c.Hook,
 			Msg: "bad return value: " + err.Error()}
 	}
 	return out, true, nil

@@ -6,9 +6,9 @@ import (
 	"github.com/hookhost/hookhost/scripting/scripttest"
 )
 
-// TestScripts runs testdata/*.lua: the sandbox and the string library.
+// TestScripts runs testdata/*.lua: the sandbox, the string library, the hook and expect modules.
 func TestScripts(t *testing.T) {
-	for _, f := range []string{"testdata/sandbox.lua", "testdata/patterns.lua", "testdata/hookmodule.lua"} {
+	for _, f := range []string{"testdata/sandbox.lua", "testdata/patterns.lua", "testdata/hookmodule.lua", "testdata/expect.lua"} {
 		t.Run(f, func(t *testing.T) { scripttest.RunFile(t, f) })
 	}
 }

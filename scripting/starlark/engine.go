@@ -45,12 +45,12 @@ type registration struct {
 // frozen functions are then shared by every call.
 func (Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.Env) (scripting.Program, error) {
 	limits := env.Limits.Or()
-	hookMod := hookModule()
+	hookMod := hookModule(env)
 	_, prog, err := starlark.SourceProgramOptions(&fileOptions, src.Name, src.Code, func(name string) bool { return name == "hook" })
 	if err != nil {
 		return nil, syntaxError(src.Name, err)
 	}
-	p := &program{name: src.Name, limits: limits, logger: env.Log(), usesModules: prog.NumLoads() > 0}
+	p := &program{name: src.Name, limits: limits, logger: env.Log(), usesModules: prog.NumLoads() > 0 || env.Fire != nil}
 	reg := &registry{}
 	thread := &starlark.Thread{Print: p.print, Load: newLoader(env.Modules, env.Testing).load}
 	thread.SetLocal(registryKey, reg)
@@ -66,6 +66,9 @@ func (Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.
 		p.hooks[i] = scripting.Hook{Event: r.event, Name: r.Name, Line: r.line, Priority: r.Priority,
 			Timeout: r.Timeout, Enabled: r.Enabled, Params: sig.display(),
 			Func: &function{prog: p, fn: r.fn, sig: sig}}
+	}
+	if env.Testing {
+		p.tests = p.findTests(globals)
 	}
 	return p, nil
 }
@@ -103,8 +106,8 @@ func syntaxError(name string, err error) *scripting.Error {
 
 // hookModule is the predeclared hook module: the shared decision
 // constructors plus on.
-func hookModule() *starlarkstruct.Module {
-	hm := scripting.HookModule()
+func hookModule(env *scripting.Env) *starlarkstruct.Module {
+	hm := scripting.HookModuleFor(env)
 	mod := bindModule(&hm)
 	mod.Members["on"] = starlark.NewBuiltin("hook.on", on)
 	return mod
@@ -148,6 +151,7 @@ type program struct {
 	limits      scripting.Limits
 	logger      *slog.Logger
 	hooks       []scripting.Hook
+	tests       []scripting.Test // with Env.Testing: the file's test_* functions
 	usesModules bool
 	threads     sync.Pool // of *callThread
 }
