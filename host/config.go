@@ -26,6 +26,9 @@ type Config struct {
 	// Hooks configures files ("guard.lua") and hooks
 	// ("guard.lua:no-rm-root").
 	Hooks map[string]HookConfig
+	// Strict makes every fire of an event that allows deny answer deny
+	// while some file has no good version (see Options.Strict).
+	Strict bool
 }
 
 // Defaults holds the config's defaults section.
@@ -160,8 +163,12 @@ func contains(list []string, s string) bool {
 }
 
 func (p *configParser) root(n *yaml.Node) {
-	p.mapping(n, "config", []string{"defaults", "events", "hooks"}, func(key string, _, v *yaml.Node) {
+	p.mapping(n, "config", []string{"defaults", "events", "hooks", "strict"}, func(key string, _, v *yaml.Node) {
 		switch key {
+		case "strict":
+			if err := v.Decode(&p.cfg.Strict); err != nil || v.Tag != "!!bool" {
+				p.errorf(v, "strict: want true or false, got %q", v.Value)
+			}
 		case "defaults":
 			p.mapping(v, "defaults", []string{"timeout"}, func(_ string, _, v *yaml.Node) {
 				p.cfg.Defaults.Timeout = p.duration(v, "defaults.timeout")

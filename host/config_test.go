@@ -45,7 +45,7 @@ hooks:
 
 func TestParseConfigErrors(t *testing.T) {
 	for _, c := range []struct{ name, yaml, want string }{
-		{"unknown top key", "defautls: {}\n", `hookhost.yaml:1: config: unknown key "defautls" (want defaults, events, hooks)`},
+		{"unknown top key", "defautls: {}\n", `hookhost.yaml:1: config: unknown key "defautls" (want defaults, events, hooks, strict)`},
 		{"unknown hook key", "hooks:\n  a.lua:\n    priorty: 1\n", `hookhost.yaml:3: hooks.a.lua: unknown key "priorty" (want enabled, priority, timeout, timeouts, config)`},
 		{"zero timeout", "defaults: { timeout: 0s }\n", "hookhost.yaml:1: defaults.timeout: 0s must be more than zero"},
 		{"negative", "hooks:\n  a.lua: { timeout: -1s }\n", "hookhost.yaml:2: hooks.a.lua.timeout: duration must not be negative"},

@@ -8,9 +8,17 @@
 // the hooks they registered: each event's hooks bound to the operator's
 // [Config] and sorted by priority (higher first, ties by id). [Host.Fire]
 // runs on the snapshot current when it starts, with no lock held.
-// [Host.Reload] rescans, recompiles only the files whose content changed,
-// keeps the last good version of a file that no longer compiles, and
-// swaps the snapshot atomically. [Host.Close] stops the host.
+// [Host.Rescan] (and [Host.Reload], [Host.Watch]) rescans, recompiles
+// only the files whose content changed, keeps the last good version of a
+// file that no longer compiles, builds the whole new snapshot and swaps it
+// in atomically; what it replaced is closed only when no fire can reach it
+// any more. Every reload returns a [ReloadReport]. [Host.Status] says what
+// is serving. [Host.Close] stops the host.
+//
+// # Observing
+//
+// An [Observer] in the options is told of every fire, reload and
+// quarantine change, outside any lock; [Observers] fans out to several.
 //
 // # Firing
 //

@@ -23,24 +23,57 @@ import (
 // what ran, and a fail-closed event's decision is deny. Hook failures are
 // not errors: they are in the trace, and the event's behaviour applies.
 func (h *Host) Fire(ctx context.Context, event string, payload map[string]any) (Result, error) {
-	snap := h.current.Load()
+	snap := h.acquire()
 	if snap == nil {
 		return Result{Event: event, Decision: Decision{Action: Continue}, Payload: payload}, ErrClosed
 	}
+	defer snap.release()
+	if h.obs == nil {
+		r, err, _ := h.fireOn(ctx, snap, event, payload)
+		return r, err
+	}
+	start := time.Now()
+	r, err, ran := h.fireOn(ctx, snap, event, payload)
+	if ran {
+		h.fireDone(FireReport{Result: r, Generation: snap.gen, Start: start, Duration: time.Since(start), Input: payload, Err: err})
+	}
+	return r, err
+}
+
+// acquire takes a reference on the current snapshot, so that what it
+// holds stays open until the fire is done; nil once the host is closed.
+func (h *Host) acquire() *snapshot {
+	for {
+		s := h.current.Load()
+		if s == nil || s.tryAcquire() {
+			return s
+		}
+	}
+}
+
+// fireOn fires on one snapshot; ran is false when the fire could not run
+// (unknown event, bad payload).
+func (h *Host) fireOn(ctx context.Context, snap *snapshot, event string, payload map[string]any) (r Result, err error, ran bool) {
 	t := snap.events[event]
 	if t == nil {
-		return Result{Event: event, Decision: Decision{Action: Continue}, Payload: payload},
-			fmt.Errorf("%w %q", ErrUnknownEvent, event)
+		return Result{Event: event, Decision: Decision{Action: Continue}, Payload: payload, Problems: snap.problemLines},
+			fmt.Errorf("%w %q", ErrUnknownEvent, event), false
 	}
 	if payload == nil {
 		payload = map[string]any{}
 	}
 	if err := stdlib.Check(payload); err != nil {
-		return Result{Event: event, Decision: Decision{Action: t.spec.Default}, Payload: payload},
-			fmt.Errorf("%w: %w", ErrBadPayload, err)
+		return Result{Event: event, Decision: Decision{Action: t.spec.Default}, Payload: payload, Problems: snap.problemLines},
+			fmt.Errorf("%w: %w", ErrBadPayload, err), false
+	}
+	if snap.strictDeny != "" && t.spec.allows(Deny) {
+		return Result{Event: event, Decision: Decision{Action: Deny, Reason: snap.strictDeny}, Payload: payload,
+			Problems: snap.problemLines}, nil, true
 	}
 	fr := firing{h: h, ctx: ctx, spec: &t.spec, payload: payload}
-	return fr.run(t.hooks)
+	r, err = fr.run(t.hooks)
+	r.Problems = snap.problemLines
+	return r, err, true
 }
 
 // A firing is the state of one fire as it folds.
@@ -336,6 +369,7 @@ func (h *Host) noteOverrun(b *boundHook, c *scripting.Call) {
 		return
 	}
 	if b.strikes.strike(time.Now()) {
+		defer h.quarantineChanged(b.id, true)
 		h.logger.Error("hook quarantined: it could not be stopped at its deadline 3 times within 10 minutes; "+
 			"it stays disabled until its file changes or it is released",
 			"hook", b.id, "file", b.file, "line", b.line)

@@ -46,6 +46,20 @@ type Options struct {
 	// Engines compile the scripts, one per file extension; nil means Lua
 	// (.lua) and Starlark (.star).
 	Engines []scripting.Engine
+	// ConfigPath is the operator's config file (hookhost.yaml). The host
+	// reads it itself, re-reads it on every reload (Watch watches it), and
+	// keeps the last good config live when an edit fails. Set Config or
+	// ConfigPath, not both.
+	ConfigPath string
+	// Strict makes every fire of an event that allows deny answer deny
+	// while some file has no good version (it never loaded), as the
+	// config's strict: true does.
+	Strict bool
+	// Observer is told of every fire, reload and quarantine change (see
+	// Observer); nil means none. Without an Observer the host logs each
+	// reload's failures itself; with one, reporting them is the
+	// observer's job (ReloadDone gets them).
+	Observer Observer
 }
 
 // A Host loads hook scripts and fires events through them. Its methods
@@ -59,10 +73,16 @@ type Host struct {
 	wd      *watchdog
 	strikes *quarantine
 	now     func() time.Time
+	obs     Observer
+	strict  bool   // Options.Strict
+	dir     string // Options.Dir; empty for an fs.FS
+	cfgPath string // Options.ConfigPath
 
-	mu      sync.Mutex // serialises loading, event registration and Close
+	mu      sync.Mutex // serialises reloads, event registration and Close
 	base    []EventSpec
-	cfg     *Config
+	cfg     *Config // the live (last good) config
+	cfgHash string  // of the config content last read
+	cfgErr  error   // of the config content last read; nil when it is live
 	files   map[string]*loadedFile
 	gen     uint64
 	closed  bool
@@ -89,7 +109,8 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{fsys: fsys, logger: opts.Logger, files: map[string]*loadedFile{}, now: opts.Now}
+	h := &Host{fsys: fsys, logger: opts.Logger, files: map[string]*loadedFile{}, now: opts.Now,
+		obs: opts.Observer, strict: opts.Strict, dir: opts.Dir, cfgPath: opts.ConfigPath}
 	if h.logger == nil {
 		h.logger = slog.New(slog.DiscardHandler)
 	}
@@ -99,11 +120,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	if h.base, err = baseEvents(opts); err != nil {
 		return nil, err
 	}
-	h.cfg = opts.Config
-	if h.cfg == nil {
-		h.cfg = &Config{}
-	}
-	if _, err := resolveEvents(h.base, h.cfg); err != nil {
+	if err := h.initConfig(opts); err != nil {
 		return nil, err
 	}
 	h.env = &scripting.Env{Modules: modules(opts, h.logger, h.now), Logger: h.logger, Limits: opts.Limits}
@@ -117,11 +134,27 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	}
 	h.strikes = newQuarantine()
 	h.wd = newWatchdog()
-	if err := h.Reload(ctx); err != nil {
+	if rep := h.Rescan(ctx, TriggerStart); rep.Err != nil {
 		h.Close()
-		return nil, err
+		return nil, rep.Err
 	}
 	return h, nil
+}
+
+// initConfig takes the config from the options, or reads ConfigPath.
+func (h *Host) initConfig(opts Options) error {
+	if opts.Config != nil && opts.ConfigPath != "" {
+		return errors.New("host: set Config or ConfigPath, not both")
+	}
+	h.cfg = opts.Config
+	if h.cfg == nil {
+		h.cfg = &Config{}
+	}
+	if h.cfgPath != "" {
+		return h.loadConfigFile()
+	}
+	_, err := resolveEvents(h.base, h.cfg)
+	return err
 }
 
 func sourceFS(opts Options) (fs.FS, error) {
@@ -166,77 +199,36 @@ func baseEvents(opts Options) ([]EventSpec, error) {
 	return out, nil
 }
 
-// RegisterEvent adds an event after the host was created. Files whose
-// hooks named it are validated again.
+// RegisterEvent adds an event after the host was created. It reloads
+// (trigger "register"), compiling again the files that failed, since
+// their hooks may have named it.
 func (h *Host) RegisterEvent(spec EventSpec) error {
 	n, err := spec.normalized()
 	if err != nil {
 		return err
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed {
-		return ErrClosed
-	}
-	for _, s := range h.base {
-		if s.Name == n.Name {
-			return fmt.Errorf("event %s is already registered", n.Name)
+	rep := h.rescan(context.Background(), TriggerRegister, func() error {
+		if h.closed {
+			return ErrClosed
 		}
-	}
-	base := append(append([]EventSpec(nil), h.base...), n)
-	if _, err := resolveEvents(base, h.cfg); err != nil {
-		return err
-	}
-	h.base = base
-	return h.publishLocked()
-}
-
-// Reload rescans the scripts, compiles the files whose content changed
-// and publishes a new snapshot. A file that no longer compiles keeps its
-// last good version live; its error is reported by Problems and Files.
-func (h *Host) Reload(ctx context.Context) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed {
-		return ErrClosed
-	}
-	if err := h.loadLocked(ctx); err != nil {
-		return err
-	}
-	return h.publishLocked()
-}
-
-// publishLocked builds a snapshot from the loaded files and swaps it in.
-func (h *Host) publishLocked() error {
-	events, err := resolveEvents(h.base, h.cfg)
-	if err != nil {
-		return err
-	}
-	h.gen++
-	snap := buildSnapshot(h.gen, h.now(), events, h.cfg, h.files, h.strikes)
-	old := h.current.Swap(snap)
-	h.logNewProblems(old, snap)
-	return nil
-}
-
-// logNewProblems logs the problems a snapshot has that the one before did
-// not, so a reload does not repeat every standing problem.
-func (h *Host) logNewProblems(old, snap *snapshot) {
-	seen := map[string]bool{}
-	if old != nil {
-		for _, p := range old.problems {
-			seen[p.Error()] = true
+		for _, s := range h.base {
+			if s.Name == n.Name {
+				return fmt.Errorf("event %s is already registered", n.Name)
+			}
 		}
-	}
-	for _, p := range snap.problems {
-		if !seen[p.Error()] {
-			h.logger.Warn("hook file problem", "error", p)
+		base := append(append([]EventSpec(nil), h.base...), n)
+		if _, err := resolveEvents(base, h.cfg); err != nil {
+			return err
 		}
-	}
+		h.base = base
+		return nil
+	})
+	return rep.Err
 }
 
-// Close stops the host and releases its interpreters. Fires that are
-// running finish; later ones fail with ErrClosed.
+// Close stops the host. Hooks still running are interrupted, fires that
+// start later fail with ErrClosed, and the interpreters are released as
+// soon as the last fire in flight returns.
 func (h *Host) Close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -244,19 +236,26 @@ func (h *Host) Close() error {
 		return nil
 	}
 	h.closed = true
-	h.current.Store(nil)
+	old := h.current.Swap(nil)
 	if h.wd != nil {
 		h.wd.stop()
 	}
-	for _, f := range h.files {
-		f.close()
+	if old != nil {
+		old.release()
 	}
+	h.files = nil
 	return nil
 }
 
 // Release lifts the quarantine of a hook. It reports whether the hook was
 // quarantined.
-func (h *Host) Release(hookID string) bool { return h.strikes.release(hookID) }
+func (h *Host) Release(hookID string) bool {
+	if !h.strikes.release(hookID) {
+		return false
+	}
+	h.quarantineChanged(hookID, false)
+	return true
+}
 
 // Quarantined lists the ids of quarantined hooks.
 func (h *Host) Quarantined() []string { return h.strikes.list() }

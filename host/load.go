@@ -2,118 +2,246 @@ package host
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"path"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hookhost/hookhost/scripting"
 )
 
-// A loadedFile is one script file: the version serving (live) and the
-// error of its latest version, if that failed.
+// A loadedFile is one script file as a reload left it: the version
+// serving (live) and the error of its latest content, if that failed.
+// A loadedFile is never changed once built: a reload that sees new
+// content makes a new one, so the set of files a snapshot was built from
+// stays as it was while the next reload is being built.
 type loadedFile struct {
 	path string
-	live *version // nil until a version compiles
-	err  error    // the latest version's error; nil when live is latest
+	// pack is the hook pack the file belongs to; empty for a top-level
+	// file.
+	pack string
+	live *version // nil until a version compiles and validates
+	err  error    // the latest content's error; nil when live is latest
 	// lastHash is the hash of the latest content seen, good or bad, so an
-	// unchanged bad file is not recompiled on every reload.
+	// unchanged bad file is not recompiled on every reload. It is only
+	// recorded for a compile that ran to its end.
 	lastHash string
 }
 
-// A version is one compiled content of a file.
+// A version is one compiled content of a file. Every snapshot that holds
+// it counts one reference; the program is closed when the last snapshot
+// holding it is retired, so a fire in flight never calls a closed
+// program.
 type version struct {
 	hash string // sha256 hex prefix of the source
 	prog scripting.Program
+	refs atomic.Int64
 }
 
-func (f *loadedFile) close() {
-	if f.live != nil {
-		f.live.prog.Close()
+func (v *version) acquire() { v.refs.Add(1) }
+
+func (v *version) release() {
+	if v.refs.Add(-1) == 0 {
+		v.prog.Close()
 	}
 }
 
 // versionLen is how many hex digits of the sha256 name a version.
 const versionLen = 12
 
-// loadLocked scans the directory and compiles what changed.
-func (h *Host) loadLocked(ctx context.Context) error {
-	names, err := h.scan()
-	if err != nil {
-		return err
-	}
-	seen := make(map[string]bool, len(names))
-	for _, name := range names {
-		seen[name] = true
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		h.loadFile(ctx, name)
-	}
-	for name, f := range h.files {
-		if !seen[name] {
-			f.close()
-			delete(h.files, name)
-		}
-	}
-	return nil
+// A fileSet is the outcome of scanning and compiling: the files of the
+// next snapshot, what happened to each, and the versions compiled on the
+// way, which belong to no snapshot yet.
+type fileSet struct {
+	files    map[string]*loadedFile
+	outcomes []FileOutcome
+	fresh    []*version
+	packs    []PackStatus
+	notes    []string
 }
 
-// scan lists the script files of the directory, sorted. Names starting
-// with "." (editor files, a ConfigMap's ..data) and test files
-// (*_test.lua, *_test.star) are skipped; symlinks are followed.
-func (h *Host) scan() ([]string, error) {
+// discard closes what the set compiled: it is not going to be published.
+func (s *fileSet) discard() {
+	for _, v := range s.fresh {
+		v.prog.Close()
+	}
+}
+
+// loadFiles scans the directory and compiles the files whose content
+// changed since prev; the others keep their loadedFile. A file that
+// fails keeps its previous good version. With retryFailed, files whose
+// latest content failed are compiled again even if unchanged (new events
+// may make them valid). If ctx ends, everything compiled is closed and
+// nothing is recorded: the next reload starts from prev again.
+func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, events map[string]*EventSpec, retryFailed bool) (*fileSet, error) {
+	sc, err := h.scan()
+	if err != nil {
+		return nil, err
+	}
+	set := &fileSet{files: make(map[string]*loadedFile, len(sc.files)), packs: sc.packStatuses(), notes: sc.notes}
+	for _, name := range sc.names() {
+		if err := ctx.Err(); err != nil {
+			set.discard()
+			return nil, err
+		}
+		f, outcome, err := h.loadFile(ctx, prev[name], sc.files[name], events, retryFailed)
+		if err != nil {
+			set.discard()
+			return nil, err
+		}
+		if outcome.fresh != nil {
+			set.fresh = append(set.fresh, outcome.fresh)
+		}
+		set.files[name] = f
+		set.outcomes = append(set.outcomes, outcome.FileOutcome)
+	}
+	for name, f := range prev {
+		if set.files[name] == nil {
+			set.outcomes = append(set.outcomes, FileOutcome{Path: name, Outcome: FileRemoved, Pack: f.pack})
+		}
+	}
+	sort.Slice(set.outcomes, func(i, j int) bool { return set.outcomes[i].Path < set.outcomes[j].Path })
+	return set, nil
+}
+
+// A scanned file is a script found by the scan.
+type scannedFile struct {
+	name string // relative to the directory, slash-separated
+	pack string
+}
+
+// A scanResult is what one scan of the directory found.
+type scanResult struct {
+	files map[string]scannedFile
+	packs []*packInfo
+	notes []string
+}
+
+func (s *scanResult) names() []string {
+	out := make([]string, 0, len(s.files))
+	for n := range s.files {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// scan lists the script files of the directory and of its hook packs.
+// Names starting with "." (editor files, a ConfigMap's ..data) and test
+// files (*_test.lua, *_test.star) are skipped; symlinks are followed.
+func (h *Host) scan() (*scanResult, error) {
 	entries, err := fs.ReadDir(h.fsys, ".")
 	if err != nil {
 		return nil, fmt.Errorf("reading the hooks directory: %w", err)
 	}
-	var names []string
+	sc := &scanResult{files: map[string]scannedFile{}}
 	for _, e := range entries {
 		name := e.Name()
-		ext := path.Ext(name)
-		if strings.HasPrefix(name, ".") || h.engines[ext] == nil || strings.HasSuffix(name, "_test"+ext) {
+		if strings.HasPrefix(name, ".") {
 			continue
 		}
-		if !e.Type().IsRegular() {
-			info, err := fs.Stat(h.fsys, name) // follows symlinks
-			if err != nil || !info.Mode().IsRegular() {
-				continue
-			}
+		switch kind := h.entryKind(name, e); kind {
+		case entryScript:
+			sc.files[name] = scannedFile{name: name}
+		case entryDir:
+			h.scanPack(sc, name)
 		}
-		names = append(names, name)
 	}
-	sort.Strings(names)
-	return names, nil
+	return sc, nil
 }
 
-// loadFile compiles name if its content changed since it was last seen.
-func (h *Host) loadFile(ctx context.Context, name string) {
-	f := h.files[name]
-	if f == nil {
-		f = &loadedFile{path: name}
-		h.files[name] = f
+type entryKind int
+
+const (
+	entryOther entryKind = iota
+	entryScript
+	entryDir
+)
+
+// entryKind classifies a directory entry, following symlinks.
+func (h *Host) entryKind(name string, e fs.DirEntry) entryKind {
+	mode := e.Type()
+	if mode&fs.ModeSymlink != 0 {
+		info, err := fs.Stat(h.fsys, name)
+		if err != nil {
+			return entryOther
+		}
+		mode = info.Mode()
 	}
+	switch {
+	case mode.IsDir():
+		return entryDir
+	case mode.IsRegular() && h.isScript(path.Base(name)):
+		return entryScript
+	}
+	return entryOther
+}
+
+// isScript reports whether a file name is a hook script: an engine's
+// extension, not a test file, not hidden.
+func (h *Host) isScript(base string) bool {
+	ext := path.Ext(base)
+	return !strings.HasPrefix(base, ".") && h.engines[ext] != nil && !strings.HasSuffix(base, "_test"+ext)
+}
+
+// A fileOutcome is a FileOutcome and the version compiled for it, if
+// any.
+type fileOutcome struct {
+	FileOutcome
+	fresh *version
+}
+
+// loadFile compiles a file if its content changed since prev. The error
+// is only for a compile cut short by ctx.
+func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, events map[string]*EventSpec, retryFailed bool) (*loadedFile, fileOutcome, error) {
+	name := sf.name
+	if prev == nil {
+		prev = &loadedFile{path: name, pack: sf.pack}
+	}
+	out := fileOutcome{FileOutcome: FileOutcome{Path: name, Pack: sf.pack}}
 	code, err := fs.ReadFile(h.fsys, name)
 	if err != nil {
-		f.err = &scripting.Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err), Err: err}
-		return
+		f := &loadedFile{path: name, pack: sf.pack, live: prev.live,
+			err: &scripting.Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err), Err: err}}
+		return f, out.failed(f), nil
 	}
-	sum := sha256.Sum256(code)
-	hash := hex.EncodeToString(sum[:])[:versionLen]
-	if hash == f.lastHash {
-		return
+	hash := contentHash(code)
+	if hash == prev.lastHash && prev.pack == sf.pack && !(retryFailed && prev.err != nil) {
+		out.Outcome, out.Err = FileUnchanged, prev.err
+		out.Version = prev.liveHash()
+		return prev, out, nil
 	}
-	f.lastHash = hash
 	prog, err := h.engines[path.Ext(name)].Compile(ctx, scripting.Source{Name: name, Code: code}, h.env)
+	if err != nil && ctx.Err() != nil {
+		return nil, out, fmt.Errorf("compiling %s: %w", name, ctx.Err())
+	}
+	if err == nil {
+		if err = checkEvents(name, lastByName(prog.Hooks()), events); err != nil {
+			prog.Close()
+		}
+	}
 	if err != nil {
-		f.err = err
-		return
+		f := &loadedFile{path: name, pack: sf.pack, live: prev.live, err: err, lastHash: hash}
+		return f, out.failed(f), nil
 	}
-	if f.live != nil {
-		f.live.prog.Close()
+	v := &version{hash: hash, prog: prog}
+	out.Outcome, out.Version, out.fresh = FileReloaded, hash, v
+	if prev.live == nil && prev.lastHash == "" {
+		out.Outcome = FileAdded
 	}
-	f.live, f.err = &version{hash: hash, prog: prog}, nil
+	return &loadedFile{path: name, pack: sf.pack, live: v, lastHash: hash}, out, nil
+}
+
+func (o fileOutcome) failed(f *loadedFile) fileOutcome {
+	o.Outcome, o.Err, o.Version = FileFailed, f.err, f.liveHash()
+	return o
+}
+
+func (f *loadedFile) liveHash() string {
+	if f.live == nil {
+		return ""
+	}
+	return f.live.hash
 }

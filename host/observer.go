@@ -1,6 +1,9 @@
 package host
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // An Observer is told what a host does: every fire that finished, every
 // reload with its report, every hook quarantined or released. Metrics,
@@ -75,7 +78,9 @@ func (r ReloadReport) OK() bool {
 
 // A FileOutcome is what a reload did with one file.
 type FileOutcome struct {
-	Path    string
+	Path string
+	// Pack is the hook pack of the file; empty for a top-level file.
+	Pack    string
 	Outcome FileAction
 	// Err is the file's error when Outcome is FileFailed.
 	Err error
@@ -114,4 +119,71 @@ type QuarantineReport struct {
 	Hook        string
 	Quarantined bool
 	Time        time.Time
+}
+
+// Observers fans out to several observers, in order, skipping nils; nil
+// when none is left. A panic in one does not keep the others from being
+// told: it is raised again, to the host, once all have been called.
+func Observers(obs ...Observer) Observer {
+	var out fanOut
+	for _, o := range obs {
+		if o != nil {
+			out = append(out, o)
+		}
+	}
+	switch len(out) {
+	case 0:
+		return nil
+	case 1:
+		return out[0]
+	}
+	return out
+}
+
+type fanOut []Observer
+
+func (f fanOut) FireDone(r FireReport)     { f.each(func(o Observer) { o.FireDone(r) }) }
+func (f fanOut) ReloadDone(r ReloadReport) { f.each(func(o Observer) { o.ReloadDone(r) }) }
+func (f fanOut) QuarantineChanged(r QuarantineReport) {
+	f.each(func(o Observer) { o.QuarantineChanged(r) })
+}
+
+func (f fanOut) each(call func(Observer)) {
+	var first any
+	for _, o := range f {
+		func() {
+			defer func() {
+				if p := recover(); p != nil && first == nil {
+					first = p
+				}
+			}()
+			call(o)
+		}()
+	}
+	if first != nil {
+		panic(first)
+	}
+}
+
+// fireDone tells the observer of a fire.
+func (h *Host) fireDone(r FireReport) {
+	defer h.recoverObserver("FireDone")
+	h.obs.FireDone(r)
+}
+
+// quarantineChanged tells the observer that a hook was quarantined or
+// released. Callers hold no lock.
+func (h *Host) quarantineChanged(id string, quarantined bool) {
+	if h.obs == nil {
+		return
+	}
+	defer h.recoverObserver("QuarantineChanged")
+	h.obs.QuarantineChanged(QuarantineReport{Hook: id, Quarantined: quarantined, Time: time.Now()})
+}
+
+// recoverObserver keeps a panicking observer from failing the host.
+func (h *Host) recoverObserver(method string) {
+	if p := recover(); p != nil {
+		h.logger.Error("observer panicked; ignored", "method", method, "panic", fmt.Sprint(p))
+	}
 }

@@ -40,11 +40,12 @@ type strikeRecord struct {
 func newQuarantine() *quarantine { return &quarantine{byID: map[string]*strikeRecord{}} }
 
 // record returns the record of a hook in a given version of its file; a
-// new version starts with a clean record.
-func (q *quarantine) record(id, version string) *strikeRecord {
+// new version starts with a clean record. lifted reports that this ended
+// a quarantine.
+func (q *quarantine) record(id, version string) (r *strikeRecord, lifted bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	r := q.byID[id]
+	r = q.byID[id]
 	if r == nil {
 		r = &strikeRecord{id: id}
 		q.byID[id] = r
@@ -52,10 +53,10 @@ func (q *quarantine) record(id, version string) *strikeRecord {
 	r.mu.Lock()
 	if r.version != version {
 		r.version, r.times = version, nil
-		r.quarantined.Store(false)
+		lifted = r.quarantined.Swap(false)
 	}
 	r.mu.Unlock()
-	return r
+	return r, lifted
 }
 
 // strike records one abandoned call and reports whether it quarantined

@@ -19,6 +19,11 @@ type Result struct {
 	Messages []Message
 	// Trace lists the hooks that ran, in order.
 	Trace []TraceEntry
+	// Problems are the load problems of the snapshot the fire ran on, one
+	// per line as file:line: message: files with no good version, and
+	// files whose latest edit failed while an older version serves. Nil
+	// when there are none. Shared by every fire: read-only.
+	Problems []string
 }
 
 // An Outcome is what one hook call came to.
@@ -72,7 +77,8 @@ func durationMS(d time.Duration) float64 {
 }
 
 // MarshalJSON writes the result as the fire --json object: event,
-// decision, payload, messages and trace, the last two always lists.
+// decision, payload, messages and trace, the last two always lists, and
+// problems when there are any.
 func (r Result) MarshalJSON() ([]byte, error) {
 	msgs, trace, payload := r.Messages, r.Trace, r.Payload
 	if msgs == nil {
@@ -90,7 +96,8 @@ func (r Result) MarshalJSON() ([]byte, error) {
 		Payload  map[string]any `json:"payload"`
 		Messages []Message      `json:"messages"`
 		Trace    []TraceEntry   `json:"trace"`
-	}{r.Event, r.Decision, payload, msgs, trace})
+		Problems []string       `json:"problems,omitempty"`
+	}{r.Event, r.Decision, payload, msgs, trace, r.Problems})
 }
 
 // marshal is json.Marshal without HTML escaping: the fire --json object

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hookhost/hookhost/scripting"
@@ -22,6 +23,45 @@ type snapshot struct {
 	hooks    []HookInfo
 	files    []FileStatus
 	problems []error
+	// problemLines are the problems one per line, shared read-only by
+	// every Result of this snapshot; nil when there are none.
+	problemLines []string
+	// strictDeny is the reason every deny-capable fire is denied with,
+	// when strict mode is on and some file has no good version.
+	strictDeny string
+	strict     bool
+	config     ConfigStatus
+	packs      []PackStatus
+	notes      []string
+
+	// refs counts the fires running on the snapshot, plus one while it is
+	// published. When it drops to zero the snapshot is retired: it
+	// releases its versions, and programs no snapshot holds are closed.
+	refs     atomic.Int64
+	versions []*version
+}
+
+// tryAcquire takes a reference for a fire; it fails on a snapshot
+// already retired (the fire then loads the current one again).
+func (s *snapshot) tryAcquire() bool {
+	for {
+		n := s.refs.Load()
+		if n == 0 {
+			return false
+		}
+		if s.refs.CompareAndSwap(n, n+1) {
+			return true
+		}
+	}
+}
+
+// release drops a reference; the last one retires the snapshot.
+func (s *snapshot) release() {
+	if s.refs.Add(-1) == 0 {
+		for _, v := range s.versions {
+			v.release()
+		}
+	}
 }
 
 type eventTable struct {
@@ -54,11 +94,18 @@ type HookInfo struct {
 	Enabled     bool     `json:"enabled"`
 	Params      []string `json:"params"`
 	Quarantined bool     `json:"quarantined"`
+	// Pack is the hook pack of the hook's file; empty for a top-level
+	// file. PackDescription is the pack's description from its HOOK.md.
+	Pack            string `json:"pack,omitempty"`
+	PackDescription string `json:"pack_description,omitempty"`
 }
 
 // FileStatus describes a script file.
 type FileStatus struct {
-	Path  string
+	Path string
+	// Pack is the hook pack the file belongs to; empty for a top-level
+	// file.
+	Pack  string
 	Hooks int
 	// Err is the latest version's error, or nil. A file whose latest
 	// version failed keeps its last good version live when it has one.
@@ -132,14 +179,37 @@ func checkHookTimeouts(cfg *Config, events map[string]*EventSpec) []error {
 	return errs
 }
 
-// buildSnapshot binds every live hook to its configuration.
-func buildSnapshot(gen uint64, now time.Time, events map[string]*EventSpec, cfg *Config, files map[string]*loadedFile, q *quarantine) *snapshot {
-	s := &snapshot{gen: gen, loadedAt: now, events: make(map[string]*eventTable, len(events))}
-	for name, spec := range events {
+// snapshotInput is what a snapshot is built from.
+type snapshotInput struct {
+	gen    uint64
+	now    time.Time
+	events map[string]*EventSpec
+	cfg    *Config
+	files  map[string]*loadedFile
+	q      *quarantine
+	strict bool
+	config ConfigStatus
+	packs  []PackStatus
+	notes  []string
+}
+
+// buildSnapshot binds every live hook to its configuration. The snapshot
+// holds a reference to every live version (released when it is
+// retired) and starts with the reference of being published.
+func buildSnapshot(in snapshotInput) (s *snapshot, released []string) {
+	s = &snapshot{gen: in.gen, loadedAt: in.now, events: make(map[string]*eventTable, len(in.events)),
+		strict: in.strict, config: in.config, packs: in.packs, notes: in.notes}
+	s.refs.Store(1)
+	for name, spec := range in.events {
 		s.events[name] = &eventTable{spec: *spec}
 	}
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		s.addFile(files[name], cfg, q)
+	for _, name := range slices.Sorted(maps.Keys(in.files)) {
+		f := in.files[name]
+		if f.live != nil {
+			f.live.acquire()
+			s.versions = append(s.versions, f.live)
+		}
+		released = append(released, s.addFile(f, in.cfg, in.q)...)
 	}
 	for _, t := range s.events {
 		sort.Slice(t.hooks, func(i, j int) bool {
@@ -151,35 +221,101 @@ func buildSnapshot(gen uint64, now time.Time, events map[string]*EventSpec, cfg 
 		})
 	}
 	sort.Slice(s.hooks, func(i, j int) bool { return s.hooks[i].ID < s.hooks[j].ID })
-	return s
+	s.summarizeProblems()
+	return s, released
+}
+
+// summarizeProblems writes the problems one per line and, in strict
+// mode, the deny reason of a snapshot where a file has no good version.
+func (s *snapshot) summarizeProblems() {
+	for _, p := range s.problems {
+		for _, e := range flattenErrors(p) {
+			s.problemLines = append(s.problemLines, e.Error())
+		}
+	}
+	s.problemLines = append(s.problemLines, s.packProblems()...)
+	if !s.strict {
+		return
+	}
+	if bad := s.neverGood(); len(bad) > 0 {
+		s.strictDeny = "hookhost: " + bad[0]
+		if len(bad) > 1 {
+			s.strictDeny += fmt.Sprintf(" (and %d more)", len(bad)-1)
+		}
+	}
+}
+
+// neverGood describes the files with no good version serving, as
+// "<file>:<line> failed to load: <message>".
+func (s *snapshot) neverGood() []string {
+	var out []string
+	for _, f := range s.files {
+		if f.Version != "" || f.Err == nil {
+			continue
+		}
+		out = append(out, failedToLoad(f.Path, f.Err))
+	}
+	return append(out, s.packFailures()...)
+}
+
+func failedToLoad(file string, err error) string {
+	var se *scripting.Error
+	if errs := flattenErrors(err); len(errs) > 0 && errors.As(errs[0], &se) && se.File != "" {
+		where := se.File
+		if se.Line > 0 {
+			where = fmt.Sprintf("%s:%d", se.File, se.Line)
+		}
+		return where + " failed to load: " + se.Msg
+	}
+	return file + " failed to load: " + err.Error()
+}
+
+// flattenErrors splits joined errors into their leaves.
+func flattenErrors(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flattenErrors(e)...)
+		}
+		return out
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
 }
 
 // addFile adds a file's live hooks. A hook registered for an unknown
-// event makes the whole file a load error.
-func (s *snapshot) addFile(f *loadedFile, cfg *Config, q *quarantine) {
-	st := FileStatus{Path: f.path, Err: f.err}
+// event makes the whole file a load error. It returns the hooks whose
+// quarantine the new version lifted.
+func (s *snapshot) addFile(f *loadedFile, cfg *Config, q *quarantine) (released []string) {
+	st := FileStatus{Path: f.path, Pack: f.pack, Err: f.err}
 	defer func() { s.files = append(s.files, st) }()
 	if f.err != nil {
 		s.problems = append(s.problems, f.err)
 	}
 	if f.live == nil {
-		return
+		return nil
 	}
 	hooks := lastByName(f.live.prog.Hooks())
-	if err := s.checkEvents(f.path, hooks); err != nil {
+	if err := checkEvents(f.path, hooks, s.eventSpecs()); err != nil {
 		st.Err = errors.Join(st.Err, err)
 		s.problems = append(s.problems, err)
-		return
+		return nil
 	}
 	st.Version, st.Hooks = f.live.hash, len(hooks)
 	for _, h := range hooks {
-		b, info := bind(f, h, cfg, s.events[h.Event].spec, q)
+		b, info, lifted := bind(f, h, cfg, s.events[h.Event].spec, q)
+		if lifted {
+			released = append(released, b.id)
+		}
 		s.hooks = append(s.hooks, info)
 		if info.Enabled {
 			t := s.events[h.Event]
 			t.hooks = append(t.hooks, b)
 		}
 	}
+	return released
 }
 
 // lastByName keeps the last registration of each name, in first-seen
@@ -198,28 +334,39 @@ func lastByName(hooks []scripting.Hook) []scripting.Hook {
 	return out
 }
 
-func (s *snapshot) checkEvents(file string, hooks []scripting.Hook) error {
+// eventSpecs is the snapshot's events as checkEvents wants them.
+func (s *snapshot) eventSpecs() map[string]*EventSpec {
+	out := make(map[string]*EventSpec, len(s.events))
+	for name, t := range s.events {
+		out[name] = &t.spec
+	}
+	return out
+}
+
+// checkEvents reports the hooks registered for events that do not exist.
+func checkEvents(file string, hooks []scripting.Hook, events map[string]*EventSpec) error {
 	var errs []error
 	for _, h := range hooks {
-		if s.events[h.Event] == nil {
+		if events[h.Event] == nil {
 			errs = append(errs, &scripting.Error{File: file, Line: h.Line, Hook: file + ":" + h.Name,
-				Msg: fmt.Sprintf("hook.on: unknown event %q (known events: %s)", h.Event, s.eventNames())})
+				Msg: fmt.Sprintf("hook.on: unknown event %q (known events: %s)", h.Event, eventNames(events))})
 		}
 	}
 	return errors.Join(errs...)
 }
 
-func (s *snapshot) eventNames() string {
-	return strings.Join(slices.Sorted(maps.Keys(s.events)), ", ")
+func eventNames(events map[string]*EventSpec) string {
+	return strings.Join(slices.Sorted(maps.Keys(events)), ", ")
 }
 
 // bind resolves a hook's priority, enabled, timeout and config from the
 // operator's settings, most specific first.
-func bind(f *loadedFile, h scripting.Hook, cfg *Config, spec EventSpec, q *quarantine) (*boundHook, HookInfo) {
+func bind(f *loadedFile, h scripting.Hook, cfg *Config, spec EventSpec, q *quarantine) (*boundHook, HookInfo, bool) {
 	id := f.path + ":" + h.Name
 	byID, byFile := cfg.Hooks[id], cfg.Hooks[f.path]
+	strikes, lifted := q.record(id, f.live.hash)
 	b := &boundHook{id: id, file: f.path, line: h.Line, priority: h.Priority, fn: h.Func,
-		config: mergeConfig(byFile.Config, byID.Config), strikes: q.record(id, f.live.hash)}
+		config: mergeConfig(byFile.Config, byID.Config), strikes: strikes}
 	enabled := h.Enabled
 	for _, hc := range []HookConfig{byFile, byID} { // later wins
 		if hc.Priority != nil {
@@ -232,8 +379,8 @@ func bind(f *loadedFile, h scripting.Hook, cfg *Config, spec EventSpec, q *quara
 	var from string
 	b.timeout, from = resolveTimeout(h, spec, cfg, byID, byFile)
 	info := HookInfo{ID: id, Event: h.Event, File: f.path, Line: h.Line, Priority: b.priority, Timeout: b.timeout,
-		TimeoutFrom: from, Enabled: enabled, Params: h.Params, Quarantined: b.strikes.quarantined.Load()}
-	return b, info
+		TimeoutFrom: from, Enabled: enabled, Params: h.Params, Quarantined: b.strikes.quarantined.Load(), Pack: f.pack}
+	return b, info, lifted
 }
 
 // DefaultTimeout is the budget of a hook that nothing else gives one.

@@ -60,7 +60,8 @@ end, { name = "h", timeout = "30ms" })`},
 	for _, c := range cases {
 		id := c.file + ":h"
 		t.Run(id, func(t *testing.T) {
-			h := newTestHost(t, map[string]string{c.file: c.code}, Options{Modules: []stdlib.Module{blockingModule(t, true)}})
+			obs := &recordingObserver{}
+			h := newTestHost(t, map[string]string{c.file: c.code}, Options{Modules: []stdlib.Module{blockingModule(t, true)}, Observer: obs})
 			fire := func() Result {
 				r, err := h.Fire(context.Background(), c.event, map[string]any{"tool_name": "x"})
 				if err != nil {
@@ -84,6 +85,11 @@ end, { name = "h", timeout = "30ms" })`},
 			}
 			if entry(fire(), id) == nil {
 				t.Fatalf("a released hook did not run")
+			}
+			obs.mu.Lock()
+			defer obs.mu.Unlock()
+			if q := obs.quarantines; len(q) != 2 || q[0].Hook != id || !q[0].Quarantined || q[1].Quarantined {
+				t.Errorf("the observer was told %+v, want quarantined then released", q)
 			}
 		})
 	}

@@ -82,7 +82,8 @@ type commonOptions struct {
 	// LogLevel is the least level of the host's logs written to stderr.
 	LogLevel string
 
-	level slog.Level
+	level  slog.Level
+	strict bool // set by the commands that have --strict
 }
 
 func (o *commonOptions) flags() []cli.Flag {
@@ -108,13 +109,15 @@ func (o *commonOptions) validate() error {
 
 // openHost loads the config and the scripts. Failures are usage errors
 // (exit 2): config errors are printed one a line, as file:line: message.
-// The scripts' own load problems do not fail it; see printProblems.
+// The scripts' own load problems do not fail it: they are printed on
+// stderr as the host reports them (see problemPrinter).
 func (o *commonOptions) openHost(ctx context.Context, stderr io.Writer) (*host.Host, error) {
 	cfg, err := o.loadConfig()
 	if err != nil {
 		return nil, err
 	}
-	return o.newHost(ctx, cfg, stderr)
+	h, _, err := o.newHost(ctx, cfg, stderr, stderr)
+	return h, err
 }
 
 // loadConfig reads --config; nil when there is none.
@@ -129,12 +132,16 @@ func (o *commonOptions) loadConfig() (*host.Config, error) {
 	return cfg, nil
 }
 
-func (o *commonOptions) newHost(ctx context.Context, cfg *host.Config, stderr io.Writer) (*host.Host, error) {
-	h, err := host.New(ctx, host.Options{Dir: o.Dir, Config: cfg, Logger: newLogger(stderr, o.level)})
+// newHost makes the host; the load problems its first reload reports go
+// to problems, its logs to stderr.
+func (o *commonOptions) newHost(ctx context.Context, cfg *host.Config, problems, stderr io.Writer) (*host.Host, *problemPrinter, error) {
+	printer := &problemPrinter{w: problems}
+	h, err := host.New(ctx, host.Options{Dir: o.Dir, Config: cfg, Logger: newLogger(stderr, o.level),
+		Observer: printer, Strict: o.strict})
 	if err != nil {
-		return nil, configError(err)
+		return nil, nil, configError(err)
 	}
-	return h, nil
+	return h, printer, nil
 }
 
 // configError is a usage error; one made of config errors is printed
@@ -147,9 +154,27 @@ func configError(err error) error {
 	return usageError(errors.New(strings.TrimPrefix(err.Error(), "host: ")))
 }
 
-// printProblems writes each load problem on its own line as
-// file:line: message (file relative to the hooks directory) and returns
-// how many there were.
+// A problemPrinter is the commands' observer of the host: it writes each
+// file a reload failed to load, one problem a line, as file:line:
+// message (file relative to the hooks directory), and counts them.
+type problemPrinter struct {
+	w io.Writer
+	n int
+}
+
+func (p *problemPrinter) ReloadDone(r host.ReloadReport) {
+	for _, f := range r.Files {
+		if f.Outcome == host.FileFailed {
+			p.n += printProblems(p.w, []error{f.Err})
+		}
+	}
+}
+
+func (p *problemPrinter) FireDone(host.FireReport)                {}
+func (p *problemPrinter) QuarantineChanged(host.QuarantineReport) {}
+
+// printProblems writes each problem on its own line (joined errors one
+// per line) and returns how many there were.
 func printProblems(w io.Writer, problems []error) int {
 	n := 0
 	for _, p := range problems {
@@ -161,18 +186,10 @@ func printProblems(w io.Writer, problems []error) int {
 	return n
 }
 
-// problemLogMessage is the message of the host's log record for each
-// load problem (host.publishLocked). The commands print those problems
-// themselves, as file:line: message, so the record is dropped to avoid
-// reporting each problem twice.
-const problemLogMessage = "hook file problem"
-
 // newLogger is the host's logger: text on stderr, from level up, without
-// timestamps (one-shot commands), and without the load-problem records
-// the commands print themselves.
+// timestamps (one-shot commands).
 func newLogger(stderr io.Writer, level slog.Level) *slog.Logger {
-	h := slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level, ReplaceAttr: dropTime})
-	return slog.New(dropProblems{h})
+	return slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level, ReplaceAttr: dropTime}))
 }
 
 func dropTime(groups []string, a slog.Attr) slog.Attr {
@@ -180,24 +197,6 @@ func dropTime(groups []string, a slog.Attr) slog.Attr {
 		return slog.Attr{}
 	}
 	return a
-}
-
-// dropProblems is a slog.Handler that drops load-problem records.
-type dropProblems struct{ slog.Handler }
-
-func (d dropProblems) Handle(ctx context.Context, r slog.Record) error {
-	if r.Message == problemLogMessage {
-		return nil
-	}
-	return d.Handler.Handle(ctx, r)
-}
-
-func (d dropProblems) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return dropProblems{d.Handler.WithAttrs(attrs)}
-}
-
-func (d dropProblems) WithGroup(name string) slog.Handler {
-	return dropProblems{d.Handler.WithGroup(name)}
 }
 
 // interspersed lets flags follow the positional arguments, as in

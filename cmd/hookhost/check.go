@@ -56,14 +56,13 @@ func runCheck(ctx context.Context, opts *checkOptions, _ io.Reader, stdout, stde
 	if err != nil {
 		return err
 	}
-	h, err := opts.newHost(ctx, cfg, stderr)
+	h, loaded, err := opts.newHost(ctx, cfg, stdout, stderr)
 	if err != nil {
 		return err
 	}
 	defer h.Close()
 	files, hooks := h.Files(), h.Hooks()
-	problems := append(h.Problems(), unmatchedConfig(cfg, files, hooks)...)
-	if n := printProblems(stdout, problems); n > 0 {
+	if n := loaded.n + printProblems(stdout, unmatchedConfig(cfg, files, hooks)); n > 0 {
 		return failedErrorf("check: %d %s", n, plural(n, "problem", "problems"))
 	}
 	_, err = fmt.Fprintf(stdout, "ok: %d %s, %d %s\n", len(files), plural(len(files), "file", "files"),

@@ -30,17 +30,21 @@ func newFireCommand() *cli.Command {
 		Name:      "fire",
 		Usage:     "fire one event through the hooks and print the decision",
 		ArgsUsage: "EVENT [PAYLOAD | -]",
-		UsageText: "hookhost fire [--dir DIR] [--config FILE] [--json] EVENT [PAYLOAD | -]",
+		UsageText: "hookhost fire [--dir DIR] [--config FILE] [--json] [--strict] EVENT [PAYLOAD | -]",
 		Description: "Loads the hooks directory, fires EVENT once with PAYLOAD (a JSON object; \"-\" reads it\n" +
 			"from stdin; omitted means {}) and prints the trace and the decision. With --json it prints\n" +
-			"exactly one JSON object on stdout: event, decision, payload, messages, trace.\n" +
+			"exactly one JSON object on stdout: event, decision, payload, messages, trace, and problems\n" +
+			"(the files that failed to load) when there are any. With --strict (or strict: true in the\n" +
+			"config), while a file has no good version, an event that allows deny is denied.\n" +
 			"Flags may come before or after the arguments. Exit status: 0 when the fire ran,\n" +
 			"2 for a usage error (unknown event, bad payload, bad config, unreadable directory).\n\n" +
 			"Examples:\n" +
 			"   hookhost fire tool.execute.pre '{\"tool_name\":\"bash\",\"params\":{\"command\":\"rm -rf /\"}}' --json\n" +
 			"   echo '{\"prompt\":\"hello\"}' | hookhost fire --dir ./hooks.d turn.pre -",
 		Flags: append(opts.flags(),
-			&cli.BoolFlag{Name: "json", Destination: &opts.JSON, Usage: "print the result as one JSON object"}),
+			&cli.BoolFlag{Name: "json", Destination: &opts.JSON, Usage: "print the result as one JSON object"},
+			&cli.BoolFlag{Name: "strict", Destination: &opts.strict,
+				Usage: "deny every event that allows deny while a hook file has no good version"}),
 		HideHelpCommand: true,
 		OnUsageError:    onUsageError,
 		Action: func(c *cli.Context) error {
@@ -78,7 +82,6 @@ func runFire(ctx context.Context, opts *fireOptions, stdin io.Reader, stdout, st
 		return err
 	}
 	defer h.Close()
-	printProblems(stderr, h.Problems())
 	res, err := h.Fire(ctx, opts.Event, payload)
 	switch {
 	case errors.Is(err, host.ErrUnknownEvent):

@@ -57,7 +57,6 @@ func runList(ctx context.Context, opts *listOptions, _ io.Reader, stdout, stderr
 		return err
 	}
 	defer h.Close()
-	printProblems(stderr, h.Problems())
 	hooks := h.Hooks()
 	if opts.JSON {
 		err = writeHooksJSON(stdout, hooks)

@@ -1,0 +1,229 @@
+package host
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Triggers of a reload, as ReloadReport.Trigger names them.
+const (
+	TriggerStart    = "start"    // New
+	TriggerWatch    = "watch"    // the directory watcher (Watch)
+	TriggerSignal   = "signal"   // SIGHUP in a daemon
+	TriggerAPI      = "api"      // Reload, or a request to a daemon
+	TriggerRegister = "register" // RegisterEvent
+)
+
+// Rescan is the one reload every trigger goes through; reloads are
+// serialized. It re-reads the config file (Options.ConfigPath), scans the
+// directory, compiles only the files whose content changed, builds the
+// whole new snapshot and publishes it with one atomic swap. What the new
+// snapshot replaced is retired once no fire can reach it any more: fires
+// already running finish on the snapshot they began with.
+//
+// A file that fails keeps its last good version serving; a config that
+// fails keeps the last good config. If the reload cannot run (the
+// directory is unreadable, ctx ends, the host is closed) nothing is
+// published or recorded and the report's Err says why. trigger names the
+// cause in the report ("watch", "signal", "api", …).
+func (h *Host) Rescan(ctx context.Context, trigger string) ReloadReport {
+	return h.rescan(ctx, trigger, func() error { return nil })
+}
+
+// rescan runs a reload with prepare (which may change the host's base
+// events) applied under the reload lock first.
+func (h *Host) rescan(ctx context.Context, trigger string, prepare func() error) ReloadReport {
+	h.mu.Lock()
+	start := time.Now()
+	var rep ReloadReport
+	var released []string
+	if err := prepare(); err != nil {
+		rep = ReloadReport{Generation: h.gen, Err: err}
+	} else {
+		rep, released = h.reloadLocked(ctx, trigger == TriggerRegister)
+	}
+	h.mu.Unlock()
+	rep.Trigger, rep.Start, rep.Duration = trigger, start, time.Since(start)
+	h.afterReload(rep, released)
+	return rep
+}
+
+// Reload rescans the scripts and the config (see Rescan) for the "api"
+// trigger and returns the report's Err.
+func (h *Host) Reload(ctx context.Context) error {
+	return h.Rescan(ctx, TriggerAPI).Err
+}
+
+// reloadLocked builds, validates and publishes the next snapshot. It
+// returns the report and the hooks whose quarantine a new file version
+// lifted.
+func (h *Host) reloadLocked(ctx context.Context, retryFailed bool) (ReloadReport, []string) {
+	rep := ReloadReport{Generation: h.gen}
+	if h.closed {
+		rep.Err = ErrClosed
+		return rep, nil
+	}
+	next := h.nextConfigLocked()
+	rep.Config = ConfigOutcome{Path: h.cfgPath, Changed: next.changed, Err: next.err}
+	events, err := resolveEvents(h.base, next.cfg)
+	if err != nil { // the base events changed under a config that fit the old ones
+		rep.Err = err
+		return rep, nil
+	}
+	set, err := h.loadFiles(ctx, h.files, events, retryFailed || next.changed)
+	if err != nil {
+		rep.Err = err
+		return rep, nil
+	}
+	h.cfg, h.cfgHash = next.cfg, next.hash
+	if next.tried {
+		h.cfgErr = next.err
+	}
+	snap, released := h.publishLocked(events, set)
+	rep.Generation = snap.gen
+	rep.Files = outcomesAsPublished(set.outcomes, snap)
+	return rep, released
+}
+
+// publishLocked builds the snapshot of a file set, swaps it in and
+// retires the one it replaces.
+func (h *Host) publishLocked(events map[string]*EventSpec, set *fileSet) (*snapshot, []string) {
+	h.gen++
+	snap, released := buildSnapshot(snapshotInput{gen: h.gen, now: h.now(), events: events, cfg: h.cfg,
+		files: set.files, q: h.strikes, strict: h.strict || h.cfg.Strict,
+		config: ConfigStatus{Path: h.configPath(), Err: h.cfgErr}, packs: set.packs, notes: set.notes})
+	h.files = set.files
+	if old := h.current.Swap(snap); old != nil {
+		old.release()
+	}
+	return snap, released
+}
+
+// outcomesAsPublished marks as failed the files whose new version
+// compiled but does not serve in the snapshot (a hook on an event the
+// snapshot does not have).
+func outcomesAsPublished(outcomes []FileOutcome, snap *snapshot) []FileOutcome {
+	byPath := make(map[string]FileStatus, len(snap.files))
+	for _, f := range snap.files {
+		byPath[f.Path] = f
+	}
+	for i, o := range outcomes {
+		st, ok := byPath[o.Path]
+		if !ok {
+			continue
+		}
+		if st.Err != nil && (o.Outcome == FileAdded || o.Outcome == FileReloaded) {
+			outcomes[i].Outcome, outcomes[i].Err = FileFailed, st.Err
+		}
+		outcomes[i].Version = st.Version
+	}
+	return outcomes
+}
+
+// afterReload tells the observer (or, without one, the log) what a
+// reload did. It runs outside the reload lock.
+func (h *Host) afterReload(rep ReloadReport, released []string) {
+	for _, id := range released {
+		h.quarantineChanged(id, false)
+	}
+	if h.obs == nil {
+		h.logReload(rep)
+		return
+	}
+	defer h.recoverObserver("ReloadDone")
+	h.obs.ReloadDone(rep)
+}
+
+// logReload logs what went wrong in a reload, for a host without an
+// observer: an observer gets the report instead.
+func (h *Host) logReload(rep ReloadReport) {
+	if rep.Err != nil {
+		h.logger.Error("reload failed; the previous hooks keep serving", "trigger", rep.Trigger, "error", rep.Err)
+	}
+	if rep.Config.Err != nil {
+		h.logger.Warn("config failed to load; the last good config stays live", "error", rep.Config.Err)
+	}
+	for _, f := range rep.Files {
+		if f.Outcome == FileFailed {
+			h.logger.Warn("hook file failed to load", "file", f.Path, "error", f.Err, "serving", f.Version)
+		}
+	}
+}
+
+// A configCandidate is the config a reload would apply.
+type configCandidate struct {
+	cfg  *Config
+	hash string // of the content read; empty when unread
+	// changed: cfg is new content that parsed and fits the events.
+	changed bool
+	// tried: new content was read (or could not be); err is its error.
+	tried bool
+	err   error
+}
+
+// nextConfigLocked reads the config file again. New content that fails
+// (unreadable, bad YAML, unknown keys, events that do not fit) leaves the
+// live config in place and is reported.
+func (h *Host) nextConfigLocked() configCandidate {
+	keep := configCandidate{cfg: h.cfg, hash: h.cfgHash}
+	if h.cfgPath == "" {
+		return keep
+	}
+	data, err := os.ReadFile(h.cfgPath)
+	if err != nil {
+		return configCandidate{cfg: h.cfg, tried: true, err: fmt.Errorf("reading config: %w", err)}
+	}
+	hash := contentHash(data)
+	if hash == h.cfgHash {
+		return keep
+	}
+	cfg, err := h.parseConfig(data)
+	if err != nil {
+		return configCandidate{cfg: h.cfg, hash: hash, tried: true, err: err}
+	}
+	return configCandidate{cfg: cfg, hash: hash, changed: true, tried: true}
+}
+
+// parseConfig parses config content and checks it against the events.
+func (h *Host) parseConfig(data []byte) (*Config, error) {
+	cfg, err := ParseConfig(filepath.ToSlash(h.cfgPath), data)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := resolveEvents(h.base, cfg); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// loadConfigFile is the first read of Options.ConfigPath, in New: there
+// is no last good config to fall back on, so an error fails New.
+func (h *Host) loadConfigFile() error {
+	data, err := os.ReadFile(h.cfgPath)
+	if err != nil {
+		return fmt.Errorf("reading config: %w", err)
+	}
+	cfg, err := h.parseConfig(data)
+	if err != nil {
+		return err
+	}
+	h.cfg, h.cfgHash = cfg, contentHash(data)
+	return nil
+}
+
+func (h *Host) configPath() string {
+	if h.cfgPath != "" {
+		return filepath.ToSlash(h.cfgPath)
+	}
+	return h.cfg.Path
+}
+
+func contentHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])[:versionLen]
+}

@@ -1,0 +1,118 @@
+package host
+
+import (
+	"encoding/json"
+	"slices"
+	"time"
+)
+
+// A Status is what a host is serving: the snapshot's generation, its
+// files with their errors and live versions, the config, the quarantined
+// hooks and the load problems. Its JSON is the shape of a daemon's
+// status endpoint (docs/embedding.md).
+type Status struct {
+	Generation uint64
+	LoadedAt   time.Time
+	Files      []FileStatus
+	Config     ConfigStatus
+	// Packs are the hook packs of the directory.
+	Packs []PackStatus
+	// Notes say what the scan left out on purpose (a subdirectory that is
+	// not a hook pack, one nested too deep).
+	Notes       []string
+	Quarantined []string
+	// Strict reports strict mode (Options.Strict or the config's strict).
+	Strict bool
+	// Problems are the load problems, one per line (Result.Problems).
+	Problems []string
+}
+
+// A ConfigStatus is the operator config's state.
+type ConfigStatus struct {
+	// Path is the config file; empty when there is none.
+	Path string
+	// Err is the error of the config's latest content, while the last
+	// good config stays live; nil when the latest content is live.
+	Err error
+}
+
+// Status reports what the host is serving now.
+func (h *Host) Status() Status {
+	snap := h.current.Load()
+	if snap == nil {
+		return Status{Quarantined: h.strikes.list()}
+	}
+	return Status{Generation: snap.gen, LoadedAt: snap.loadedAt, Files: slices.Clone(snap.files),
+		Config: snap.config, Packs: slices.Clone(snap.packs), Notes: slices.Clone(snap.notes),
+		Quarantined: h.strikes.list(), Strict: snap.strict, Problems: slices.Clone(snap.problemLines)}
+}
+
+// Unhealthy lists, in strict mode, the files (and packs) that have no
+// good version, as "<file>:<line> failed to load: …": while it is not
+// empty every deny-capable fire is denied, and a daemon's health check
+// should fail. Nil when not strict or all is well.
+func (s Status) Unhealthy() []string {
+	if !s.Strict {
+		return nil
+	}
+	snap := snapshot{files: s.Files, packs: s.Packs}
+	return snap.neverGood()
+}
+
+// MarshalJSON writes the status as the daemon's status endpoint answers
+// it: generation, loaded_at (RFC 3339), files, config, packs, notes,
+// quarantined, strict and problems, the lists never null.
+func (s Status) MarshalJSON() ([]byte, error) {
+	files := make([]fileJSON, len(s.Files))
+	for i, f := range s.Files {
+		files[i] = fileJSON{Path: f.Path, Pack: f.Pack, Hooks: f.Hooks, Error: errorText(f.Err), LiveVersion: f.Version}
+	}
+	packs := s.Packs
+	if packs == nil {
+		packs = []PackStatus{}
+	}
+	return marshal(struct {
+		Generation  uint64       `json:"generation"`
+		LoadedAt    string       `json:"loaded_at"`
+		Files       []fileJSON   `json:"files"`
+		Config      configJSON   `json:"config"`
+		Packs       []PackStatus `json:"packs"`
+		Notes       []string     `json:"notes"`
+		Quarantined []string     `json:"quarantined"`
+		Strict      bool         `json:"strict"`
+		Problems    []string     `json:"problems"`
+	}{s.Generation, s.LoadedAt.UTC().Format(time.RFC3339), files,
+		configJSON{Path: s.Config.Path, Error: errorText(s.Config.Err)},
+		packs, nonNil(s.Notes), nonNil(s.Quarantined), s.Strict, nonNil(s.Problems)})
+}
+
+type fileJSON struct {
+	Path        string  `json:"path"`
+	Pack        string  `json:"pack,omitempty"`
+	Hooks       int     `json:"hooks"`
+	Error       *string `json:"error"`
+	LiveVersion string  `json:"live_version"`
+}
+
+type configJSON struct {
+	Path  string  `json:"path"`
+	Error *string `json:"error"`
+}
+
+// errorText is an error as JSON wants it: its text, or null.
+func errorText(err error) *string {
+	if err == nil {
+		return nil
+	}
+	s := err.Error()
+	return &s
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+var _ json.Marshaler = Status{}
