@@ -21,6 +21,8 @@ type Config struct {
 	Path string
 	// Defaults apply when nothing more specific is set.
 	Defaults Defaults
+	// Limits bounds the host's resources.
+	Limits ConfigLimits
 	// Events overrides built-in events and declares custom ones.
 	Events map[string]EventConfig
 	// Hooks configures files ("guard.lua") and hooks
@@ -35,6 +37,35 @@ type Config struct {
 type Defaults struct {
 	// Timeout is the budget of hooks nothing else gives one.
 	Timeout time.Duration
+}
+
+// ConfigLimits holds the config's limits section.
+type ConfigLimits struct {
+	// Memory is the host's heap budget, in bytes: while hooks run, the
+	// host samples the process heap every few milliseconds, and when it
+	// passes Memory the hooks running are interrupted, fail, and count a
+	// strike towards quarantine. When Options.Limits leaves the per-call
+	// budget unset, each call may allocate an eighth of Memory through
+	// what hookhost implements. Zero means DefaultMemoryLimit.
+	Memory int64
+	// Line is where the memory entry is in the file.
+	Line int
+}
+
+// DefaultMemoryLimit is the host's heap budget when the config sets none.
+// Its eighth is the default per-call budget (scripting.DefaultMaxCallMemory).
+const DefaultMemoryLimit = 512 << 20
+
+// MinMemoryLimit is the smallest limits.memory accepted: below it the
+// host's own working heap would trip the watchdog.
+const MinMemoryLimit = 32 << 20
+
+// MemoryLimit is the heap budget the config asks for, or the default.
+func (c *Config) MemoryLimit() int64 {
+	if c == nil || c.Limits.Memory == 0 {
+		return DefaultMemoryLimit
+	}
+	return c.Limits.Memory
 }
 
 // EventConfig configures one event. For a built-in or embedder event only
@@ -163,12 +194,16 @@ func contains(list []string, s string) bool {
 }
 
 func (p *configParser) root(n *yaml.Node) {
-	p.mapping(n, "config", []string{"defaults", "events", "hooks", "strict"}, func(key string, _, v *yaml.Node) {
+	p.mapping(n, "config", []string{"defaults", "limits", "events", "hooks", "strict"}, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "strict":
 			if err := v.Decode(&p.cfg.Strict); err != nil || v.Tag != "!!bool" {
 				p.errorf(v, "strict: want true or false, got %q", v.Value)
 			}
+		case "limits":
+			p.mapping(v, "limits", []string{"memory"}, func(_ string, k, v *yaml.Node) {
+				p.cfg.Limits = ConfigLimits{Memory: p.size(v, "limits.memory", MinMemoryLimit), Line: k.Line}
+			})
 		case "defaults":
 			p.mapping(v, "defaults", []string{"timeout"}, func(_ string, _, v *yaml.Node) {
 				p.cfg.Defaults.Timeout = p.duration(v, "defaults.timeout")
@@ -302,6 +337,23 @@ func (p *configParser) duration(n *yaml.Node, what string) time.Duration {
 		p.errorf(n, "%s: %v is over the %v cap", what, n.Value, scripting.MaxTimeout)
 	}
 	return d
+}
+
+// size reads a byte size ("512MiB", "1GiB", or a number of bytes) of at
+// least least bytes.
+func (p *configParser) size(n *yaml.Node, what string, least int64) int64 {
+	if n.Kind != yaml.ScalarNode || (n.Tag != "!!str" && n.Tag != "!!int") {
+		p.errorf(n, "%s: want a size such as 512MiB or 1GiB", what)
+		return 0
+	}
+	b, err := scripting.ParseBytes(n.Value)
+	switch {
+	case err != nil:
+		p.errorf(n, "%s: %v", what, err)
+	case b < least:
+		p.errorf(n, "%s: %s is below the %s minimum", what, n.Value, scripting.FormatBytes(least))
+	}
+	return b
 }
 
 // freeMap decodes a free-form mapping into neutral values.

@@ -45,7 +45,11 @@ hooks:
 
 func TestParseConfigErrors(t *testing.T) {
 	for _, c := range []struct{ name, yaml, want string }{
-		{"unknown top key", "defautls: {}\n", `hookhost.yaml:1: config: unknown key "defautls" (want defaults, events, hooks, strict)`},
+		{"unknown top key", "defautls: {}\n", `hookhost.yaml:1: config: unknown key "defautls" (want defaults, limits, events, hooks, strict)`},
+		{"unknown limit", "limits: { cpu: 1s }\n", `hookhost.yaml:1: limits: unknown key "cpu" (want memory)`},
+		{"bad size", "limits:\n  memory: 512MB\n", `hookhost.yaml:2: limits.memory: size "512MB": want a whole number and a unit, such as 512MiB or 1GiB`},
+		{"small size", "limits:\n  memory: 1MiB\n", "hookhost.yaml:2: limits.memory: 1MiB is below the 32MiB minimum"},
+		{"size list", "limits:\n  memory: [1]\n", "hookhost.yaml:2: limits.memory: want a size such as 512MiB or 1GiB"},
 		{"unknown hook key", "hooks:\n  a.lua:\n    priorty: 1\n", `hookhost.yaml:3: hooks.a.lua: unknown key "priorty" (want enabled, priority, timeout, timeouts, config)`},
 		{"zero timeout", "defaults: { timeout: 0s }\n", "hookhost.yaml:1: defaults.timeout: 0s must be more than zero"},
 		{"negative", "hooks:\n  a.lua: { timeout: -1s }\n", "hookhost.yaml:2: hooks.a.lua.timeout: duration must not be negative"},
@@ -98,5 +102,25 @@ func TestParseConfigReportsAll(t *testing.T) {
 	_, err := ParseConfig("c.yaml", []byte("hooks:\n  a.lua: { priorty: 1 }\n  b.lua: { timeout: 0 }\n"))
 	if err == nil || !strings.Contains(err.Error(), "c.yaml:2:") || !strings.Contains(err.Error(), "c.yaml:3:") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+func TestParseConfigLimits(t *testing.T) {
+	for _, c := range []struct {
+		yaml string
+		want int64
+	}{
+		{"limits: { memory: 512MiB }\n", 512 << 20},
+		{"limits:\n  memory: 2GiB\n", 2 << 30},
+		{"limits: { memory: 67108864 }\n", 64 << 20},
+		{"defaults: { timeout: 1s }\n", DefaultMemoryLimit},
+	} {
+		cfg, err := ParseConfig("hookhost.yaml", []byte(c.yaml))
+		if err != nil {
+			t.Fatalf("%q: %v", c.yaml, err)
+		}
+		if got := cfg.MemoryLimit(); got != c.want {
+			t.Errorf("%q: memory limit %d, want %d", c.yaml, got, c.want)
+		}
 	}
 }

@@ -92,7 +92,7 @@ type firing struct {
 	modifiedBy string // the last hook that changed the payload
 	messages   []Message
 	trace      []TraceEntry
-	calls      []scripting.Call // calls[i] serves trace[i]
+	calls      []watchedCall // calls[i] serves trace[i]
 
 	terminal, firstAsk, firstAllow, winner, failed *Decision
 
@@ -106,7 +106,7 @@ type firing struct {
 
 // oneHook is the memory of a fire with one hook, in one allocation.
 type oneHook struct {
-	calls [1]scripting.Call
+	calls [1]watchedCall
 	trace [1]TraceEntry
 }
 
@@ -118,7 +118,7 @@ func (fr *firing) allocate(n int) {
 		fr.trace, fr.calls = m.trace[:0], m.calls[:]
 		return
 	}
-	fr.trace, fr.calls = make([]TraceEntry, 0, n), make([]scripting.Call, n)
+	fr.trace, fr.calls = make([]TraceEntry, 0, n), make([]watchedCall, n)
 }
 
 // A ctxWatch interrupts the running hook when the caller's context ends.
@@ -200,10 +200,11 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 			deadline, ctxBound = cd, true
 		}
 	}
-	c := &fr.calls[len(fr.trace)]
+	wc := &fr.calls[len(fr.trace)]
+	c := &wc.Call
 	c.Payload, c.Event, c.Hook, c.Config = fr.payload, fr.spec.Name, b.id, b.config
 	c.Timeout, c.Deadline = b.timeout, monoTime(deadline)
-	slot := fr.h.wd.watch(c)
+	slot := fr.h.wd.watch(wc)
 	if w := fr.watch; w != nil {
 		w.current.Store(c)
 		if w.cancelled.Load() {
@@ -214,10 +215,15 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 	if w := fr.watch; w != nil {
 		w.current.Store(nil)
 	}
-	fr.h.wd.unwatch(slot, c)
+	fr.h.wd.unwatch(slot, wc)
 	fr.now = monoNow()
 	elapsed := fr.now - start
 	entry := TraceEntry{Hook: b.id, Priority: b.priority, Duration: elapsed}
+	if c.Interrupted() && wc.heapHit.Load() {
+		err := fr.h.heapFailure(b)
+		entry.Outcome, entry.Error = OutcomeError, err.Error()
+		return reply{}, entry, err
+	}
 	if c.Interrupted() || fr.now > deadline {
 		// The watchdog may beat the context's own timer: a call cut at
 		// the caller's deadline ends the fire even if ctx.Err is still nil.
@@ -374,6 +380,26 @@ func (h *Host) noteOverrun(b *boundHook, c *scripting.Call) {
 			"it stays disabled until its file changes or it is released",
 			"hook", b.id, "file", b.file, "line", b.line)
 	}
+}
+
+// ErrHeapLimit is the cause of a hook's failure when the watchdog
+// interrupted it because the host's heap passed limits.memory.
+var ErrHeapLimit = errors.New("memory limit")
+
+// heapFailure is the failure of a hook the watchdog interrupted because
+// the heap passed its limit. It counts a strike, like an abandoned call:
+// a hook that keeps exhausting the heap is quarantined.
+func (h *Host) heapFailure(b *boundHook) error {
+	err := &scripting.Error{File: b.file, Line: b.line, Hook: b.id, Err: ErrHeapLimit,
+		Msg: fmt.Sprintf("memory limit: the host's heap passed %s while this hook ran", scripting.FormatBytes(h.wd.limit.Load()))}
+	h.logger.Warn("hook interrupted: the host's heap passed its limit", "hook", b.id, "file", b.file, "line", b.line,
+		"limit", scripting.FormatBytes(h.wd.limit.Load()))
+	if b.strikes.strike(time.Now()) {
+		h.logger.Error("hook quarantined: it was running when the host's heap passed its limit, or could not be "+
+			"stopped at its deadline, 3 times within 10 minutes; it stays disabled until its file changes or it is released",
+			"hook", b.id, "file", b.file, "line", b.line)
+	}
+	return err
 }
 
 func (h *Host) logFailure(b *boundHook, err error) {

@@ -123,7 +123,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	if err := h.initConfig(opts); err != nil {
 		return nil, err
 	}
-	h.env = &scripting.Env{Modules: modules(opts, h.logger, h.now), Logger: h.logger, Limits: opts.Limits}
+	h.env = &scripting.Env{Modules: modules(opts, h.logger, h.now), Logger: h.logger, Limits: callLimits(opts.Limits, h.cfg)}
 	h.engines = map[string]scripting.Engine{}
 	engines := opts.Engines
 	if engines == nil {
@@ -133,7 +133,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		h.engines[e.Extension()] = e
 	}
 	h.strikes = newQuarantine()
-	h.wd = newWatchdog()
+	h.wd = newWatchdog(h.cfg.MemoryLimit())
 	if rep := h.Rescan(ctx, TriggerStart); rep.Err != nil {
 		h.Close()
 		return nil, rep.Err
@@ -155,6 +155,16 @@ func (h *Host) initConfig(opts Options) error {
 	}
 	_, err := resolveEvents(h.base, h.cfg)
 	return err
+}
+
+// callLimits are the per-call limits: the embedder's, with the per-call
+// memory budget, when they leave it unset, an eighth of the config's
+// limits.memory (which, at its default, is the scripting default).
+func callLimits(l scripting.Limits, cfg *Config) scripting.Limits {
+	if l.MaxCallMemory == 0 && cfg.Limits.Memory > 0 {
+		l.MaxCallMemory = cfg.Limits.Memory / 8
+	}
+	return l
 }
 
 func sourceFS(opts Options) (fs.FS, error) {

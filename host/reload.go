@@ -94,6 +94,7 @@ func (h *Host) reloadLocked(ctx context.Context, retryFailed bool) (ReloadReport
 // retires the one it replaces.
 func (h *Host) publishLocked(events map[string]*EventSpec, set *fileSet) (*snapshot, []string) {
 	h.gen++
+	h.wd.setHeapLimit(h.cfg.MemoryLimit())
 	snap, released := buildSnapshot(snapshotInput{gen: h.gen, now: h.now(), events: events, cfg: h.cfg,
 		files: set.files, q: h.strikes, strict: h.strict || h.cfg.Strict,
 		config: ConfigStatus{Path: h.configPath(), Err: h.cfgErr}, packs: set.packs, notes: set.notes})

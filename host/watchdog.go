@@ -3,6 +3,8 @@ package host
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,11 +18,25 @@ import (
 // deadline it knows of comes. No timer is made per call: a call only
 // wakes the watchdog when its deadline is earlier than the next wake-up,
 // which is rare once calls are flowing.
+//
+// While calls run, the watchdog also samples the process heap every
+// heapPeriod; when it passes the limit, every call running is interrupted
+// and marked, so that its fire reports the memory limit rather than a
+// timeout. Reading one runtime/metrics sample costs well under a
+// microsecond, so the sampling is cheap next to the calls it watches.
 type watchdog struct {
 	slots [watchSlots]watchSlot
 
 	mu       sync.Mutex // guards overflow
-	overflow map[*scripting.Call]struct{}
+	overflow map[*watchedCall]struct{}
+
+	// limit is the heap budget in bytes; 0 turns sampling off.
+	limit atomic.Int64
+	// heap is the sample the watchdog goroutine reads, and only it.
+	heap []metrics.Sample
+	// collecting is set while a collection started after a memory
+	// interrupt runs, so that only one runs at a time.
+	collecting atomic.Bool
 
 	// nextWake is when the watchdog will next look, in nanoseconds since
 	// epoch (clock.go); math.MaxInt64 while it sleeps until kicked.
@@ -38,22 +54,53 @@ const watchSlots = 256
 // watchSlot is padded to a cache line so that concurrent calls in
 // neighbouring slots do not contend.
 type watchSlot struct {
-	call atomic.Pointer[scripting.Call]
+	call atomic.Pointer[watchedCall]
 	_    [56]byte
 }
+
+// A watchedCall is a call as the host runs it: the engine's call and
+// what the watchdog did to it.
+type watchedCall struct {
+	scripting.Call
+	// heapHit is set when the watchdog interrupted the call because the
+	// heap passed its limit.
+	heapHit atomic.Bool
+}
+
+// heapMetric is the heap in use: live objects and dead ones not yet
+// swept.
+const heapMetric = "/memory/classes/heap/objects:bytes"
 
 const (
 	// watchPeriod is how often the watchdog looks while calls flow.
 	watchPeriod = 50 * time.Millisecond
 	// idleScans is how many empty scans put the watchdog to sleep.
 	idleScans = 20
+	// heapPeriod is how often the watchdog samples the heap while calls
+	// run (and a heap limit is set).
+	heapPeriod = 5 * time.Millisecond
 )
 
-func newWatchdog() *watchdog {
-	w := &watchdog{kick: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{})}
+// newWatchdog starts a watchdog that interrupts calls at their deadline
+// and, when heapLimit is more than zero, when the heap passes it.
+func newWatchdog(heapLimit int64) *watchdog {
+	w := &watchdog{kick: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{}),
+		heap: []metrics.Sample{{Name: heapMetric}}}
 	w.nextWake.Store(math.MaxInt64)
+	w.limit.Store(heapLimit)
 	go w.run()
 	return w
+}
+
+// setHeapLimit changes the heap budget (a new config).
+func (w *watchdog) setHeapLimit(n int64) { w.limit.Store(n) }
+
+// period is how long the watchdog sleeps between scans while calls run.
+func (w *watchdog) period() time.Duration {
+	if w.limit.Load() > 0 {
+		return heapPeriod
+	}
+	return watchPeriod
 }
 
 // stop ends the watchdog goroutine. Calls still running are interrupted
@@ -80,7 +127,7 @@ func (w *watchdog) interruptAll() {
 }
 
 // watch registers c and returns the token to pass to unwatch.
-func (w *watchdog) watch(c *scripting.Call) int {
+func (w *watchdog) watch(c *watchedCall) int {
 	slot := -1
 	start := int(rand.Uint32() % watchSlots)
 	for i := 0; i < watchSlots; i++ {
@@ -93,7 +140,7 @@ func (w *watchdog) watch(c *scripting.Call) int {
 	if slot < 0 {
 		w.mu.Lock()
 		if w.overflow == nil {
-			w.overflow = make(map[*scripting.Call]struct{})
+			w.overflow = make(map[*watchedCall]struct{})
 		}
 		w.overflow[c] = struct{}{}
 		w.mu.Unlock()
@@ -111,7 +158,7 @@ func (w *watchdog) watch(c *scripting.Call) int {
 	return slot
 }
 
-func (w *watchdog) unwatch(slot int, c *scripting.Call) {
+func (w *watchdog) unwatch(slot int, c *watchedCall) {
 	if slot >= 0 {
 		w.slots[slot].call.Store(nil)
 		return
@@ -129,10 +176,11 @@ func (w *watchdog) run() {
 		now := int64(monoNow())
 		// Publish the next wake-up before scanning: a call that registers
 		// after the scan then sees it and kicks if it needs to.
-		w.nextWake.Store(now + int64(watchPeriod))
+		w.nextWake.Store(now + int64(w.period()))
 		earliest, busy := w.scan(now)
 		if busy {
 			idle = 0
+			w.checkHeap()
 		} else if idle++; idle >= idleScans && w.sleep() {
 			select {
 			case <-w.kick:
@@ -170,7 +218,7 @@ func (w *watchdog) sleep() bool {
 // pending and whether any call is in flight.
 func (w *watchdog) scan(now int64) (earliest int64, busy bool) {
 	earliest = math.MaxInt64
-	check := func(c *scripting.Call) {
+	check := func(c *watchedCall) {
 		busy = true
 		if c.Interrupted() {
 			return
@@ -193,4 +241,46 @@ func (w *watchdog) scan(now int64) (earliest int64, busy bool) {
 	}
 	w.mu.Unlock()
 	return earliest, busy
+}
+
+// checkHeap samples the heap and, when it is over the limit, interrupts
+// every call running, marking each so its fire can say why.
+func (w *watchdog) checkHeap() {
+	limit := w.limit.Load()
+	if limit <= 0 || w.collecting.Load() {
+		return // no limit, or the garbage of the last calls interrupted is not yet collected
+	}
+	metrics.Read(w.heap)
+	if w.heap[0].Value.Kind() != metrics.KindUint64 || w.heap[0].Value.Uint64() <= uint64(limit) {
+		return
+	}
+	mark := func(c *watchedCall) {
+		if !c.Interrupted() && c.heapHit.CompareAndSwap(false, true) {
+			c.Interrupt()
+		}
+	}
+	for i := range w.slots {
+		if c := w.slots[i].call.Load(); c != nil {
+			mark(c)
+		}
+	}
+	w.mu.Lock()
+	for c := range w.overflow {
+		mark(c)
+	}
+	w.mu.Unlock()
+	w.collect()
+}
+
+// collect runs a garbage collection on a goroutine of its own, so that
+// what the interrupted calls allocated is freed before the next sample
+// blames the calls that come after them. One runs at a time.
+func (w *watchdog) collect() {
+	if !w.collecting.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer w.collecting.Store(false)
+		runtime.GC()
+	}()
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -136,12 +138,23 @@ func (o *commonOptions) loadConfig() (*host.Config, error) {
 // to problems, its logs to stderr.
 func (o *commonOptions) newHost(ctx context.Context, cfg *host.Config, problems, stderr io.Writer) (*host.Host, *problemPrinter, error) {
 	printer := &problemPrinter{w: problems}
+	applyMemoryLimit(cfg)
 	h, err := host.New(ctx, host.Options{Dir: o.Dir, Config: cfg, Logger: newLogger(stderr, o.level),
 		Observer: printer, Strict: o.strict})
 	if err != nil {
 		return nil, nil, configError(err)
 	}
 	return h, printer, nil
+}
+
+// applyMemoryLimit hands the config's heap budget to the Go runtime as
+// its soft memory limit, unless GOMEMLIMIT chose one: the collector then
+// works harder as the heap nears the budget, so that garbage is freed
+// before the host's watchdog counts it against the hooks.
+func applyMemoryLimit(cfg *host.Config) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(cfg.MemoryLimit())
+	}
 }
 
 // configError is a usage error; one made of config errors is printed
