@@ -47,7 +47,14 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			"see also docs/cli.md.\n\n" +
 			"Example:\n" +
 			"   hookhost fire tool.execute.pre '{\"tool_name\":\"bash\",\"params\":{\"command\":\"rm -rf /\"}}' --json",
-		Commands:       []*cli.Command{newFireCommand(), newListCommand(), newCheckCommand()},
+		Commands: []*cli.Command{
+			newFireCommand(),
+			newListCommand(),
+			newCheckCommand(),
+			newClaudeCommand(),
+			newGeminiCommand(),
+			newCodexCommand(),
+		},
 		Reader:         stdin,
 		Writer:         stdout,
 		ErrWriter:      stderr,
@@ -61,9 +68,21 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 // "hookhost", a usage error for an unknown command.
 func rootAction(c *cli.Context) error {
 	if c.Args().Present() {
-		return usageErrorf("unknown command %q (want fire, list or check; see hookhost --help)", c.Args().First())
+		return usageErrorf("unknown command %q (want %s; see hookhost --help)", c.Args().First(), commandNames(c.App.Commands))
 	}
 	return cli.ShowAppHelp(c)
+}
+
+// commandNames lists the commands as "a, b or c".
+func commandNames(cmds []*cli.Command) string {
+	names := make([]string, len(cmds))
+	for i, c := range cmds {
+		names[i] = c.Name
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // onUsageError turns urfave's flag errors into exit code 2.

@@ -7,6 +7,7 @@
 //	hookhost fire [--dir D] [--config F] [--json] EVENT [PAYLOAD | -]
 //	hookhost list [--dir D] [--config F] [--json]
 //	hookhost check [--dir D] [--config F]
+//	hookhost claude|gemini|codex [--dir D] [--config F] [--fail-closed] [--log FILE] [--print-settings]
 //
 // fire loads D (default ./hooks.d), fires EVENT once with PAYLOAD (a JSON
 // object; "-" reads it from stdin; omitted or empty means {}) and prints
@@ -15,6 +16,9 @@
 // list prints every loaded hook; check compiles and validates every
 // script (and the config's hook entries against them) and prints each
 // problem as file:line: message.
+// claude, gemini and codex are command hooks for those agents: one event
+// on stdin, the agent's own answer on stdout (package
+// internal/adapter and its dialects; docs/integrations/).
 //
 // Flags may come before or after the positional arguments: urfave/cli v2
 // stops at the first positional argument, so the command line is

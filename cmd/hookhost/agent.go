@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
+)
+
+// agentOptions are the options of the command-hook commands (claude,
+// gemini, codex).
+type agentOptions struct {
+	commonOptions
+	// FailClosed blocks the agent when hookhost itself fails, at the
+	// events where the agent can block.
+	FailClosed bool
+	// Server is a running hookhost serve to fire through: a URL, unix:PATH
+	// or "auto"; empty loads the hooks in this process.
+	Server string
+	// PrintSettings prints the agent's configuration block and exits.
+	PrintSettings bool
+	// Log is where notes, logs and load problems go; empty means stderr,
+	// or nowhere for agents that read stderr as an answer.
+	Log string
+
+	dialect adapter.CommandDialect
+}
+
+// agentCommand is one agent's command: usage text and the dialect.
+type agentCommand struct {
+	dialect  adapter.CommandDialect
+	agent    string // "Claude Code"
+	settings string // where the settings block goes
+}
+
+func newAgentCommand(a agentCommand) *cli.Command {
+	opts := &agentOptions{dialect: a.dialect}
+	name := a.dialect.Name()
+	logDefault := "stderr"
+	if a.dialect.QuietStderr() {
+		logDefault = "none: " + a.agent + " reads stderr as an answer"
+	}
+	return &cli.Command{
+		Name:      name,
+		Usage:     "answer one " + a.agent + " command-hook event (stdin) through the hooks",
+		UsageText: "hookhost " + name + " [--dir DIR] [--config FILE] [--fail-closed] [--log FILE] [--print-settings]",
+		Description: "Reads one " + a.agent + " hook event as JSON on stdin, fires the hookhost event it maps to and\n" +
+			"prints " + a.agent + "'s answer on stdout: at most one JSON object, nothing when the hooks had no opinion.\n" +
+			"Exit status 0 whenever it answered; when hookhost itself fails (bad stdin, hooks that cannot be\n" +
+			"loaded, a server that is down) the reason goes to stderr and the exit status is 1 (the agent\n" +
+			"proceeds), or 2 with --fail-closed at the events where 2 blocks. --print-settings prints the\n" +
+			a.settings + " block that runs this command for every mapped event. See docs/integrations/.",
+		Flags: append(opts.flags(),
+			&cli.BoolFlag{Name: "fail-closed", Destination: &opts.FailClosed,
+				Usage: "block the agent when hookhost itself fails (exit 2), where the event allows it"},
+			&cli.BoolFlag{Name: "print-settings", Destination: &opts.PrintSettings,
+				Usage: "print the " + a.settings + " block that wires every event to this command"},
+			&cli.StringFlag{Name: "log", Destination: &opts.Log,
+				Usage: "append notes, logs and load problems to `FILE` (default: " + logDefault + ")"}),
+		HideHelpCommand: true,
+		OnUsageError:    onUsageError,
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usageErrorf("%s: want no arguments, got %q (the event comes on stdin)", name, c.Args().First())
+			}
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			return runAgent(c.Context, opts, c.App.Reader, c.App.Writer, c.App.ErrWriter)
+		},
+	}
+}
+
+// runAgent answers one event, or prints the settings.
+func runAgent(ctx context.Context, opts *agentOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	if opts.PrintSettings {
+		return printSettings(opts, stdout)
+	}
+	logw, closeLog, err := opts.openLog(stderr)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	err = adapter.RunCommand(ctx, adapter.CommandOptions{
+		Dialect: opts.dialect, Connect: opts.connector(logw), FailClosed: opts.FailClosed, Log: logw,
+	}, stdin, stdout)
+	var f *adapter.Failure
+	if errors.As(err, &f) {
+		code := exitFailed
+		if f.Block {
+			code = exitUsage
+		}
+		return &exitError{code: code, err: err}
+	}
+	return err
+}
+
+// openLog opens --log for appending; without it, stderr, or nothing for
+// an agent that reads stderr.
+func (o *agentOptions) openLog(stderr io.Writer) (io.Writer, func(), error) {
+	switch {
+	case o.Log != "":
+		f, err := os.OpenFile(o.Log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, nil, &exitError{code: exitFailed, err: fmt.Errorf("--log: %w", err)}
+		}
+		return f, func() { f.Close() }, nil
+	case o.dialect.QuietStderr():
+		return io.Discard, func() {}, nil
+	}
+	return stderr, func() {}, nil
+}
+
+// connector loads the hooks in this process for each event.
+func (o *agentOptions) connector(logw io.Writer) adapter.Connector {
+	return func(ctx context.Context, event string) (adapter.Firer, error) {
+		h, err := o.openHost(ctx, logw)
+		if err != nil {
+			return nil, err
+		}
+		printProblems(logw, h.Problems())
+		return h, nil
+	}
+}
+
+// printSettings prints the agent's configuration block that runs this
+// command, with the directory and config made absolute (agents run hooks
+// from the project's directory, or the event's cwd).
+func printSettings(opts *agentOptions, stdout io.Writer) error {
+	cmd := []string{"hookhost", opts.dialect.Name()}
+	dir, err := filepath.Abs(opts.Dir)
+	if err != nil {
+		return usageErrorf("--dir: %v", err)
+	}
+	cmd = append(cmd, "--dir", shellQuote(dir))
+	if opts.Config != "" {
+		cfg, err := filepath.Abs(opts.Config)
+		if err != nil {
+			return usageErrorf("--config: %v", err)
+		}
+		cmd = append(cmd, "--config", shellQuote(cfg))
+	}
+	if opts.Server != "" {
+		cmd = append(cmd, "--server", shellQuote(opts.Server))
+	}
+	if opts.FailClosed {
+		cmd = append(cmd, "--fail-closed")
+	}
+	if opts.Log != "" {
+		log, err := filepath.Abs(opts.Log)
+		if err != nil {
+			return usageErrorf("--log: %v", err)
+		}
+		cmd = append(cmd, "--log", shellQuote(log))
+	}
+	return writeIndented(stdout, opts.dialect.Settings(strings.Join(cmd, " ")))
+}
+
+// shellQuote quotes s for a shell command line when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=+,@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func writeIndented(w io.Writer, v any) error {
+	if _, err := fmt.Fprintln(w, jsonText(v, true)); err != nil {
+		return failedErrorf("writing the settings: %v", err)
+	}
+	return nil
+}

@@ -1,0 +1,138 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/hookhost/hookhost/host"
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// A Firer fires events: a *host.Host in this process, or a Remote serve.
+type Firer interface {
+	Fire(ctx context.Context, event string, payload map[string]any) (host.Result, error)
+	Close() error
+}
+
+var _ Firer = (*host.Host)(nil)
+
+// A Call is one agent request mapped to a hookhost fire.
+type Call struct {
+	// AgentEvent is the agent's own name for the event ("PreToolUse").
+	AgentEvent string
+	// Event is the hookhost event to fire; empty when the dialect does not
+	// map AgentEvent (the agent gets no answer).
+	Event string
+	// Payload is what the hooks see.
+	Payload map[string]any
+}
+
+// An Answer is what to tell the agent.
+type Answer struct {
+	// Output is the JSON value to print; nil prints nothing.
+	Output any
+	// Notes are things worth logging: a decision the agent cannot express
+	// and what was sent instead.
+	Notes []string
+}
+
+// A CommandDialect is an agent whose hooks are commands: one event JSON on
+// stdin, at most one JSON object on stdout.
+type CommandDialect interface {
+	// Name is the dialect's command name ("claude").
+	Name() string
+	// Request maps the agent's event. Call.Event is empty for events the
+	// dialect does not map.
+	Request(input map[string]any) Call
+	// Answer maps the fire's result to the agent's answer.
+	Answer(call Call, res host.Result) Answer
+	// Blocks reports whether exit status 2 blocks the agent at this event,
+	// so that --fail-closed may use it. It is false where exit 2 means
+	// something else (keep working, retry).
+	Blocks(agentEvent string) bool
+	// QuietStderr reports whether the agent reads stderr as an answer when
+	// stdout is empty, so that nothing may go there on success.
+	QuietStderr() bool
+	// Settings is the agent's configuration block that runs command for
+	// every event the dialect maps.
+	Settings(command string) any
+}
+
+// EventName reads the agent's event name (hook_event_name).
+func EventName(input map[string]any) string {
+	s, _ := input["hook_event_name"].(string)
+	return s
+}
+
+// WithNames copies input and adds, for each pair {to, from} whose from
+// field is present, the field to with the same value: the names hooks
+// know (params) besides the agent's own (tool_input). A to field the
+// agent sent itself is kept.
+func WithNames(input map[string]any, pairs ...[2]string) map[string]any {
+	p := maps.Clone(input)
+	if p == nil {
+		p = map[string]any{}
+	}
+	for _, pair := range pairs {
+		to, from := pair[0], pair[1]
+		if _, taken := input[to]; taken {
+			continue
+		}
+		if v, ok := input[from]; ok {
+			p[to] = v
+		}
+	}
+	return p
+}
+
+// Changed reports whether field differs between the payload a fire was
+// given and the one it folded to.
+func Changed(call Call, res host.Result, field string) bool {
+	before, had := call.Payload[field]
+	after, has := res.Payload[field]
+	return had != has || !stdlib.Equal(before, after)
+}
+
+// Context joins the messages hooks added into one text, for the agents'
+// additionalContext.
+func Context(msgs []host.Message) string {
+	parts := make([]string, 0, len(msgs))
+	for _, m := range msgs {
+		if m.Content != "" {
+			parts = append(parts, m.Content)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Reason is the decision's reason, or what names the hook that decided
+// when it gave none ("denied by a.lua:guard"), so an agent never shows an
+// empty reason.
+func Reason(d host.Decision, verb string) string {
+	if d.Reason != "" {
+		return d.Reason
+	}
+	if d.Hook == "" {
+		return verb + " by hookhost"
+	}
+	return verb + " by " + d.Hook
+}
+
+// Text is a value as an agent shows it: a string as it is, anything else
+// as its JSON text.
+func Text(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// Bool is a pointer to b, for the agents' optional booleans.
+func Bool(b bool) *bool { return &b }

@@ -1,0 +1,237 @@
+package claude
+
+import (
+	"strings"
+
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
+	"github.com/hookhost/hookhost/host"
+)
+
+// Dialect is the Claude Code dialect.
+type Dialect struct{}
+
+var _ adapter.CommandDialect = Dialect{}
+
+// Output is a command hook's answer as Claude Code (and Codex) read it.
+type Output struct {
+	Continue           *bool     `json:"continue,omitempty"`
+	StopReason         string    `json:"stopReason,omitempty"`
+	Decision           string    `json:"decision,omitempty"`
+	Reason             string    `json:"reason,omitempty"`
+	HookSpecificOutput *Specific `json:"hookSpecificOutput,omitempty"`
+}
+
+// Specific is the hookSpecificOutput object. hookEventName is always set:
+// an answer without it is dropped (by Codex, at least).
+type Specific struct {
+	HookEventName            string      `json:"hookEventName"`
+	PermissionDecision       string      `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string      `json:"permissionDecisionReason,omitempty"`
+	UpdatedInput             any         `json:"updatedInput,omitempty"`
+	Decision                 *Permission `json:"decision,omitempty"`
+	AdditionalContext        string      `json:"additionalContext,omitempty"`
+	UpdatedToolOutput        any         `json:"updatedToolOutput,omitempty"`
+	UpdatedMCPToolOutput     any         `json:"updatedMCPToolOutput,omitempty"`
+}
+
+// Permission is a PermissionRequest's decision.
+type Permission struct {
+	Behavior string `json:"behavior"`
+	Message  string `json:"message,omitempty"`
+}
+
+// Names are the hookhost names of Claude Code's (and Codex's) fields.
+var Names = [][2]string{
+	{"params", "tool_input"}, {"result", "tool_response"}, {"response", "last_assistant_message"},
+	{"workspace", "cwd"}, {"kind", "notification_type"},
+}
+
+// Events maps Claude Code's events to hookhost's.
+var Events = map[string]string{
+	"PreToolUse":        "tool.execute.pre",
+	"PermissionRequest": "tool.approve",
+	"PostToolUse":       "tool.execute.post",
+	"UserPromptSubmit":  "turn.pre",
+	"Stop":              "loop.continue",
+	"SubagentStop":      "loop.continue",
+	"SessionStart":      "session.start",
+	"SessionEnd":        "session.end",
+	"Notification":      "notification",
+}
+
+// Name implements adapter.CommandDialect.
+func (Dialect) Name() string { return "claude" }
+
+// QuietStderr implements adapter.CommandDialect: Claude reads stdout only.
+func (Dialect) QuietStderr() bool { return false }
+
+// Blocks implements adapter.CommandDialect: exit 2 blocks a tool call, a
+// permission or a prompt; at Stop it would mean "keep working".
+func (Dialect) Blocks(agentEvent string) bool { return BlockingEvents[agentEvent] }
+
+// BlockingEvents are the events at which exit status 2 blocks.
+var BlockingEvents = map[string]bool{"PreToolUse": true, "PermissionRequest": true, "UserPromptSubmit": true}
+
+// Request implements adapter.CommandDialect.
+func (Dialect) Request(input map[string]any) adapter.Call {
+	return Request(input, Events)
+}
+
+// Request maps input with the events table given (Codex shares it).
+func Request(input map[string]any, events map[string]string) adapter.Call {
+	name := adapter.EventName(input)
+	call := adapter.Call{AgentEvent: name, Event: events[name]}
+	if call.Event == "" {
+		return call
+	}
+	call.Payload = adapter.WithNames(input, Names...)
+	if call.Event == "tool.execute.pre" || call.Event == "tool.approve" || call.Event == "tool.execute.post" {
+		if _, ok := call.Payload["params"].(map[string]any); !ok {
+			call.Payload["params"] = map[string]any{}
+		}
+	}
+	return call
+}
+
+// Answer implements adapter.CommandDialect.
+func (Dialect) Answer(call adapter.Call, res host.Result) adapter.Answer {
+	if a, ok := Abort(res); ok {
+		return a
+	}
+	switch call.Event {
+	case "tool.execute.pre":
+		return preToolUse(call, res)
+	case "tool.approve":
+		return PermissionRequest(call, res)
+	}
+	return Common(call, res)
+}
+
+// Abort answers abort_turn and hard_abort, on every event: stop the agent.
+func Abort(res host.Result) (adapter.Answer, bool) {
+	a := res.Decision.Action
+	if a != host.AbortTurn && a != host.HardAbort {
+		return adapter.Answer{}, false
+	}
+	return adapter.Answer{Output: Output{Continue: adapter.Bool(false), StopReason: adapter.Reason(res.Decision, "stopped")}}, true
+}
+
+func preToolUse(call adapter.Call, res host.Result) adapter.Answer {
+	d := res.Decision
+	spec := &Specific{HookEventName: call.AgentEvent, AdditionalContext: adapter.Context(res.Messages)}
+	var input any
+	if adapter.Changed(call, res, "params") {
+		input = res.Payload["params"]
+	}
+	switch d.Action {
+	case host.Deny:
+		spec.PermissionDecision, spec.PermissionDecisionReason = "deny", adapter.Reason(d, "denied")
+	case host.Respond:
+		spec.PermissionDecision, spec.PermissionDecisionReason = "deny", adapter.Text(d.Result)
+	case host.Allow, host.Ask:
+		spec.PermissionDecision, spec.PermissionDecisionReason, spec.UpdatedInput = string(d.Action), d.Reason, input
+	case host.Modify:
+		spec.PermissionDecision, spec.PermissionDecisionReason, spec.UpdatedInput = "ask", d.Reason, input
+	}
+	if spec.PermissionDecision == "" && spec.AdditionalContext == "" {
+		return adapter.Answer{}
+	}
+	return adapter.Answer{Output: Output{HookSpecificOutput: spec}}
+}
+
+// PermissionRequest answers a tool.approve: allow or deny the permission;
+// continue and ask leave it to the agent's own dialog.
+func PermissionRequest(call adapter.Call, res host.Result) adapter.Answer {
+	d := res.Decision
+	var p *Permission
+	switch d.Action {
+	case host.Allow:
+		p = &Permission{Behavior: "allow"}
+	case host.Deny:
+		p = &Permission{Behavior: "deny", Message: adapter.Reason(d, "denied")}
+	default:
+		return adapter.Answer{}
+	}
+	return adapter.Answer{Output: Output{HookSpecificOutput: &Specific{HookEventName: call.AgentEvent, Decision: p}}}
+}
+
+// Common answers the events Claude Code and Codex share: prompts, stops,
+// tool results and session starts.
+func Common(call adapter.Call, res host.Result) adapter.Answer {
+	switch call.Event {
+	case "turn.pre":
+		return userPromptSubmit(call, res)
+	case "loop.continue":
+		return stop(res)
+	case "tool.execute.post":
+		return postToolUse(call, res)
+	case "session.start":
+		return withContext(call, res, adapter.Answer{})
+	}
+	return adapter.Answer{}
+}
+
+func userPromptSubmit(call adapter.Call, res host.Result) adapter.Answer {
+	var a adapter.Answer
+	if res.Decision.Action == host.Modify || adapter.Changed(call, res, "prompt") {
+		a.Notes = append(a.Notes, "a hook modified the prompt ("+res.Decision.Hook+"); "+call.AgentEvent+" cannot rewrite it: ignored")
+	}
+	if res.Decision.Action == host.Deny {
+		a.Output = Output{Decision: "block", Reason: adapter.Reason(res.Decision, "blocked")}
+		return a
+	}
+	return withContext(call, res, a)
+}
+
+// withContext answers the hooks' messages as additionalContext.
+func withContext(call adapter.Call, res host.Result, a adapter.Answer) adapter.Answer {
+	if text := adapter.Context(res.Messages); text != "" {
+		a.Output = Output{HookSpecificOutput: &Specific{HookEventName: call.AgentEvent, AdditionalContext: text}}
+	}
+	return a
+}
+
+// KeepWorking is the reason sent when a hook asked the agent to keep
+// working without saying why.
+const KeepWorking = "a hook asked to keep working"
+
+// stop answers loop.continue: allow keeps the agent working, which Claude
+// spells "block" (the stop).
+func stop(res host.Result) adapter.Answer {
+	if res.Decision.Action != host.Allow {
+		return adapter.Answer{}
+	}
+	reason := res.Decision.Reason
+	if reason == "" {
+		reason = KeepWorking
+		if res.Decision.Hook != "" {
+			reason += " (" + res.Decision.Hook + ")"
+		}
+	}
+	return adapter.Answer{Output: Output{Decision: "block", Reason: reason}}
+}
+
+func postToolUse(call adapter.Call, res host.Result) adapter.Answer {
+	spec := &Specific{HookEventName: call.AgentEvent, AdditionalContext: adapter.Context(res.Messages)}
+	if adapter.Changed(call, res, "result") {
+		out := res.Payload["result"]
+		spec.UpdatedToolOutput = out
+		if name, _ := call.Payload["tool_name"].(string); strings.HasPrefix(name, "mcp__") {
+			spec.UpdatedMCPToolOutput = out
+		}
+	}
+	if spec.AdditionalContext == "" && spec.UpdatedToolOutput == nil {
+		return adapter.Answer{}
+	}
+	return adapter.Answer{Output: Output{HookSpecificOutput: spec}}
+}
+
+// SettingsTimeout is the timeout, in seconds, that the printed settings
+// give the command: far above hookhost's own per-hook deadlines.
+const SettingsTimeout = 10
+
+// Settings implements adapter.CommandDialect: the "hooks" block of
+// .claude/settings.json.
+func (Dialect) Settings(command string) any {
+	return adapter.CommandSettings(adapter.SortedKeys(Events), command, SettingsTimeout)
+}

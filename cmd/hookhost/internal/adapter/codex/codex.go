@@ -1,0 +1,84 @@
+package codex
+
+import (
+	"maps"
+
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/claude"
+	"github.com/hookhost/hookhost/host"
+)
+
+// Dialect is the Codex CLI dialect.
+type Dialect struct{}
+
+var _ adapter.CommandDialect = Dialect{}
+
+// Events maps Codex's events to hookhost's: Claude Code's table. Codex's
+// other events (Interrupt, PreCompact, …) get no answer.
+var Events = claude.Events
+
+// Name implements adapter.CommandDialect.
+func (Dialect) Name() string { return "codex" }
+
+// QuietStderr implements adapter.CommandDialect.
+func (Dialect) QuietStderr() bool { return false }
+
+// Blocks implements adapter.CommandDialect: as Claude Code.
+func (Dialect) Blocks(agentEvent string) bool { return claude.BlockingEvents[agentEvent] }
+
+// Request implements adapter.CommandDialect.
+func (Dialect) Request(input map[string]any) adapter.Call { return claude.Request(input, Events) }
+
+// Answer implements adapter.CommandDialect.
+func (Dialect) Answer(call adapter.Call, res host.Result) adapter.Answer {
+	switch call.Event {
+	case "tool.execute.pre":
+		return preToolUse(call, res)
+	case "tool.approve":
+		return claude.PermissionRequest(call, res)
+	}
+	if a, ok := claude.Abort(res); ok {
+		return a
+	}
+	return claude.Common(call, res)
+}
+
+// preToolUse answers through hookSpecificOutput only.
+func preToolUse(call adapter.Call, res host.Result) adapter.Answer {
+	d := res.Decision
+	spec := &claude.Specific{HookEventName: call.AgentEvent, AdditionalContext: adapter.Context(res.Messages)}
+	var a adapter.Answer
+	modified := adapter.Changed(call, res, "params")
+	deny := func(reason string) { spec.PermissionDecision, spec.PermissionDecisionReason = "deny", reason }
+	switch d.Action {
+	case host.Deny:
+		deny(adapter.Reason(d, "denied"))
+	case host.Ask:
+		deny("approval required: " + adapter.Reason(d, "asked"))
+		a.Notes = append(a.Notes, "Codex cannot ask at "+call.AgentEvent+": sent deny")
+	case host.Respond:
+		deny(adapter.Text(d.Result))
+	case host.AbortTurn, host.HardAbort:
+		deny(adapter.Reason(d, "stopped"))
+	case host.Allow, host.Modify:
+		if modified {
+			spec.PermissionDecision, spec.PermissionDecisionReason, spec.UpdatedInput = "allow", d.Reason, res.Payload["params"]
+		}
+	}
+	if spec.PermissionDecision == "" && spec.AdditionalContext == "" {
+		return a
+	}
+	a.Output = claude.Output{HookSpecificOutput: spec}
+	return a
+}
+
+// Settings implements adapter.CommandDialect: the "hooks" block of
+// hooks.json. SessionEnd and Notification are mapped should Codex send
+// them, but left out of the block: Codex's hook configuration has no such
+// events.
+func (Dialect) Settings(command string) any {
+	events := maps.Clone(Events)
+	delete(events, "SessionEnd")
+	delete(events, "Notification")
+	return adapter.CommandSettings(adapter.SortedKeys(events), command, claude.SettingsTimeout)
+}

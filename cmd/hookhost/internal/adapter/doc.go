@@ -1,0 +1,31 @@
+// Package adapter makes hookhost speak real agents' hook protocols.
+//
+// An agent is a dialect: pure functions from the agent's request to a
+// hookhost event and payload (Call), and from the fire's host.Result to
+// the agent's answer (Answer). The dialects live in the sub-packages
+// claude, gemini, codex (command hooks: one event per process on stdin,
+// one answer on stdout) and picoclaw (a long-lived JSON-RPC process).
+// They know nothing about processes, files or networks, so they are
+// tested as tables.
+//
+// A transport runs a dialect against a Firer: RunCommand reads one event
+// from stdin and writes at most one JSON object to stdout; Serve (in
+// jsonrpc.go) answers JSON-RPC 2.0 requests, one object per line, until
+// stdin ends. A Firer is anything that can fire an event — an in-process
+// *host.Host, or a running "hookhost serve" reached over HTTP (Remote) —
+// so every dialect can use either.
+//
+// # Failure
+//
+// A dialect never fails: every Result maps to an answer. What can fail is
+// hookhost itself (stdin that is not an event, a hooks directory that
+// cannot be loaded, a server that is down with no fallback); RunCommand
+// returns those as a *Failure, which says whether the agent should block
+// (the caller's --fail-closed, for the events where blocking is
+// possible). The command maps it to the exit code.
+//
+// # Goroutines
+//
+// Dialect values are immutable and safe for concurrent use. Serve runs
+// each request on its own goroutine and serialises its writes.
+package adapter

@@ -1,0 +1,229 @@
+package gemini
+
+import (
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
+	"github.com/hookhost/hookhost/host"
+)
+
+// Dialect is the Gemini CLI dialect.
+type Dialect struct{}
+
+var _ adapter.CommandDialect = Dialect{}
+
+// Output is a command hook's answer as Gemini CLI reads it.
+type Output struct {
+	Decision           string    `json:"decision,omitempty"`
+	Reason             string    `json:"reason,omitempty"`
+	Continue           *bool     `json:"continue,omitempty"`
+	StopReason         string    `json:"stopReason,omitempty"`
+	SystemMessage      string    `json:"systemMessage,omitempty"`
+	HookSpecificOutput *Specific `json:"hookSpecificOutput,omitempty"`
+}
+
+// Specific is the hookSpecificOutput object.
+type Specific struct {
+	HookEventName     string `json:"hookEventName"`
+	AdditionalContext string `json:"additionalContext,omitempty"`
+	// ToolInput is the whole new tool input, never a diff: Gemini's
+	// scheduler rebuilds the call from it.
+	ToolInput   any `json:"tool_input,omitempty"`
+	LLMRequest  any `json:"llm_request,omitempty"`
+	LLMResponse any `json:"llm_response,omitempty"`
+}
+
+// Names are the hookhost names of Gemini's fields.
+var Names = [][2]string{
+	{"params", "tool_input"}, {"result", "tool_response"}, {"response", "prompt_response"},
+	{"workspace", "cwd"}, {"kind", "notification_type"},
+}
+
+// Events maps Gemini CLI's events to hookhost's.
+var Events = map[string]string{
+	"BeforeTool":   "tool.execute.pre",
+	"AfterTool":    "tool.execute.post",
+	"BeforeAgent":  "turn.pre",
+	"AfterAgent":   "loop.continue",
+	"BeforeModel":  "generation.pre",
+	"AfterModel":   "generation.post",
+	"SessionStart": "session.start",
+	"SessionEnd":   "session.end",
+	"Notification": "notification",
+}
+
+var blocking = map[string]bool{"BeforeTool": true, "BeforeAgent": true, "BeforeModel": true, "AfterModel": true}
+
+// Name implements adapter.CommandDialect.
+func (Dialect) Name() string { return "gemini" }
+
+// QuietStderr implements adapter.CommandDialect: Gemini parses stderr
+// when stdout is empty.
+func (Dialect) QuietStderr() bool { return true }
+
+// Blocks implements adapter.CommandDialect. At AfterAgent exit 2 means
+// "retry", so it always fails open.
+func (Dialect) Blocks(agentEvent string) bool { return blocking[agentEvent] }
+
+// Request implements adapter.CommandDialect.
+func (Dialect) Request(input map[string]any) adapter.Call {
+	name := adapter.EventName(input)
+	call := adapter.Call{AgentEvent: name, Event: Events[name]}
+	if call.Event == "" {
+		return call
+	}
+	call.Payload = adapter.WithNames(input, Names...)
+	if call.Event == "tool.execute.pre" || call.Event == "tool.execute.post" {
+		if _, ok := call.Payload["params"].(map[string]any); !ok {
+			call.Payload["params"] = map[string]any{}
+		}
+	}
+	return call
+}
+
+// Answer implements adapter.CommandDialect.
+func (Dialect) Answer(call adapter.Call, res host.Result) adapter.Answer {
+	d := res.Decision
+	if d.Action == host.AbortTurn || d.Action == host.HardAbort {
+		return adapter.Answer{Output: Output{Continue: adapter.Bool(false), StopReason: adapter.Reason(d, "stopped")}}
+	}
+	switch call.Event {
+	case "tool.execute.pre":
+		return beforeTool(call, res)
+	case "tool.execute.post":
+		return afterTool(call, res)
+	case "turn.pre":
+		return beforeAgent(call, res)
+	case "loop.continue":
+		return afterAgent(res)
+	case "generation.pre", "generation.post":
+		return model(call, res)
+	case "session.start":
+		return withContext(call, res, Output{})
+	}
+	return adapter.Answer{}
+}
+
+func beforeTool(call adapter.Call, res host.Result) adapter.Answer {
+	d := res.Decision
+	var out Output
+	var input any
+	if adapter.Changed(call, res, "params") {
+		input = res.Payload["params"]
+	}
+	switch d.Action {
+	case host.Deny:
+		out.Decision, out.Reason = "deny", adapter.Reason(d, "denied")
+	case host.Respond:
+		out.Decision, out.Reason = "deny", resultText(d.Result)
+	case host.Ask:
+		r := adapter.Reason(d, "approval requested")
+		out.Decision, out.Reason, out.SystemMessage = "ask", r, r
+	case host.Allow:
+		out.Decision, out.Reason = "allow", d.Reason
+	}
+	if input != nil && out.Decision != "deny" {
+		out.HookSpecificOutput = &Specific{HookEventName: call.AgentEvent, ToolInput: input}
+	}
+	return withContext(call, res, out)
+}
+
+func afterTool(call adapter.Call, res host.Result) adapter.Answer {
+	var out Output
+	if adapter.Changed(call, res, "result") {
+		out.Decision, out.Reason = "deny", resultText(res.Payload["result"])
+	}
+	return withContext(call, res, out)
+}
+
+func beforeAgent(call adapter.Call, res host.Result) adapter.Answer {
+	var out Output
+	if res.Decision.Action == host.Deny {
+		out.Decision, out.Reason = "deny", adapter.Reason(res.Decision, "blocked")
+	}
+	a := withContext(call, res, out)
+	if res.Decision.Action == host.Modify || adapter.Changed(call, res, "prompt") {
+		a.Notes = append(a.Notes, "a hook modified the prompt ("+res.Decision.Hook+"); "+call.AgentEvent+" cannot rewrite it: ignored")
+	}
+	return a
+}
+
+// KeepWorking is the reason sent when a hook asked the agent to keep
+// working without saying why; Gemini sends it as the next prompt.
+const KeepWorking = "A hook asked to keep working: continue with the task."
+
+// afterAgent answers loop.continue: allow keeps the agent working, which
+// Gemini spells "deny" (the stop), retrying with the reason as the prompt.
+func afterAgent(res host.Result) adapter.Answer {
+	if res.Decision.Action != host.Allow {
+		return adapter.Answer{}
+	}
+	reason := res.Decision.Reason
+	if reason == "" {
+		reason = KeepWorking
+	}
+	return adapter.Answer{Output: Output{Decision: "deny", Reason: reason}}
+}
+
+// model answers BeforeModel and AfterModel: a changed llm_request or
+// llm_response goes back whole; respond before the model is Gemini's
+// synthetic response, which skips the model.
+func model(call adapter.Call, res host.Result) adapter.Answer {
+	spec := &Specific{HookEventName: call.AgentEvent}
+	var a adapter.Answer
+	switch {
+	case res.Decision.Action == host.Respond:
+		spec.LLMResponse = res.Decision.Result
+	case call.Event == "generation.pre" && adapter.Changed(call, res, "llm_request"):
+		spec.LLMRequest = res.Payload["llm_request"]
+	case call.Event == "generation.post" && adapter.Changed(call, res, "llm_response"):
+		spec.LLMResponse = res.Payload["llm_response"]
+	}
+	if len(res.Messages) > 0 {
+		a.Notes = append(a.Notes, call.AgentEvent+" cannot add messages: dropped")
+	}
+	if spec.LLMRequest != nil || spec.LLMResponse != nil {
+		a.Output = Output{HookSpecificOutput: spec}
+	}
+	return a
+}
+
+// withContext adds the hooks' messages as additionalContext; an output
+// with nothing in it is no answer.
+func withContext(call adapter.Call, res host.Result, out Output) adapter.Answer {
+	if text := adapter.Context(res.Messages); text != "" {
+		if out.HookSpecificOutput == nil {
+			out.HookSpecificOutput = &Specific{HookEventName: call.AgentEvent}
+		}
+		out.HookSpecificOutput.AdditionalContext = text
+	}
+	if out == (Output{}) {
+		return adapter.Answer{}
+	}
+	return adapter.Answer{Output: out}
+}
+
+// resultText is a tool result as Gemini shows it: its llmContent when it
+// has one, a string as it is, anything else as JSON.
+func resultText(v any) string {
+	if m, ok := v.(map[string]any); ok {
+		if s, ok := m["llmContent"].(string); ok {
+			return s
+		}
+	}
+	return adapter.Text(v)
+}
+
+// SettingsTimeout is the printed settings' timeout, in milliseconds.
+const SettingsTimeout = 10000
+
+// Settings implements adapter.CommandDialect: the "hooks" block of
+// .gemini/settings.json.
+func (Dialect) Settings(command string) any {
+	events := adapter.SortedKeys(Events)
+	hooks := make(map[string]any, len(events))
+	for _, e := range events {
+		hooks[e] = []any{map[string]any{"hooks": []any{map[string]any{
+			"name": "hookhost", "type": "command", "command": command, "timeout": SettingsTimeout,
+		}}}}
+	}
+	return map[string]any{"hooks": hooks}
+}
