@@ -27,11 +27,24 @@ const defaultDir = "./hooks.d"
 // name) and returns the process exit code. It never exits the process.
 func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
-	err := app.RunContext(ctx, interspersed(app, args))
+	err := runApp(ctx, app, interspersed(app, args))
 	if err != nil {
 		printError(stderr, err)
 	}
 	return exitCode(err)
+}
+
+// runApp runs app, turning a panic of the command into an internal error
+// (exit 1): left alone, the Go runtime would exit 2, which an agent's
+// command hook reads as a decision ("block"). Only the command's own
+// goroutine can be covered; docs/cli.md says what cannot.
+func runApp(ctx context.Context, app *cli.App, args []string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = internalError(r, debug.Stack())
+		}
+	}()
+	return app.RunContext(ctx, args)
 }
 
 // newApp wires the commands. Errors come back from RunContext: nothing

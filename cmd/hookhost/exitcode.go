@@ -15,7 +15,8 @@ const (
 	// check found nothing).
 	exitOK = 0
 	// exitFailed: check found problems, or the command failed for a
-	// reason that is not the caller's (an interrupted fire, a write error).
+	// reason that is not the caller's (an interrupted fire, a write error,
+	// a panic of hookhost itself).
 	exitFailed = 1
 	// exitUsage: the invocation was wrong — a bad flag or argument count,
 	// an unknown event, a bad payload, a bad config, an unreadable
@@ -56,6 +57,12 @@ func bareUsageError(err error) error { return &exitError{code: exitUsage, err: e
 // failedErrorf is a failure that is not a usage error (exit 1).
 func failedErrorf(format string, args ...any) error {
 	return &exitError{code: exitFailed, err: fmt.Errorf(format, args...)}
+}
+
+// internalError is a panic of hookhost itself, caught: a failure (exit
+// 1), printed with the stack so that it can be reported.
+func internalError(r any, stack []byte) error {
+	return failedErrorf("internal error: %v (please report this)\n%s", r, stack)
 }
 
 // exitCode is the process exit code for the error a command returned.
