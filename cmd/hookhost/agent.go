@@ -118,15 +118,11 @@ func (o *agentOptions) openLog(stderr io.Writer) (io.Writer, func(), error) {
 	return stderr, func() {}, nil
 }
 
-// connector loads the hooks in this process for each event.
+// connector loads the hooks in this process for each event; load
+// problems go to logw.
 func (o *agentOptions) connector(logw io.Writer) adapter.Connector {
 	return func(ctx context.Context, event string) (adapter.Firer, error) {
-		h, err := o.openHost(ctx, logw)
-		if err != nil {
-			return nil, err
-		}
-		printProblems(logw, h.Problems())
-		return h, nil
+		return o.openHost(ctx, logw)
 	}
 }
 

@@ -67,6 +67,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			newClaudeCommand(),
 			newGeminiCommand(),
 			newCodexCommand(),
+			newPicoclawCommand(),
 		},
 		Reader:         stdin,
 		Writer:         stdout,

@@ -28,6 +28,8 @@ type Call struct {
 	Event string
 	// Payload is what the hooks see.
 	Payload map[string]any
+	// Input is the agent's request as decoded, for dialects that echo it.
+	Input map[string]any
 }
 
 // An Answer is what to tell the agent.

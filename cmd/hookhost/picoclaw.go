@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/picoclaw"
+	"github.com/hookhost/hookhost/host"
+)
+
+// picoclawOptions are the options of hookhost picoclaw.
+type picoclawOptions struct {
+	commonOptions
+	// The timeouts PicoClaw is configured with (its hooks.defaults);
+	// hookhost answers each stage before its timeout ends.
+	InterceptorTimeout time.Duration
+	ApprovalTimeout    time.Duration
+	ObserverTimeout    time.Duration
+}
+
+func newPicoclawCommand() *cli.Command {
+	opts := &picoclawOptions{}
+	return &cli.Command{
+		Name:      "picoclaw",
+		Usage:     "run as a PicoClaw process hook (JSON-RPC on stdin and stdout)",
+		UsageText: "hookhost picoclaw [--dir DIR] [--config FILE] [--interceptor-timeout D] [--approval-timeout D]",
+		Description: "Speaks PicoClaw's process-hook protocol: JSON-RPC 2.0, one object per line, on stdin and\n" +
+			"stdout, until stdin ends. The hooks directory is loaded in the background and reloaded when\n" +
+			"it changes. Set the timeouts to PicoClaw's hooks.defaults so that hookhost ends a slow chain\n" +
+			"before PicoClaw gives up on it. See docs/integrations/picoclaw.md.",
+		Flags: append(opts.flags(),
+			&cli.DurationFlag{Name: "interceptor-timeout", Value: picoclaw.DefaultInterceptorTimeout,
+				Destination: &opts.InterceptorTimeout, Usage: "PicoClaw's interceptor_timeout_ms, as a `DURATION`"},
+			&cli.DurationFlag{Name: "approval-timeout", Value: picoclaw.DefaultApprovalTimeout,
+				Destination: &opts.ApprovalTimeout, Usage: "PicoClaw's approval_timeout_ms, as a `DURATION`"},
+			&cli.DurationFlag{Name: "observer-timeout", Value: picoclaw.DefaultObserverTimeout,
+				Destination: &opts.ObserverTimeout, Usage: "PicoClaw's observer_timeout_ms, as a `DURATION`"}),
+		HideHelpCommand: true,
+		OnUsageError:    onUsageError,
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usageErrorf("picoclaw: want no arguments, got %q", c.Args().First())
+			}
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			return runPicoclaw(c.Context, opts, c.App.Reader, c.App.Writer, c.App.ErrWriter)
+		},
+	}
+}
+
+func (o *picoclawOptions) validate() error {
+	for _, t := range []struct {
+		name string
+		d    time.Duration
+	}{{"--interceptor-timeout", o.InterceptorTimeout}, {"--approval-timeout", o.ApprovalTimeout}, {"--observer-timeout", o.ObserverTimeout}} {
+		if t.d < 200*time.Millisecond {
+			return usageErrorf("%s %s: want at least 200ms", t.name, t.d)
+		}
+	}
+	return o.commonOptions.validate()
+}
+
+// runPicoclaw serves PicoClaw until stdin ends. The hooks load in the
+// background: the handshake is answered at once whatever their state.
+func runPicoclaw(ctx context.Context, opts *picoclawOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	hosts := &hostLoader{open: func(ctx context.Context) (*host.Host, error) { return opts.openHost(ctx, stderr) },
+		logger: newLogger(stderr, opts.level), retry: 2 * time.Second}
+	go hosts.load(ctx)
+	defer hosts.close()
+	d := picoclaw.Dialect{InterceptorTimeout: opts.InterceptorTimeout, ApprovalTimeout: opts.ApprovalTimeout,
+		ObserverTimeout: opts.ObserverTimeout}
+	err := adapter.Serve(ctx, adapter.RPCOptions{Dialect: d, Firer: hosts.firer, Log: newLogger(stderr, opts.level)}, stdin, stdout)
+	if err != nil {
+		return failedErrorf("picoclaw: %v", err)
+	}
+	return nil
+}
+
+// A hostLoader loads the hooks once in the background, watches them, and
+// tries again (at most every retry) while they cannot be loaded.
+type hostLoader struct {
+	open   func(context.Context) (*host.Host, error)
+	logger *slog.Logger
+	retry  time.Duration
+
+	once  sync.Once
+	ready chan struct{} // closed after the first attempt
+
+	mu    sync.Mutex
+	h     *host.Host
+	err   error
+	tried time.Time
+	base  context.Context // bounds the watch of hooks loaded later
+}
+
+func (l *hostLoader) init() { l.once.Do(func() { l.ready = make(chan struct{}) }) }
+
+// load makes the first attempt.
+func (l *hostLoader) load(ctx context.Context) {
+	l.init()
+	l.mu.Lock()
+	l.base = ctx
+	l.attemptLocked(ctx)
+	l.mu.Unlock()
+	close(l.ready)
+}
+
+// attemptLocked opens the hooks and starts watching them.
+func (l *hostLoader) attemptLocked(ctx context.Context) {
+	l.tried = time.Now()
+	l.h, l.err = l.open(ctx)
+	if l.err != nil {
+		l.logger.Error("cannot load the hooks; every call answers as its event fails (approve_tool denies)", "error", l.err)
+		return
+	}
+	go l.watch(ctx, l.h)
+}
+
+func (l *hostLoader) watch(ctx context.Context, h *host.Host) {
+	if w, ok := any(h).(interface{ Watch(context.Context) error }); ok {
+		if err := w.Watch(ctx); err != nil {
+			l.logger.Error("cannot watch the hooks: changes need a restart", "error", err)
+		}
+		return
+	}
+	t := time.NewTicker(time.Second) // until the host can watch: rescan (only changed files recompile)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			h.Reload(ctx)
+		}
+	}
+}
+
+// firer returns the loaded hooks, waiting for the first attempt.
+func (l *hostLoader) firer(ctx context.Context) (adapter.Firer, error) {
+	l.init()
+	select {
+	case <-l.ready:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.h == nil && time.Since(l.tried) >= l.retry {
+		l.attemptLocked(l.base)
+	}
+	if l.h == nil {
+		return nil, l.err
+	}
+	return unclosable{l.h}, nil
+}
+
+func (l *hostLoader) close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.h != nil {
+		l.h.Close()
+	}
+}
+
+// unclosable lends a host that its borrower must not close.
+type unclosable struct{ *host.Host }
+
+func (unclosable) Close() error { return nil }
