@@ -126,21 +126,8 @@ func (l *hostLoader) attemptLocked(ctx context.Context) {
 }
 
 func (l *hostLoader) watch(ctx context.Context, h *host.Host) {
-	if w, ok := any(h).(interface{ Watch(context.Context) error }); ok {
-		if err := w.Watch(ctx); err != nil {
-			l.logger.Error("cannot watch the hooks: changes need a restart", "error", err)
-		}
-		return
-	}
-	t := time.NewTicker(time.Second) // until the host can watch: rescan (only changed files recompile)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			h.Reload(ctx)
-		}
+	if err := h.Watch(ctx); err != nil {
+		l.logger.Error("cannot watch the hooks: changes need a restart", "error", err)
 	}
 }
 

@@ -344,11 +344,17 @@ func TestPicoclawRobustness(t *testing.T) {
 	if a := c.call("hook.no_such_method", map[string]any{}); a.Error == nil || a.Error.Code != -32601 {
 		t.Errorf("unknown method: %s, want error -32601", a.raw)
 	}
-	// The notification is fired (an observe hook records its kind) and never
-	// answered: the next answer is this request's.
-	if a := c.call("hook.before_tool", toolCall("bash", map[string]any{"action": "seen"})); jsonOf(a.Result) !=
-		`{"action":"deny_tool","reason":"runtime event seen: agent.tool.exec_start"}` {
-		t.Errorf("after the runtime event: %s", a.raw)
+	// The notification is fired (an observe hook records its kind) on its
+	// own goroutine, and never answered: every answer is a request's.
+	for i := 0; ; i++ {
+		a := c.call("hook.before_tool", toolCall("bash", map[string]any{"action": "seen"}))
+		if jsonOf(a.Result) == `{"action":"deny_tool","reason":"runtime event seen: agent.tool.exec_start"}` {
+			break
+		}
+		if i == 2000 {
+			t.Fatalf("the runtime event never reached its hook: %s", a.raw)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	blob := strings.Repeat("x", 2<<20)
 	if a := c.call("hook.before_tool", toolCall("write_file", map[string]any{"action": "deny", "content": blob})); a.Result["action"] != "deny_tool" {
@@ -457,5 +463,38 @@ func TestPicoclawBrokenDir(t *testing.T) {
 	}
 	if !strings.Contains(c.stderr.String(), "cannot load the hooks") {
 		t.Errorf("stderr:\n%s", c.stderr)
+	}
+}
+
+// TestPicoclawReload: a hook file changed while the process runs serves
+// the next calls.
+func TestPicoclawReload(t *testing.T) {
+	dir := t.TempDir()
+	write := func(reason string) {
+		t.Helper()
+		src := `hook.on("tool.execute.pre", function() return hook.deny("` + reason + `") end, { name = "g" })`
+		if err := writeFile(filepath.Join(dir, "g.lua"), src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("first")
+	c := startPicoclaw(t, dir)
+	c.hello()
+	if a := c.call("hook.before_tool", toolCall("bash", nil)); a.Result["reason"] != "first" {
+		t.Fatalf("before the edit: %s", a.raw)
+	}
+	write("second")
+	for i := 0; ; i++ { // the watcher reloads within a debounce; poll until it has
+		a := c.call("hook.before_tool", toolCall("bash", nil))
+		if a.Result["reason"] == "second" {
+			break
+		}
+		if i == 2000 {
+			t.Fatalf("the edit never took effect: %s", a.raw)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := c.closeAndWait(); err != nil {
+		t.Errorf("exit: %v", err)
 	}
 }
