@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/hookhost/hookhost/scripting"
 )
@@ -212,7 +213,9 @@ func TestReloadWhileFiring(t *testing.T) {
 		write("b.star", fmt.Sprintf("def b(v):\n    return hook.deny(\"v%%d b%d\" %% v)\nhook.on(\"tool.execute.pre\", b, priority = 1)\n", n))
 	}
 	version(0)
-	h, err := New(context.Background(), Options{Dir: dir})
+	// A long timeout: a loaded machine may stall a call, and a timeout is
+	// not what this test is about.
+	h, err := New(context.Background(), Options{Dir: dir, Config: &Config{Defaults: Defaults{Timeout: 5 * time.Minute}}})
 	if err != nil {
 		t.Fatal(err)
 	}

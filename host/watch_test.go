@@ -393,5 +393,7 @@ func TestWatchStorm(t *testing.T) {
 }
 
 func stormVersion(n int) string {
-	return fmt.Sprintf(`hook.on("tool.approve", function() return hook.deny("v%d of g") end, { name = "g", priority = 9 })`, n)
+	// A long timeout: a loaded machine may stall a call, and a timeout is
+	// not what the storm is about.
+	return fmt.Sprintf(`hook.on("tool.approve", function() return hook.deny("v%d of g") end, { name = "g", priority = 9, timeout = "5m" })`, n)
 }
