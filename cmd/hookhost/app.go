@@ -68,6 +68,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			newGeminiCommand(),
 			newCodexCommand(),
 			newPicoclawCommand(),
+			newTestCommand(),
 		},
 		Reader:         stdin,
 		Writer:         stdout,

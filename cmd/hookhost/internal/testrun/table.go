@@ -1,0 +1,306 @@
+package testrun
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// A Table is a table-test file (*_test.yaml, *_test.json): cases that
+// need no code, each an event, a payload and what the decision must be.
+//
+//	cases:
+//	  - name: rm of root
+//	    event: tool.execute.pre
+//	    payload: {tool_name: Bash, params: {command: "rm -rf /"}}
+//	    expect: {action: deny, reason_contains: root}
+type Table struct {
+	Cases []Case
+}
+
+// A Case is one row of a table test.
+type Case struct {
+	// Name names the case in reports; default "<event> #<index>", the
+	// index counting the file's cases from 1.
+	Name string
+	// Line is where the case starts in the file.
+	Line int
+	// Event is the event to fire.
+	Event string
+	// Payload is the payload to fire it with; {} when absent.
+	Payload map[string]any
+	// Expect lists what the fire's result must be, in the file's order.
+	Expect []Expectation
+	// AllowHookErrors lets the case pass although a hook failed or timed
+	// out during the fire (to test an event that fails closed).
+	AllowHookErrors bool
+}
+
+// An Expectation is one key of a case's expect mapping.
+type Expectation struct {
+	// Key is the expectation: one of ExpectKeys.
+	Key string
+	// Want is its value: a string, except for payload (a map) and ran (a
+	// list of strings).
+	Want any
+	// Line is where the key is in the file.
+	Line int
+}
+
+// caseKeys are the keys a case may have.
+var caseKeys = []string{"name", "event", "payload", "expect", "allow_hook_errors"}
+
+// ExpectKeys are the keys an expect mapping may have: the decision's
+// action, its exact reason, a part of its reason, the id of the deciding
+// hook, a part of one message, top-level fields the folded payload must
+// hold, and the hooks that must have run.
+var ExpectKeys = []string{"action", "reason", "reason_contains", "hook", "message_contains", "payload", "ran"}
+
+// MaxTableSize bounds a table-test file, in bytes.
+const MaxTableSize = 8 << 20
+
+// DecodeTable parses a table-test file: YAML, or JSON (which is YAML
+// too, so both report lines the same way). Every problem is an error
+// naming file and line; the first one found is returned.
+func DecodeTable(file string, data []byte) (*Table, error) {
+	if len(data) > MaxTableSize {
+		return nil, scripting.Errorf(file, 0, "table test: the file is larger than %d bytes", MaxTableSize)
+	}
+	if path.Ext(file) == ".json" {
+		data = unescapeSlashes(data)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		line, msg := yamlError(err)
+		return nil, scripting.Errorf(file, line, "%s", msg)
+	}
+	d := &tableDecoder{file: file}
+	t := &Table{}
+	if len(doc.Content) == 0 {
+		return nil, scripting.Errorf(file, 0, `table test: the file is empty (want a mapping with "cases")`)
+	}
+	d.root(doc.Content[0], t)
+	if d.err != nil {
+		return nil, d.err
+	}
+	return t, nil
+}
+
+// yamlError splits a YAML syntax error into its line and message: the
+// parser keeps the line only in its text, "yaml: line N: …".
+func yamlError(err error) (int, string) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	var line int
+	if _, e := fmt.Sscanf(msg, "line %d:", &line); e == nil {
+		_, rest, _ := strings.Cut(msg, ": ")
+		return line, rest
+	}
+	return 0, msg
+}
+
+// unescapeSlashes replaces the JSON escape \/ (a "/") inside strings,
+// which YAML does not have, so that JSON files parse as YAML; nothing
+// else changes, so lines stay where they are.
+func unescapeSlashes(data []byte) []byte {
+	if !bytes.Contains(data, []byte(`\/`)) {
+		return data
+	}
+	out := make([]byte, 0, len(data))
+	inString := false
+	for i := 0; i < len(data); i++ {
+		b := data[i]
+		switch {
+		case inString && b == '\\' && i+1 < len(data):
+			if data[i+1] != '/' {
+				out = append(out, b)
+			}
+			out = append(out, data[i+1])
+			i++
+			continue
+		case b == '"':
+			inString = !inString
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// A tableDecoder walks the YAML nodes, keeping the first error.
+type tableDecoder struct {
+	file string
+	err  error
+}
+
+func (d *tableDecoder) errorf(n *yaml.Node, format string, args ...any) {
+	if d.err == nil {
+		d.err = scripting.Errorf(d.file, n.Line, "table test: "+format, args...)
+	}
+}
+
+// mapping calls fn for each key of a mapping node in order, rejecting
+// unknown and repeated keys.
+func (d *tableDecoder) mapping(n *yaml.Node, what string, allowed []string, fn func(key string, k, v *yaml.Node)) {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, "%s: want a mapping (%s), got %s", what, strings.Join(allowed, ", "), kindName(n))
+		return
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content) && d.err == nil; i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch {
+		case k.Kind != yaml.ScalarNode || !slices.Contains(allowed, k.Value):
+			d.errorf(k, "%s: unknown key %q (want %s)", what, k.Value, strings.Join(allowed, ", "))
+		case seen[k.Value]:
+			d.errorf(k, "%s: key %q is repeated", what, k.Value)
+		default:
+			seen[k.Value] = true
+			fn(k.Value, k, v)
+		}
+	}
+}
+
+func (d *tableDecoder) root(n *yaml.Node, t *Table) {
+	found := false
+	d.mapping(n, "the file", []string{"cases"}, func(_ string, _, v *yaml.Node) {
+		found = true
+		if v.Kind != yaml.SequenceNode {
+			d.errorf(v, "cases: want a list of cases, got %s", kindName(v))
+			return
+		}
+		for i, c := range v.Content {
+			if d.err == nil {
+				t.Cases = append(t.Cases, d.decodeCase(c, i+1))
+			}
+		}
+	})
+	if !found && d.err == nil {
+		d.errorf(n, `the file has no "cases" list`)
+	}
+}
+
+func (d *tableDecoder) decodeCase(n *yaml.Node, index int) Case {
+	c := Case{Line: n.Line}
+	what := fmt.Sprintf("case %d", index)
+	d.mapping(n, what, caseKeys, func(key string, _, v *yaml.Node) {
+		switch key {
+		case "name":
+			c.Name = d.str(v, what+": name")
+		case "event":
+			c.Event = d.str(v, what+": event")
+		case "payload":
+			c.Payload = d.freeMap(v, what+": payload")
+		case "expect":
+			c.Expect = d.expectations(v, what+": expect")
+		case "allow_hook_errors":
+			c.AllowHookErrors = d.boolean(v, what+": allow_hook_errors")
+		}
+	})
+	if d.err == nil && c.Event == "" {
+		d.errorf(n, "%s: no event (want event: tool.execute.pre, say)", what)
+	}
+	if c.Name == "" {
+		c.Name = fmt.Sprintf("%s #%d", c.Event, index)
+	}
+	if c.Payload == nil {
+		c.Payload = map[string]any{}
+	}
+	return c
+}
+
+func (d *tableDecoder) expectations(n *yaml.Node, what string) []Expectation {
+	var out []Expectation
+	d.mapping(n, what, ExpectKeys, func(key string, k, v *yaml.Node) {
+		var want any
+		switch key {
+		case "payload":
+			want = d.freeMap(v, what+": payload")
+		case "ran":
+			want = d.strList(v, what+": ran")
+		default:
+			want = d.str(v, what+": "+key)
+		}
+		out = append(out, Expectation{Key: key, Want: want, Line: k.Line})
+	})
+	return out
+}
+
+func (d *tableDecoder) str(n *yaml.Node, what string) string {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+		d.errorf(n, "%s: want a string, got %s", what, kindName(n))
+		return ""
+	}
+	return n.Value
+}
+
+func (d *tableDecoder) boolean(n *yaml.Node, what string) bool {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+		d.errorf(n, "%s: want true or false, got %s", what, kindName(n))
+		return false
+	}
+	return n.Value == "true"
+}
+
+// strList reads one string or a list of strings, as a list.
+func (d *tableDecoder) strList(n *yaml.Node, what string) []any {
+	if n.Kind == yaml.ScalarNode {
+		return []any{d.str(n, what)}
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.errorf(n, "%s: want a hook id or a list of them, got %s", what, kindName(n))
+		return nil
+	}
+	out := make([]any, 0, len(n.Content))
+	for _, e := range n.Content {
+		out = append(out, d.str(e, what))
+	}
+	return out
+}
+
+// freeMap decodes a mapping of any content into neutral values.
+func (d *tableDecoder) freeMap(n *yaml.Node, what string) map[string]any {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, "%s: want a mapping, got %s", what, kindName(n))
+		return nil
+	}
+	var raw map[string]any
+	if err := n.Decode(&raw); err != nil {
+		d.errorf(n, "%s: %s", what, strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil
+	}
+	v, err := stdlib.Normalize(raw)
+	if err != nil {
+		d.errorf(n, "%s: %v", what, err)
+		return nil
+	}
+	m, _ := v.(map[string]any)
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m
+}
+
+// kindName describes a node for messages.
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	}
+	switch n.Tag {
+	case "!!null":
+		return "null"
+	case "!!str":
+		return fmt.Sprintf("the string %q", n.Value)
+	}
+	return fmt.Sprintf("%s %s", strings.TrimPrefix(n.Tag, "!!"), n.Value)
+}
