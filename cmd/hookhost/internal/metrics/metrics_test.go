@@ -1,0 +1,109 @@
+package metrics
+
+import (
+	"errors"
+	"io"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/hookhost/hookhost/host"
+)
+
+func scrape(t *testing.T, m *Metrics) string {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	if rec.Code != 200 {
+		t.Fatalf("GET /metrics: %d", rec.Code)
+	}
+	body, _ := io.ReadAll(rec.Body)
+	return string(body)
+}
+
+func fire(event string, action host.Action, trace ...host.TraceEntry) host.FireReport {
+	return host.FireReport{Result: host.Result{Event: event, Decision: host.Decision{Action: action}, Trace: trace},
+		Duration: 2 * time.Millisecond}
+}
+
+func TestSeries(t *testing.T) {
+	dropped := uint64(0)
+	m := New(Options{DecisionLogDropped: func() uint64 { return dropped }})
+	guard := host.TraceEntry{Hook: "g.lua:guard", Outcome: host.OutcomeDecision, Action: host.Deny, Duration: 300 * time.Microsecond}
+	slow := host.TraceEntry{Hook: "s.star:slow", Outcome: host.OutcomeTimeout, Duration: 1200 * time.Millisecond}
+	boom := host.TraceEntry{Hook: "b.lua:boom", Outcome: host.OutcomeError, Duration: 40 * time.Microsecond}
+	m.FireDone(fire("tool.execute.pre", host.Deny, guard, slow))
+	m.FireDone(fire("tool.execute.pre", host.Deny, guard))
+	m.FireDone(fire("tool.execute.pre", host.Continue, boom))
+	m.FireDone(fire("turn.pre", host.Continue))
+	m.QuarantineChanged(host.QuarantineReport{Hook: "s.star:slow", Quarantined: true})
+	m.QuarantineChanged(host.QuarantineReport{Hook: "b.lua:boom", Quarantined: true})
+	m.QuarantineChanged(host.QuarantineReport{Hook: "b.lua:boom", Quarantined: false})
+	start := time.Unix(1700000000, 0)
+	m.ReloadDone(host.ReloadReport{Generation: 1, Trigger: "start", Start: start})
+	m.ReloadDone(host.ReloadReport{Generation: 2, Trigger: "watch", Start: start.Add(time.Second),
+		Files: []host.FileOutcome{{Path: "a.lua", Outcome: host.FileFailed, Err: errors.New("a.lua:1: x")}}})
+	dropped = 7
+
+	text := scrape(t, m)
+	for _, want := range []string{
+		`hookhost_fires_total{action="deny",event="tool.execute.pre"} 2`,
+		`hookhost_fires_total{action="continue",event="tool.execute.pre"} 1`,
+		`hookhost_fires_total{action="continue",event="turn.pre"} 1`,
+		`hookhost_fire_duration_seconds_count{event="tool.execute.pre"} 3`,
+		`hookhost_hook_duration_seconds_count{hook="g.lua:guard"} 2`,
+		`hookhost_hook_duration_seconds_bucket{hook="g.lua:guard",le="0.00025"} 0`,
+		`hookhost_hook_duration_seconds_bucket{hook="g.lua:guard",le="0.0005"} 2`,
+		`hookhost_hook_duration_seconds_sum{hook="g.lua:guard"} 0.0006`,
+		`hookhost_hook_timeouts_total{hook="s.star:slow"} 1`,
+		`hookhost_hook_errors_total{hook="b.lua:boom"} 1`,
+		`hookhost_quarantines_total{hook="s.star:slow"} 1`,
+		`hookhost_quarantines_total{hook="b.lua:boom"} 1`,
+		`hookhost_hook_quarantined{hook="s.star:slow"} 1`,
+		`hookhost_hook_quarantined{hook="b.lua:boom"} 0`,
+		`hookhost_reloads_total{trigger="start"} 1`,
+		`hookhost_reloads_total{trigger="watch"} 1`,
+		`hookhost_reload_failures_total{trigger="watch"} 1`,
+		`hookhost_last_reload_successful 0`,
+		`hookhost_last_reload_timestamp_seconds 1.700000001e+09`,
+		`hookhost_snapshot_generation 2`,
+		`hookhost_decision_log_dropped_total 7`,
+		"# TYPE hookhost_hook_duration_seconds histogram",
+		"# TYPE hookhost_fires_total counter",
+		"# TYPE hookhost_last_reload_successful gauge",
+		"go_goroutines ",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in the scrape", want)
+		}
+	}
+	if strings.Contains(text, `hookhost_hook_errors_total{hook="g.lua:guard"}`) {
+		t.Errorf("an error counted for a hook that decided")
+	}
+	m.ReloadDone(host.ReloadReport{Generation: 3, Trigger: "signal"})
+	if text := scrape(t, m); !strings.Contains(text, "hookhost_last_reload_successful 1\n") {
+		t.Errorf("after a good reload: last_reload_successful is not 1")
+	}
+}
+
+// Two Metrics in one process do not collide, and neither touches the
+// default registry.
+func TestOwnRegistry(t *testing.T) {
+	a, b := New(Options{}), New(Options{})
+	a.FireDone(fire("e", host.Allow))
+	if strings.Contains(scrape(t, b), `hookhost_fires_total{`) {
+		t.Errorf("a fire on one Metrics shows on the other")
+	}
+	families, err := prometheus.DefaultGatherer.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if strings.HasPrefix(f.GetName(), "hookhost_") {
+			t.Errorf("%s is on the default registry", f.GetName())
+		}
+	}
+}

@@ -1,0 +1,39 @@
+// Package server is hookhost serve's HTTP face: the handlers of the
+// /v1 API, /healthz and /metrics, and the door they sit behind.
+//
+// # The API
+//
+//	POST /v1/fire/{event}   the payload as the body; answers the fire --json object
+//	GET  /v1/hooks          the hook listing, as list --json
+//	GET  /v1/status         the host's status (generation, files, config, quarantine)
+//	GET  /healthz           200 "ok", or 503 naming the files that make the host unhealthy
+//	GET  /metrics           whatever handler Options.Metrics is (Prometheus text in serve)
+//
+// Every error is a JSON object {"error": "…"}: 400 for a body that is
+// not a JSON object, 404 for an unknown path or event, 405 for a wrong
+// method (with an Allow header), 413 for a body over Options.MaxBody,
+// 415 for a POST whose Content-Type is not application/json, 421 for a
+// Host header that is not a loopback name, 401 for a missing or wrong
+// bearer token.
+//
+// # The door
+//
+// The server is meant for the agent on the same machine. A page in the
+// user's browser can send requests to 127.0.0.1 too, so on a loopback
+// listener every request must name a loopback host in its Host header
+// (an attacker's domain that resolves to 127.0.0.1 — DNS rebinding — is
+// refused), a POST must be application/json (which a browser sends
+// cross-origin only after a CORS preflight, and the server never sends
+// a CORS header), and bodies are bounded. Listen creates Unix sockets
+// with mode 0600. With a token every endpoint but /healthz wants
+// "Authorization: Bearer <token>", compared in constant time; Listen's
+// caller refuses a non-loopback address without one (see Door).
+//
+// # Lifecycle
+//
+// New wires the handlers; Serve serves a listener until its context
+// ends or the server has been idle for Options.IdleExit, then stops
+// accepting, lets the requests in flight finish (at most
+// Options.DrainTimeout) and returns. A Server is safe for concurrent
+// use; it holds no global state, so a test can run many.
+package server

@@ -1,0 +1,204 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// UnixPrefix introduces a Unix socket path in a listen address.
+const UnixPrefix = "unix:"
+
+// Listen listens on addr: "host:port" for TCP, or "unix:/path" for a
+// Unix socket, created with mode 0600. An existing socket file at the
+// path is removed first when nothing answers on it (a server that did
+// not clean up); a live one, or a file that is not a socket, is an
+// error. Closing the listener removes the socket file.
+func Listen(addr string) (net.Listener, error) {
+	if path, ok := strings.CutPrefix(addr, UnixPrefix); ok {
+		if path == "" {
+			return nil, errors.New("unix: wants a socket path, as in unix:/run/user/1000/hookhost.sock")
+		}
+		return listenUnix(path)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	return ln, nil
+}
+
+// Local reports whether only this machine can reach a listener on addr
+// (a Listen address): a Unix socket, or a TCP host that is localhost or
+// resolves to loopback addresses only. An empty host or 0.0.0.0 means
+// every interface: not local. It is asked before listening, so a refused
+// address is never bound.
+func Local(ctx context.Context, addr string) (bool, error) {
+	if strings.HasPrefix(addr, UnixPrefix) {
+		return true, nil
+	}
+	h, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, fmt.Errorf("listen address %q: %w", addr, err)
+	}
+	if strings.EqualFold(h, "localhost") {
+		return true, nil
+	}
+	if ip, err := netip.ParseAddr(h); err == nil || h == "" {
+		return err == nil && ip.Unmap().IsLoopback(), nil
+	}
+	ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", h)
+	if err != nil {
+		return false, fmt.Errorf("listen address %q: %w", addr, err)
+	}
+	for _, ip := range ips {
+		if !ip.Unmap().IsLoopback() {
+			return false, nil
+		}
+	}
+	return len(ips) > 0, nil
+}
+
+// door applies the local door's checks before next: on a loopback TCP
+// listener the Host header must name a loopback host (421), and with a
+// token every path but /healthz needs it (401). A Unix socket needs no
+// Host check (no browser reaches one), nor does a non-loopback listener
+// (the token guards it, and its clients name it by its real host name).
+func (s *Server) door(addr net.Addr, next http.Handler) http.Handler {
+	tcp, _ := addr.(*net.TCPAddr)
+	checkHost := tcp != nil && tcp.IP.IsLoopback()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if checkHost && !loopbackHost(r.Host) {
+			writeError(w, http.StatusMisdirectedRequest,
+				"Host %q is not a loopback name or address: this server answers only requests addressed to localhost", r.Host)
+			return
+		}
+		if s.tokenHash != nil && r.URL.Path != healthPath && !s.authorized(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="hookhost"`)
+			writeError(w, http.StatusUnauthorized, "missing or wrong bearer token (want Authorization: Bearer <token>)")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// authorized compares the request's bearer token with the server's in
+// constant time (hashes of equal length, so not even the token's length
+// leaks).
+func (s *Server) authorized(r *http.Request) bool {
+	auth := r.Header.Get("Authorization")
+	const scheme = "bearer "
+	if len(auth) < len(scheme) || !strings.EqualFold(auth[:len(scheme)], scheme) {
+		return false
+	}
+	sum := sha256.Sum256([]byte(auth[len(scheme):]))
+	return subtle.ConstantTimeCompare(sum[:], s.tokenHash[:]) == 1
+}
+
+// loopbackHost reports whether a Host header names this machine's
+// loopback: localhost (or a name under .localhost, which browsers never
+// resolve through DNS), or a loopback IP address, with or without a port.
+func loopbackHost(hostport string) bool {
+	h := hostport
+	if host, _, err := net.SplitHostPort(hostport); err == nil {
+		h = host
+	}
+	h = strings.TrimSuffix(strings.ToLower(h), ".")
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(h, "["), "]"))
+	return err == nil && ip.Unmap().IsLoopback()
+}
+
+// listenUnix creates the socket in a private directory next to path,
+// makes it 0600 and only then links it at path, so it is never
+// reachable with a wider mode.
+func listenUnix(path string) (net.Listener, error) {
+	if err := removeStale(path); err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp(filepath.Dir(path), ".hh")
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w", path, err)
+	}
+	defer os.RemoveAll(dir)
+	tmp := filepath.Join(dir, "s")
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: tmp, Net: "unix"})
+	if err != nil {
+		return nil, fmt.Errorf("listening on %s: %w", path, err)
+	}
+	ln.SetUnlinkOnClose(false)
+	if err := publishSocket(tmp, path); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("listening on %s: %w", path, err)
+	}
+	return &unixListener{UnixListener: ln, path: path, file: fi}, nil
+}
+
+// publishSocket makes the socket at tmp 0600 and links it at path,
+// failing if something appeared at path meanwhile.
+func publishSocket(tmp, path string) error {
+	if err := os.Chmod(tmp, 0o600); err != nil {
+		return fmt.Errorf("listening on %s: %w", path, err)
+	}
+	if err := os.Link(tmp, path); err != nil {
+		return fmt.Errorf("listening on %s: %w", path, err)
+	}
+	return nil
+}
+
+// removeStale removes a socket file nobody answers on.
+func removeStale(path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", path, err)
+	}
+	if fi.Mode().Type() != fs.ModeSocket {
+		return fmt.Errorf("listening on %s: the file exists and is not a socket; not replacing it", path)
+	}
+	if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
+		c.Close()
+		return fmt.Errorf("listening on %s: another server is answering on it", path)
+	}
+	if err := os.Remove(path); err != nil {
+		return fmt.Errorf("listening on %s: removing the stale socket: %w", path, err)
+	}
+	return nil
+}
+
+// A unixListener removes its socket file when closed, unless another
+// file has replaced it.
+type unixListener struct {
+	*net.UnixListener
+	path string
+	file fs.FileInfo
+}
+
+func (l *unixListener) Addr() net.Addr { return &net.UnixAddr{Name: l.path, Net: "unix"} }
+
+func (l *unixListener) Close() error {
+	err := l.UnixListener.Close()
+	if fi, statErr := os.Lstat(l.path); statErr == nil && os.SameFile(fi, l.file) {
+		os.Remove(l.path)
+	}
+	return err
+}

@@ -1,0 +1,145 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/hookhost/hookhost/host"
+)
+
+// Defaults of Options.
+const (
+	// DefaultMaxBody bounds a request body: 8 MiB.
+	DefaultMaxBody = 8 << 20
+	// DefaultDrainTimeout is how long Serve waits, once it stops
+	// accepting, for the requests in flight.
+	DefaultDrainTimeout = 5 * time.Second
+)
+
+// A Backend is what the server serves: the fires, the hook listing and
+// the status of one host. *host.Host is one.
+type Backend interface {
+	Fire(ctx context.Context, event string, payload map[string]any) (host.Result, error)
+	Hooks() []host.HookInfo
+	Status() host.Status
+}
+
+var _ Backend = (*host.Host)(nil)
+
+// Options configure a Server. The zero value of each field but Backend
+// means its default.
+type Options struct {
+	// Backend answers the API; required.
+	Backend Backend
+	// Metrics serves GET /metrics; nil answers 404.
+	Metrics http.Handler
+	// Token, when set, is the bearer token every endpoint but /healthz
+	// requires. It is kept only as a hash.
+	Token string
+	// MaxBody bounds request bodies; 0 means DefaultMaxBody.
+	MaxBody int64
+	// IdleExit, when positive, makes Serve return after that long with
+	// no request in flight and none begun.
+	IdleExit time.Duration
+	// DrainTimeout bounds the wait for requests in flight when Serve
+	// stops; 0 means DefaultDrainTimeout.
+	DrainTimeout time.Duration
+	// Logger receives the server's logs (never a token); nil discards.
+	Logger *slog.Logger
+}
+
+// A Server serves one Backend. See the package documentation.
+type Server struct {
+	backend   Backend
+	metrics   http.Handler
+	tokenHash *[sha256.Size]byte // nil: no token
+	maxBody   int64
+	idleExit  time.Duration
+	drain     time.Duration
+	logger    *slog.Logger
+}
+
+// New checks the options and makes a server.
+func New(opts Options) (*Server, error) {
+	if opts.Backend == nil {
+		return nil, errors.New("server: no backend")
+	}
+	if opts.MaxBody < 0 || opts.IdleExit < 0 || opts.DrainTimeout < 0 {
+		return nil, errors.New("server: MaxBody, IdleExit and DrainTimeout cannot be negative")
+	}
+	s := &Server{backend: opts.Backend, metrics: opts.Metrics, maxBody: opts.MaxBody,
+		idleExit: opts.IdleExit, drain: opts.DrainTimeout, logger: opts.Logger}
+	if opts.Token != "" {
+		sum := sha256.Sum256([]byte(opts.Token))
+		s.tokenHash = &sum
+	}
+	if s.maxBody == 0 {
+		s.maxBody = DefaultMaxBody
+	}
+	if s.drain == 0 {
+		s.drain = DefaultDrainTimeout
+	}
+	if s.logger == nil {
+		s.logger = slog.New(slog.DiscardHandler)
+	}
+	return s, nil
+}
+
+// Serve answers requests on ln until ctx ends or the server has been
+// idle for Options.IdleExit. Then it stops accepting, waits for the
+// requests in flight (at most Options.DrainTimeout; past that it closes
+// their connections and says so in the log) and returns nil. Requests
+// do not see ctx end: a fire in flight runs to its own deadline. Serve
+// closes ln. It fails only when the listener fails.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	act := &activity{}
+	act.touch()
+	hs := &http.Server{
+		Handler:           s.handler(ln.Addr(), act),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	waitCtx, stopWaiting := context.WithCancel(ctx)
+	defer stopWaiting()
+	idle := make(chan struct{})
+	if s.idleExit > 0 {
+		go func() {
+			if act.waitIdle(waitCtx, s.idleExit) {
+				close(idle)
+			}
+		}()
+	}
+	select {
+	case err := <-served:
+		return fmt.Errorf("server: %w", err)
+	case <-ctx.Done():
+		s.logger.Info("stopping: finishing the requests in flight", "in_flight", act.inflight.Load())
+	case <-idle:
+		s.logger.Info("stopping: idle", "idle_exit", s.idleExit.String())
+	}
+	s.shutdown(hs, act)
+	<-served // http.ErrServerClosed
+	return nil
+}
+
+// shutdown stops accepting and waits for the requests in flight, for at
+// most the drain timeout.
+func (s *Server) shutdown(hs *http.Server, act *activity) {
+	ctx, cancel := context.WithTimeout(context.Background(), s.drain)
+	defer cancel()
+	if err := hs.Shutdown(ctx); err != nil {
+		s.logger.Warn("stopping anyway: requests still in flight after the drain timeout",
+			"drain_timeout", s.drain.String(), "in_flight", act.inflight.Load())
+		hs.Close()
+	}
+}

@@ -1,0 +1,277 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hookhost/hookhost/host"
+)
+
+// fakeBackend answers the event "allow.me" with allow and knows no other.
+type fakeBackend struct {
+	mu        sync.Mutex
+	payloads  []map[string]any
+	unhealthy []string
+	// started, when set, is told when a fire begins; the fire then waits
+	// for release.
+	started chan struct{}
+	release chan struct{}
+}
+
+func (f *fakeBackend) Fire(ctx context.Context, event string, payload map[string]any) (host.Result, error) {
+	if event != "allow.me" {
+		return host.Result{}, fmt.Errorf("%w %q", host.ErrUnknownEvent, event)
+	}
+	f.mu.Lock()
+	f.payloads = append(f.payloads, payload)
+	f.mu.Unlock()
+	if f.started != nil {
+		f.started <- struct{}{}
+		<-f.release
+	}
+	return host.Result{Event: event, Decision: host.Decision{Action: host.Allow, Hook: "a.lua:x"}, Payload: payload}, nil
+}
+
+func (f *fakeBackend) Hooks() []host.HookInfo {
+	return []host.HookInfo{{ID: "a.lua:x", Event: "allow.me", File: "a.lua", Line: 1, Enabled: true}}
+}
+
+// Status is strict, with the unhealthy files failing and never loaded.
+func (f *fakeBackend) Status() host.Status {
+	st := host.Status{Generation: 7, Strict: len(f.unhealthy) > 0}
+	for _, bad := range f.unhealthy {
+		st.Files = append(st.Files, host.FileStatus{Path: bad, Err: errors.New("boom")})
+	}
+	return st
+}
+
+// serve starts a server on a loopback port and returns its base URL; it
+// stops when the test ends.
+func serve(t *testing.T, opts Options) string {
+	t.Helper()
+	ln, err := Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "http://" + startOn(t, opts, ln)
+}
+
+func startOn(t *testing.T, opts Options, ln net.Listener) string {
+	t.Helper()
+	srv, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return ln.Addr().String()
+}
+
+type request struct {
+	method, path, host, contentType, body, auth string
+}
+
+func (r request) do(t *testing.T, base string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequest(r.method, base+r.path, strings.NewReader(r.body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.host != "" {
+		req.Host = r.host
+	}
+	if r.contentType != "" {
+		req.Header.Set("Content-Type", r.contentType)
+	}
+	if r.auth != "" {
+		req.Header.Set("Authorization", r.auth)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, resp.Header, string(body)
+}
+
+const jsonCT = "application/json"
+
+func TestRequests(t *testing.T) {
+	metrics := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "m 1\n") })
+	base := serve(t, Options{Backend: &fakeBackend{}, MaxBody: 64, Metrics: metrics})
+	for _, tc := range []struct {
+		name string
+		req  request
+		code int
+		want string // in the body
+	}{
+		{"fire", request{method: "POST", path: "/v1/fire/allow.me", contentType: jsonCT, body: `{"a":1}`}, 200, `"action":"allow"`},
+		{"fire with charset", request{method: "POST", path: "/v1/fire/allow.me", contentType: "application/json; charset=utf-8", body: `{}`}, 200, `"payload":{}`},
+		{"fire with an empty body", request{method: "POST", path: "/v1/fire/allow.me", contentType: jsonCT}, 200, `"event":"allow.me"`},
+		{"bad JSON", request{method: "POST", path: "/v1/fire/allow.me", contentType: jsonCT, body: `{"a":`}, 400, `"error":"payload: invalid JSON`},
+		{"not an object", request{method: "POST", path: "/v1/fire/allow.me", contentType: jsonCT, body: `[1]`}, 400, `want a JSON object, got an array`},
+		{"unknown event", request{method: "POST", path: "/v1/fire/no.such", contentType: jsonCT, body: `{}`}, 404, `unknown event \"no.such\"`},
+		{"no event", request{method: "POST", path: "/v1/fire/", contentType: jsonCT, body: `{}`}, 404, `no such endpoint /v1/fire/`},
+		{"unknown path", request{method: "GET", path: "/v2/nothing"}, 404, `no such endpoint /v2/nothing`},
+		{"GET a fire", request{method: "GET", path: "/v1/fire/allow.me"}, 405, `GET /v1/fire/allow.me: method not allowed (want POST)`},
+		{"POST the hooks", request{method: "POST", path: "/v1/hooks", contentType: jsonCT}, 405, `want GET, HEAD`},
+		{"OPTIONS preflight", request{method: "OPTIONS", path: "/v1/fire/allow.me"}, 405, `method not allowed`},
+		{"over the body limit", request{method: "POST", path: "/v1/fire/allow.me", contentType: jsonCT, body: `{"a":"` + strings.Repeat("x", 64) + `"}`}, 413, `over the limit of 64`},
+		{"text/plain", request{method: "POST", path: "/v1/fire/allow.me", contentType: "text/plain", body: `{}`}, 415, `want Content-Type: application/json, got \"text/plain\"`},
+		{"form", request{method: "POST", path: "/v1/fire/allow.me", contentType: "application/x-www-form-urlencoded", body: `a=1`}, 415, `application/x-www-form-urlencoded`},
+		{"no content type", request{method: "POST", path: "/v1/fire/allow.me", body: `{}`}, 415, `got \"\"`},
+		{"rebinding", request{method: "GET", path: "/v1/hooks", host: "evil.example:7878"}, 421, `Host \"evil.example:7878\" is not a loopback name`},
+		{"rebinding the health check", request{method: "GET", path: "/healthz", host: "evil.example"}, 421, `not a loopback`},
+		{"localhost", request{method: "GET", path: "/v1/hooks", host: "localhost:7878"}, 200, `"id":"a.lua:x"`},
+		{"IPv6 loopback", request{method: "GET", path: "/v1/hooks", host: "[::1]:7878"}, 200, `"params":[]`},
+		{"status", request{method: "GET", path: "/v1/status"}, 200, `{"generation":7,`},
+		{"health", request{method: "GET", path: "/healthz"}, 200, "ok\n"},
+		{"metrics", request{method: "GET", path: "/metrics"}, 200, "m 1\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, hdr, body := tc.req.do(t, base)
+			if code != tc.code || !strings.Contains(body, tc.want) {
+				t.Errorf("%s %s: %d %q, want %d with %q", tc.req.method, tc.req.path, code, body, tc.code, tc.want)
+			}
+			if code != 200 && hdr.Get("Content-Type") != jsonCT {
+				t.Errorf("error answer's Content-Type is %q, want %s", hdr.Get("Content-Type"), jsonCT)
+			}
+			if code != 200 && !json.Valid([]byte(body)) {
+				t.Errorf("error answer is not JSON: %q", body)
+			}
+			for k := range hdr {
+				if strings.HasPrefix(strings.ToLower(k), "access-control-") {
+					t.Errorf("CORS header %s in the answer", k)
+				}
+			}
+			if code == 405 && hdr.Get("Allow") == "" {
+				t.Errorf("405 without an Allow header")
+			}
+		})
+	}
+}
+
+func TestToken(t *testing.T) {
+	base := serve(t, Options{Backend: &fakeBackend{}, Token: "s3cret"})
+	for _, tc := range []struct {
+		name, path, auth string
+		code             int
+	}{
+		{"no token", "/v1/hooks", "", 401},
+		{"wrong token", "/v1/hooks", "Bearer s3cre", 401},
+		{"longer token", "/v1/hooks", "Bearer s3cret!", 401},
+		{"wrong scheme", "/v1/hooks", "Basic s3cret", 401},
+		{"right token", "/v1/hooks", "Bearer s3cret", 200},
+		{"scheme in any case", "/v1/status", "bearer s3cret", 200},
+		{"metrics need it", "/metrics", "", 401},
+		{"health needs none", "/healthz", "", 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, hdr, body := request{method: "GET", path: tc.path, auth: tc.auth}.do(t, base)
+			if code != tc.code {
+				t.Errorf("GET %s with %q: %d %q, want %d", tc.path, tc.auth, code, body, tc.code)
+			}
+			if code == 401 && (hdr.Get("WWW-Authenticate") == "" || strings.Contains(body, "s3cret")) {
+				t.Errorf("401 answer: header %q, body %q", hdr.Get("WWW-Authenticate"), body)
+			}
+		})
+	}
+	code, _, _ := request{method: "POST", path: "/v1/fire/allow.me", contentType: jsonCT, auth: "Bearer s3cret", body: "{}"}.do(t, base)
+	if code != 200 {
+		t.Errorf("fire with the token: %d", code)
+	}
+}
+
+func TestUnhealthy(t *testing.T) {
+	base := serve(t, Options{Backend: &fakeBackend{unhealthy: []string{"a.lua", "b.star"}}})
+	code, _, body := request{method: "GET", path: "/healthz"}.do(t, base)
+	var got errorBody
+	if err := json.Unmarshal([]byte(body), &got); err != nil || code != 503 {
+		t.Fatalf("GET /healthz: %d %q (%v), want 503 JSON", code, body, err)
+	}
+	if got.Error != "unhealthy: a.lua failed to load: boom; b.star failed to load: boom" || len(got.Unhealthy) != 2 {
+		t.Errorf("GET /healthz = %+v", got)
+	}
+}
+
+// A fire in flight when Serve's context ends still gets its answer, and
+// Serve returns only after it.
+func TestDrain(t *testing.T) {
+	fb := &fakeBackend{started: make(chan struct{}), release: make(chan struct{})}
+	ln, err := Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := New(Options{Backend: fb})
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln) }()
+	answered := make(chan int, 1)
+	go func() {
+		resp, err := http.Post("http://"+ln.Addr().String()+"/v1/fire/allow.me", jsonCT, bytes.NewReader([]byte("{}")))
+		if err != nil {
+			answered <- -1
+			return
+		}
+		resp.Body.Close()
+		answered <- resp.StatusCode
+	}()
+	<-fb.started
+	cancel()
+	select {
+	case err := <-served:
+		t.Fatalf("Serve returned (%v) while a fire was in flight", err)
+	case code := <-answered:
+		t.Fatalf("the fire was answered (%d) before it finished", code)
+	default:
+	}
+	close(fb.release)
+	if code := <-answered; code != 200 {
+		t.Errorf("in-flight fire answered %d, want 200", code)
+	}
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	if _, err := net.Dial("tcp", ln.Addr().String()); err == nil {
+		t.Errorf("still accepting after Serve returned")
+	}
+}
+
+func TestIdleExit(t *testing.T) {
+	ln, err := Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := New(Options{Backend: &fakeBackend{}, IdleExit: 1})
+	if err := srv.Serve(context.Background(), ln); err != nil { // returns by itself
+		t.Fatalf("Serve: %v", err)
+	}
+}
+
+func TestNewRefuses(t *testing.T) {
+	for _, opts := range []Options{{}, {Backend: &fakeBackend{}, MaxBody: -1}, {Backend: &fakeBackend{}, IdleExit: -1}} {
+		if _, err := New(opts); err == nil {
+			t.Errorf("New(%+v) = nil error", opts)
+		}
+	}
+}
