@@ -7,6 +7,7 @@
 //	hookhost fire [--dir D] [--config F] [--json] EVENT [PAYLOAD | -]
 //	hookhost list [--dir D] [--config F] [--json]
 //	hookhost check [--dir D] [--config F]
+//	hookhost serve [--dir D] [--config F] [--http ADDR] [--token-file F] [--strict] …
 //	hookhost claude|gemini|codex [--dir D] [--config F] [--fail-closed] [--log FILE] [--print-settings]
 //
 // fire loads D (default ./hooks.d), fires EVENT once with PAYLOAD (a JSON
@@ -16,6 +17,9 @@
 // list prints every loaded hook; check compiles and validates every
 // script (and the config's hook entries against them) and prints each
 // problem as file:line: message.
+// serve keeps the host loaded, reloads it on SIGHUP and serves fires over
+// HTTP (package internal/server, with internal/metrics and
+// internal/decisionlog as the host's observers; docs/operations.md).
 // claude, gemini and codex are command hooks for those agents: one event
 // on stdin, the agent's own answer on stdout (package
 // internal/adapter and its dialects; docs/integrations/).

@@ -1,0 +1,313 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/decisionlog"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/metrics"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/server"
+	"github.com/hookhost/hookhost/host"
+)
+
+// defaultHTTP is where serve listens without --http.
+const defaultHTTP = "127.0.0.1:7878"
+
+// tokenEnv holds the bearer token when --token-file is not given.
+const tokenEnv = "HOOKHOST_TOKEN"
+
+// serveOptions are the options of hookhost serve.
+type serveOptions struct {
+	commonOptions
+	// HTTP is the listen address: host:port, or unix:/path for a socket.
+	HTTP string
+	// TokenFile holds the bearer token; empty means $HOOKHOST_TOKEN.
+	TokenFile string
+	// InsecureListen allows a non-loopback address without a token.
+	InsecureListen bool
+	// Strict makes deny-capable events deny while a file has no good
+	// version, and /healthz answer 503.
+	Strict bool
+	// LogFormat is text or json.
+	LogFormat string
+	// DecisionLog is the decision log's path, "-" for stdout, or empty
+	// for none.
+	DecisionLog string
+	// DecisionLogPayload writes each fire's payload into the log.
+	DecisionLogPayload bool
+	// IdleExit, when positive, exits after that long without requests.
+	IdleExit time.Duration
+	// MaxBody bounds request bodies, in bytes.
+	MaxBody int64
+
+	// envToken is $HOOKHOST_TOKEN, read by the command's action.
+	envToken string
+	// hangups delivers SIGHUP: rescan and reopen the decision log.
+	hangups <-chan os.Signal
+	// drainTimeout bounds the wait for requests in flight at shutdown;
+	// 0 means server.DefaultDrainTimeout.
+	drainTimeout time.Duration
+}
+
+func newServeCommand() *cli.Command {
+	opts := &serveOptions{}
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "watch the hooks directory and serve fires over HTTP",
+		UsageText: "hookhost serve [--dir D] [--config F] [--http ADDR] [--token-file F] [--insecure-listen] [--strict]\n" +
+			"   [--log-format text|json] [--log-level L] [--decision-log PATH|-] [--decision-log-payload]\n" +
+			"   [--idle-exit DURATION] [--max-body BYTES]",
+		Description: "Loads the hooks directory, hot-reloads it (and the config) on every change, and serves\n" +
+			"POST /v1/fire/{event}, GET /v1/hooks, GET /v1/status, GET /healthz and GET /metrics on ADDR\n" +
+			"(default " + defaultHTTP + "; unix:/path for a Unix socket). SIGHUP rescans and reopens the\n" +
+			"decision log; SIGTERM or SIGINT finishes the requests in flight and exits 0. See\n" +
+			"docs/operations.md.\n\n" +
+			"Examples:\n" +
+			"   hookhost serve\n" +
+			"   hookhost serve --dir ./hooks.d --config hookhost.yaml --decision-log decisions.jsonl\n" +
+			"   hookhost serve --http unix:$XDG_RUNTIME_DIR/hookhost.sock --idle-exit 10m",
+		Flags:           opts.flags(),
+		HideHelpCommand: true,
+		OnUsageError:    onUsageError,
+		Action: func(c *cli.Context) error {
+			if err := opts.validate(c.Args().Slice()); err != nil {
+				return err
+			}
+			opts.envToken = os.Getenv(tokenEnv)
+			hup, stop := notifyHangup()
+			defer stop()
+			opts.hangups = hup
+			return runServe(c.Context, opts, c.App.Reader, c.App.Writer, c.App.ErrWriter)
+		},
+	}
+}
+
+func (o *serveOptions) flags() []cli.Flag {
+	common := o.commonOptions.flags()
+	for _, f := range common {
+		if sf, ok := f.(*cli.StringFlag); ok && sf.Name == "log-level" {
+			sf.Value = "info" // a daemon's log says what it does
+		}
+	}
+	return append(common,
+		&cli.StringFlag{Name: "http", Value: defaultHTTP, Destination: &o.HTTP,
+			Usage: "listen on `ADDR`: host:port, or unix:/path for a Unix socket (mode 0600)"},
+		&cli.StringFlag{Name: "token-file", Destination: &o.TokenFile,
+			Usage: "require Authorization: Bearer <the token in `FILE`> (default: $" + tokenEnv + ")"},
+		&cli.BoolFlag{Name: "insecure-listen", Destination: &o.InsecureListen,
+			Usage: "allow a non-loopback --http address without a token"},
+		&cli.BoolFlag{Name: "strict", Destination: &o.Strict,
+			Usage: "while a file has no good version, deny-capable events deny and /healthz answers 503"},
+		&cli.StringFlag{Name: "log-format", Value: "text", Destination: &o.LogFormat,
+			Usage: "log to stderr as `FORMAT`: text or json"},
+		&cli.StringFlag{Name: "decision-log", Destination: &o.DecisionLog,
+			Usage: "append one JSON line per fire to `PATH` (- for stdout)"},
+		&cli.BoolFlag{Name: "decision-log-payload", Destination: &o.DecisionLogPayload,
+			Usage: "write each fire's payload into the decision log (payloads may carry secrets)"},
+		&cli.DurationFlag{Name: "idle-exit", Destination: &o.IdleExit,
+			Usage: "exit 0 after `DURATION` without requests (0: never)"},
+		&cli.Int64Flag{Name: "max-body", Value: server.DefaultMaxBody, Destination: &o.MaxBody,
+			Usage: "refuse request bodies over `BYTES` (413)"},
+	)
+}
+
+func (o *serveOptions) validate(args []string) error {
+	if len(args) > 0 {
+		return usageErrorf("serve: takes no arguments, got %q (see hookhost serve --help)", args[0])
+	}
+	switch {
+	case o.HTTP == "":
+		return usageErrorf("--http: want host:port or unix:/path")
+	case o.LogFormat != "text" && o.LogFormat != "json":
+		return usageErrorf("--log-format %q: want text or json", o.LogFormat)
+	case o.IdleExit < 0:
+		return usageErrorf("--idle-exit %s: cannot be negative", o.IdleExit)
+	case o.MaxBody <= 0:
+		return usageErrorf("--max-body %d: want a positive number of bytes", o.MaxBody)
+	case o.DecisionLogPayload && o.DecisionLog == "":
+		return usageErrorf("--decision-log-payload needs --decision-log")
+	}
+	return o.commonOptions.validate()
+}
+
+// token is the bearer token from --token-file or $HOOKHOST_TOKEN; empty
+// means none.
+func (o *serveOptions) token() (string, error) {
+	if o.TokenFile == "" {
+		return strings.TrimSpace(o.envToken), nil
+	}
+	data, err := os.ReadFile(o.TokenFile)
+	if err != nil {
+		return "", usageErrorf("--token-file: %v", err)
+	}
+	tok := strings.TrimSpace(string(data))
+	if tok == "" {
+		return "", usageErrorf("--token-file %s: the file is empty", o.TokenFile)
+	}
+	return tok, nil
+}
+
+// checkExposure refuses a non-loopback address without a token, unless
+// --insecure-listen.
+func (o *serveOptions) checkExposure(ctx context.Context, token string) error {
+	local, err := server.Local(ctx, o.HTTP)
+	if err != nil {
+		return usageErrorf("--http: %v", err)
+	}
+	if local || token != "" || o.InsecureListen {
+		return nil
+	}
+	return usageErrorf("serve: --http %s is not a loopback address, and anyone who can reach it could fire events: "+
+		"give a token (--token-file or $%s), or --insecure-listen to serve it without one", o.HTTP, tokenEnv)
+}
+
+// logger is serve's log: text or JSON records with timestamps on stderr.
+func (o *serveOptions) logger(stderr io.Writer) *slog.Logger {
+	ho := &slog.HandlerOptions{Level: o.level}
+	if o.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(stderr, ho))
+	}
+	return slog.New(slog.NewTextHandler(stderr, ho))
+}
+
+// runServe serves until ctx ends or the idle exit fires.
+func runServe(ctx context.Context, opts *serveOptions, _ io.Reader, stdout, stderr io.Writer) error {
+	logger := opts.logger(stderr)
+	token, err := opts.token()
+	if err != nil {
+		return err
+	}
+	if err := opts.checkExposure(ctx, token); err != nil {
+		return err
+	}
+	dlog, err := opts.openDecisionLog(stdout, logger)
+	if err != nil {
+		return failedErrorf("serve: %v", err)
+	}
+	defer dlog.close()
+	m := metrics.New(metrics.Options{DecisionLogDropped: dlog.dropped})
+	h, err := opts.openServedHost(ctx, logger, m, dlog)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	ln, err := server.Listen(opts.HTTP)
+	if err != nil {
+		return failedErrorf("serve: %v", err)
+	}
+	defer ln.Close()
+	srv, err := server.New(server.Options{Backend: h, Metrics: m.Handler(), Token: token,
+		MaxBody: opts.MaxBody, IdleExit: opts.IdleExit, DrainTimeout: opts.drainTimeout, Logger: logger})
+	if err != nil {
+		return failedErrorf("serve: %v", err)
+	}
+	logger.Info("listening on "+listenURL(ln.Addr().Network(), ln.Addr().String()), "addr", ln.Addr().String(),
+		"dir", opts.Dir, "token", token != "", "generation", h.Status().Generation)
+	return serveUntilDone(ctx, srv, ln, h, dlog, opts.hangups, logger)
+}
+
+// serveUntilDone serves, hot-reloading, and rescanning and reopening the
+// decision log on each hangup, until the server returns.
+func serveUntilDone(ctx context.Context, srv *server.Server, ln net.Listener, h *host.Host, dlog *decisions,
+	hangups <-chan os.Signal, logger *slog.Logger) error {
+	bg, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { onHangups(bg, hangups, h, dlog, logger) })
+	wg.Go(func() { watch(bg, h, logger) })
+	err := srv.Serve(ctx, ln)
+	stop()
+	wg.Wait()
+	if err != nil {
+		return failedErrorf("serve: %v", err)
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+// watch hot-reloads the directory and the config until ctx ends. If the
+// watcher cannot run, serve goes on without it (SIGHUP still rescans).
+func watch(ctx context.Context, h *host.Host, logger *slog.Logger) {
+	if err := h.Watch(ctx); err != nil {
+		logger.Error("hot reload is off: the hooks directory cannot be watched; send SIGHUP to rescan", "error", err)
+	}
+}
+
+// onHangups rescans and reopens the decision log on every SIGHUP.
+func onHangups(ctx context.Context, hangups <-chan os.Signal, h *host.Host, dlog *decisions, logger *slog.Logger) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case _, ok := <-hangups:
+			if !ok {
+				return
+			}
+			logger.Info("SIGHUP: rescanning the hooks directory and reopening the decision log")
+			h.Rescan(ctx, host.TriggerSignal) // the report goes to the observers
+			if err := dlog.reopen(); err != nil {
+				logger.Error("decision log: reopening", "error", err)
+			}
+		}
+	}
+}
+
+// listenURL is how the log names the address.
+func listenURL(network, addr string) string {
+	if network == "unix" {
+		return server.UnixPrefix + addr
+	}
+	return "http://" + addr
+}
+
+// decisions is the optional decision log.
+type decisions struct{ log *decisionlog.Log }
+
+func (o *serveOptions) openDecisionLog(stdout io.Writer, logger *slog.Logger) (*decisions, error) {
+	dopts := decisionlog.Options{Payload: o.DecisionLogPayload, Logger: logger}
+	switch o.DecisionLog {
+	case "":
+		return &decisions{}, nil
+	case "-":
+		return &decisions{decisionlog.New(stdout, dopts)}, nil
+	}
+	l, err := decisionlog.Open(o.DecisionLog, dopts)
+	if err != nil {
+		return nil, err
+	}
+	return &decisions{l}, nil
+}
+
+func (d *decisions) observer() host.Observer {
+	if d.log == nil {
+		return nil
+	}
+	return d.log
+}
+
+func (d *decisions) dropped() uint64 {
+	if d.log == nil {
+		return 0
+	}
+	return d.log.Dropped()
+}
+
+func (d *decisions) reopen() error {
+	if d.log == nil {
+		return nil
+	}
+	return d.log.Reopen()
+}
+
+func (d *decisions) close() {
+	if d.log != nil {
+		d.log.Close()
+	}
+}

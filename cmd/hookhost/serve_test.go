@@ -1,0 +1,570 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// guards deny "rm -rf /" in both languages, on two events.
+var guards = map[string]string{
+	"guard.lua": `hook.on("tool.execute.pre", function(tool_name, params)
+  if tool_name == "bash" and params.command:find("rm -rf /", 1, true) then
+    return hook.deny("refusing to delete the root filesystem")
+  end
+end, { name = "no-rm-root", priority = 50, timeout = "1s" })
+`,
+	"guard.star": `def no_sudo(tool_name, params):
+    if tool_name == "bash" and params.get("command", "").startswith("sudo "):
+        return hook.deny("no sudo")
+
+hook.on("tool.execute.pre", no_sudo, priority = 40, timeout = "1s")
+`,
+}
+
+// zeroed sets every duration_ms of a fire --json object to 0.
+func zeroed(s string) string { return durationField.ReplaceAllString(s, `"duration_ms":0`) }
+
+// runCLI runs a one-shot command in-process and returns its stdout.
+func runCLI(t *testing.T, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := runMain(context.Background(), append([]string{"hookhost"}, args...), nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("hookhost %s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
+	}
+	return stdout.String()
+}
+
+// The served answers are the one-shot commands' JSON, byte for byte.
+func TestServeAnswersAsTheCLI(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, guards)
+	s := startServe(t, nil, "--dir", dir)
+	for _, payload := range []string{
+		`{"tool_name":"bash","params":{"command":"rm -rf /"}}`,
+		`{"tool_name":"bash","params":{"command":"sudo ls"}}`,
+		`{"tool_name":"bash","params":{"command":"ls"}}`,
+	} {
+		code, got := s.fire("tool.execute.pre", payload)
+		want := runCLI(t, "fire", "--dir", dir, "--json", "tool.execute.pre", payload)
+		if code != 200 || zeroed(got) != zeroed(want) {
+			t.Errorf("POST /v1/fire/tool.execute.pre %s:\n%d %s\nwant (fire --json)\n%s", payload, code, got, want)
+		}
+	}
+	code, got := s.get("/v1/hooks")
+	if want := runCLI(t, "list", "--dir", dir, "--json"); code != 200 || got != want {
+		t.Errorf("GET /v1/hooks:\n%d %s\nwant (list --json)\n%s", code, got, want)
+	}
+	var st struct {
+		Generation uint64 `json:"generation"`
+		Files      []struct {
+			Path, LiveVersion string
+			Hooks             int
+			Error             *string
+		} `json:"files"`
+	}
+	code, got = s.get("/v1/status")
+	if err := json.Unmarshal([]byte(got), &st); err != nil || code != 200 {
+		t.Fatalf("GET /v1/status: %d %s (%v)", code, got, err)
+	}
+	if st.Generation < 1 || len(st.Files) != 2 || st.Files[0].Path != "guard.lua" || st.Files[0].Hooks != 1 || st.Files[0].Error != nil {
+		t.Errorf("GET /v1/status = %s", got)
+	}
+	if code, got := s.get("/healthz"); code != 200 || got != "ok\n" {
+		t.Errorf("GET /healthz: %d %q", code, got)
+	}
+	s.stop()
+}
+
+func TestServeRefusals(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, guards)
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	writeFiles(t, filepath.Dir(tokenFile), map[string]string{"token": "s3cret-token\n"})
+	s := startServe(t, nil, "--dir", dir, "--max-body", "100", "--token-file", tokenFile)
+	auth := []string{"Authorization", "Bearer s3cret-token"}
+	for _, tc := range []struct {
+		name                      string
+		method, path, ctype, body string
+		header                    []string
+		code                      int
+		want                      string
+	}{
+		{"bad JSON", "POST", "/v1/fire/tool.execute.pre", "application/json", `{"tool_name":`, auth, 400, `"error":"payload: invalid JSON`},
+		{"unknown event", "POST", "/v1/fire/no.such.event", "application/json", `{}`, auth, 404, `unknown event \"no.such.event\"`},
+		{"wrong method", "DELETE", "/v1/fire/tool.execute.pre", "", "", auth, 405, `method not allowed`},
+		{"too large", "POST", "/v1/fire/tool.execute.pre", "application/json", `{"x":"` + strings.Repeat("a", 100) + `"}`, auth, 413, `over the limit of 100`},
+		{"not JSON", "POST", "/v1/fire/tool.execute.pre", "text/plain", `{}`, auth, 415, `want Content-Type: application/json`},
+		{"rebinding", "GET", "/v1/status", "", "", append([]string{"Host", "attacker.example:7878"}, auth...), 421, `not a loopback name`},
+		{"no token", "GET", "/v1/status", "", "", nil, 401, `missing or wrong bearer token`},
+		{"wrong token", "POST", "/v1/fire/tool.execute.pre", "application/json", `{}`, []string{"Authorization", "Bearer guess"}, 401, `bearer token`},
+		{"metrics need the token", "GET", "/metrics", "", "", nil, 401, `bearer token`},
+		{"health needs no token", "GET", "/healthz", "", "", nil, 200, "ok"},
+		{"with the token", "POST", "/v1/fire/tool.execute.pre", "application/json; charset=utf-8", `{"tool_name":"bash","params":{"command":"rm -rf /"}}`, auth, 200, `"action":"deny"`},
+	} {
+		code, got := s.call(tc.method, tc.path, tc.ctype, tc.body, tc.header...)
+		if code != tc.code || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: %s %s: %d %s, want %d with %q", tc.name, tc.method, tc.path, code, got, tc.code, tc.want)
+		}
+	}
+	s.stop()
+	if strings.Contains(s.log.String(), "s3cret-token") {
+		t.Errorf("the token is in the log:\n%s", s.log)
+	}
+}
+
+func TestServeTokenFromTheEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	s := startServe(t, []string{"HOOKHOST_TOKEN=from-env"}, "--dir", dir)
+	if code, _ := s.get("/v1/hooks"); code != 401 {
+		t.Errorf("GET /v1/hooks without the token: %d, want 401", code)
+	}
+	if code, _ := s.call("GET", "/v1/hooks", "", "", "Authorization", "Bearer from-env"); code != 200 {
+		t.Errorf("GET /v1/hooks with the token: %d, want 200", code)
+	}
+	s.stop()
+}
+
+// Usage errors are refused before anything listens.
+func TestServeRefusesAtStartup(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(t.TempDir(), "empty")
+	writeFiles(t, filepath.Dir(empty), map[string]string{"empty": "\n"})
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--http", "0.0.0.0:0"}, "--http 0.0.0.0:0 is not a loopback address"},
+		{[]string{"--http", ":0"}, "give a token (--token-file or $HOOKHOST_TOKEN), or --insecure-listen"},
+		{[]string{"--http", "[::]:0"}, "is not a loopback address"},
+		{[]string{"--token-file", empty}, "the file is empty"},
+		{[]string{"--token-file", filepath.Join(dir, "missing")}, "--token-file: open"},
+		{[]string{"--log-format", "xml"}, `--log-format "xml": want text or json`},
+		{[]string{"--max-body", "0"}, "--max-body 0: want a positive number"},
+		{[]string{"--decision-log-payload"}, "--decision-log-payload needs --decision-log"},
+		{[]string{"extra"}, `serve: takes no arguments, got "extra"`},
+		{[]string{"--dir", filepath.Join(dir, "nope")}, "reading the hooks directory"},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"hookhost", "serve", "--dir", dir}, tc.args...)
+		code := runMain(context.Background(), args, nil, &stdout, &stderr)
+		if code != exitUsage || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("serve %s: exit %d, stderr %q; want 2 with %q", strings.Join(tc.args, " "), code, stderr.String(), tc.want)
+		}
+		if strings.Contains(stderr.String(), "listening on") {
+			t.Errorf("serve %s listened before refusing", strings.Join(tc.args, " "))
+		}
+	}
+}
+
+func TestServeUnixSocket(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, guards)
+	sock := filepath.Join(t.TempDir(), "hookhost.sock")
+	s := startServe(t, nil, "--dir", dir, "--http", "unix:"+sock)
+	fi, err := os.Stat(sock)
+	if err != nil || fi.Mode().Perm() != 0o600 || fi.Mode().Type() != os.ModeSocket {
+		t.Fatalf("socket: %v, %v; want a socket with mode 0600", fi, err)
+	}
+	code, got := s.fire("tool.execute.pre", `{"tool_name":"bash","params":{"command":"sudo rm x"}}`)
+	if code != 200 || !strings.Contains(got, `"hook":"guard.star:no_sudo"`) {
+		t.Errorf("fire over the socket: %d %s", code, got)
+	}
+	s.stop()
+	if _, err := os.Lstat(sock); !os.IsNotExist(err) {
+		t.Errorf("the socket is still there after SIGTERM: %v", err)
+	}
+}
+
+// SIGTERM with a fire in flight: the fire is answered, then serve exits 0.
+func TestServeSIGTERMFinishesFiresInFlight(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"slow.lua": `hook.on("turn.pre", function()
+  print("slow hook started")
+  local t = os.clock()
+  while os.clock() - t < 0.3 do end
+  return hook.modify({ prompt = "slowly" })
+end, { name = "slow", timeout = "10s" })
+`,
+		"slow.star": `def slow(prompt):
+    return hook.modify({"prompt": prompt + " and surely"})
+
+hook.on("turn.pre", slow, priority = -1)
+`,
+	})
+	s := startServe(t, nil, "--dir", dir)
+	var wg sync.WaitGroup
+	var code int
+	var got string
+	wg.Go(func() { code, got = s.fire("turn.pre", `{"prompt":"go"}`) })
+	s.waitLog("slow hook started")
+	s.signal(syscall.SIGTERM)
+	wg.Wait()
+	if code != 200 || !strings.Contains(got, `"prompt":"slowly and surely"`) {
+		t.Errorf("the fire in flight at SIGTERM: %d %s", code, got)
+	}
+	if exit := s.wait(); exit != 0 {
+		t.Errorf("exit %d after SIGTERM, want 0:\n%s", exit, s.log)
+	}
+	if !strings.Contains(s.log.String(), "stopping: finishing the requests in flight") {
+		t.Errorf("no shutdown line in the log:\n%s", s.log)
+	}
+}
+
+func TestServeIdleExit(t *testing.T) {
+	s := startServe(t, nil, "--dir", t.TempDir(), "--idle-exit", "200ms")
+	if code, _ := s.get("/healthz"); code != 200 {
+		t.Errorf("GET /healthz: %d", code)
+	}
+	if exit := s.wait(); exit != 0 { // nobody stops it: it leaves by itself
+		t.Errorf("exit %d after the idle exit, want 0:\n%s", exit, s.log)
+	}
+	if !strings.Contains(s.log.String(), "stopping: idle") {
+		t.Errorf("no idle line in the log:\n%s", s.log)
+	}
+}
+
+func TestServeJSONLog(t *testing.T) {
+	s := startServe(t, nil, "--dir", t.TempDir(), "--log-format", "json")
+	s.stop()
+	for _, line := range s.log.Lines() {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil || rec["msg"] == nil || rec["time"] == nil {
+			t.Errorf("log line %q is not a JSON record (%v)", line, err)
+		}
+	}
+}
+
+// The shipped hooks.d is what serve runs by default.
+func TestServeShippedHooks(t *testing.T) {
+	s := startServe(t, nil, "--dir", filepath.Join("..", "..", "hooks.d"))
+	code, got := s.fire("tool.execute.pre", `{"tool_name":"bash","params":{"command":"rm -rf /"}}`)
+	if code != 200 || !strings.Contains(got, `"action":"deny"`) {
+		t.Errorf("the shipped guardrails: %d %s", code, got)
+	}
+	s.stop()
+}
+
+func TestServeMetrics(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, guards)
+	writeFiles(t, dir, map[string]string{"boom.lua": `hook.on("turn.pre", function() error("boom") end, { name = "boom" })` + "\n"})
+	s := startServe(t, nil, "--dir", dir)
+	for range 3 {
+		s.fire("tool.execute.pre", `{"tool_name":"bash","params":{"command":"rm -rf /"}}`)
+	}
+	s.fire("tool.execute.pre", `{"tool_name":"bash","params":{"command":"ls"}}`)
+	s.fire("turn.pre", `{"prompt":"hi"}`)
+	code, text := s.get("/metrics")
+	if code != 200 {
+		t.Fatalf("GET /metrics: %d", code)
+	}
+	for _, want := range []string{
+		`hookhost_fires_total{action="deny",event="tool.execute.pre"} 3`,
+		`hookhost_fires_total{action="continue",event="tool.execute.pre"} 1`,
+		`hookhost_fires_total{action="continue",event="turn.pre"} 1`,
+		`hookhost_hook_duration_seconds_count{hook="guard.lua:no-rm-root"} 4`,
+		`hookhost_hook_duration_seconds_count{hook="guard.star:no_sudo"} 1`,
+		`hookhost_hook_errors_total{hook="boom.lua:boom"} 1`,
+		`hookhost_fire_duration_seconds_count{event="tool.execute.pre"} 4`,
+		`hookhost_decision_log_dropped_total 0`,
+		`# TYPE hookhost_hook_duration_seconds histogram`,
+	} {
+		if !strings.Contains(text, want+"\n") {
+			t.Errorf("no %q in /metrics", want)
+		}
+	}
+	s.stop()
+}
+
+func TestServeDecisionLog(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, guards)
+	for _, withPayload := range []bool{false, true} {
+		t.Run(fmt.Sprint("payload=", withPayload), func(t *testing.T) {
+			logPath := filepath.Join(t.TempDir(), "decisions.jsonl")
+			args := []string{"--dir", dir, "--decision-log", logPath}
+			if withPayload {
+				args = append(args, "--decision-log-payload")
+			}
+			s := startServe(t, nil, args...)
+			s.fire("tool.execute.pre", `{"tool_name":"bash","params":{"command":"rm -rf /"},"secret":"hunter2"}`)
+			s.fire("turn.pre", `{"prompt":"hello"}`)
+			s.stop() // flushes
+			data, err := os.ReadFile(logPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+			if len(lines) != 2 {
+				t.Fatalf("%d lines, want 2:\n%s", len(lines), data)
+			}
+			var first struct {
+				Event    string
+				Decision struct{ Action, Reason, Hook string }
+				Hooks    []struct{ Hook, Outcome string }
+				Payload  map[string]any
+			}
+			if err := json.Unmarshal([]byte(lines[0]), &first); err != nil {
+				t.Fatal(err)
+			}
+			if first.Event != "tool.execute.pre" || first.Decision.Action != "deny" || first.Decision.Hook != "guard.lua:no-rm-root" ||
+				len(first.Hooks) != 1 || first.Hooks[0].Outcome != "decision" {
+				t.Errorf("first line: %s", lines[0])
+			}
+			if hasSecret := strings.Contains(string(data), "hunter2"); hasSecret != withPayload || (first.Payload != nil) != withPayload {
+				t.Errorf("payload in the log: %v, want %v:\n%s", hasSecret, withPayload, data)
+			}
+		})
+	}
+}
+
+// --decision-log - writes the lines on stdout.
+func TestServeDecisionLogOnStdout(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, guards)
+	var stdout, stderr bytes.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	w := &watchedWriter{w: &stderr, seen: make(chan struct{}), text: "listening on http://"}
+	go func() {
+		done <- runMain(ctx, []string{"hookhost", "serve", "--dir", dir, "--http", "127.0.0.1:0", "--decision-log", "-"}, nil, &stdout, w)
+	}()
+	<-w.seen
+	addr := listeningLine.FindStringSubmatch(w.String())[1]
+	s := &served{t: t}
+	s.connect(addr)
+	s.fire("tool.execute.pre", `{"tool_name":"bash","params":{"command":"sudo ls"}}`)
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, w.String())
+	}
+	if !strings.Contains(stdout.String(), `"decision":{"action":"deny","reason":"no sudo","hook":"guard.star:no_sudo"}`) {
+		t.Errorf("stdout = %q", stdout.String())
+	}
+}
+
+// watchedWriter closes seen once what was written contains text.
+type watchedWriter struct {
+	w      *bytes.Buffer
+	mu     sync.Mutex
+	seen   chan struct{}
+	text   string
+	closed bool
+}
+
+func (w *watchedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n, err := w.w.Write(p)
+	if !w.closed && strings.Contains(w.w.String(), w.text) {
+		w.closed = true
+		close(w.seen)
+	}
+	return n, err
+}
+
+func (w *watchedWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.w.String()
+}
+
+// status reads /v1/status.
+func (s *served) status() (st struct {
+	Generation uint64 `json:"generation"`
+	Files      []struct {
+		Path        string  `json:"path"`
+		Error       *string `json:"error"`
+		LiveVersion string  `json:"live_version"`
+	} `json:"files"`
+	Config struct {
+		Path  string  `json:"path"`
+		Error *string `json:"error"`
+	} `json:"config"`
+	Strict   bool     `json:"strict"`
+	Problems []string `json:"problems"`
+}) {
+	s.t.Helper()
+	code, body := s.get("/v1/status")
+	if err := json.Unmarshal([]byte(body), &st); err != nil || code != 200 {
+		s.t.Fatalf("GET /v1/status: %d %s (%v)", code, body, err)
+	}
+	return st
+}
+
+// waitGeneration waits until /v1/status shows a generation past gen.
+func (s *served) waitGeneration(gen uint64) {
+	s.t.Helper()
+	deadline := time.Now().Add(startupLimit)
+	for s.status().Generation <= gen {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the generation stayed at %d:\n%s", gen, s.log)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A file that never loaded: with --strict, /healthz is 503 naming it and
+// deny-capable events deny; every answer carries the problem.
+func TestServeStrict(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, guards)
+	writeFiles(t, dir, map[string]string{"broken.lua": "hook.on(\"tool.execute.pre\", function()\n  return (\nend)\n"})
+	for _, strict := range []bool{false, true} {
+		args := []string{"--dir", dir}
+		if strict {
+			args = append(args, "--strict")
+		}
+		s := startServe(t, nil, args...)
+		code, health := s.get("/healthz")
+		_, got := s.fire("tool.execute.pre", `{"tool_name":"bash","params":{"command":"ls"}}`)
+		var res struct {
+			Decision struct{ Action, Reason string }
+			Problems []string
+		}
+		if err := json.Unmarshal([]byte(got), &res); err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Problems) != 1 || !strings.HasPrefix(res.Problems[0], "broken.lua:") {
+			t.Errorf("strict %v: problems %q, want broken.lua's", strict, res.Problems)
+		}
+		switch {
+		case strict && (code != 503 || !strings.Contains(health, `broken.lua:3 failed to load`)):
+			t.Errorf("strict: GET /healthz: %d %s, want 503 naming broken.lua", code, health)
+		case strict && (res.Decision.Action != "deny" || !strings.Contains(res.Decision.Reason, "broken.lua")):
+			t.Errorf("strict: fire decided %+v, want deny naming broken.lua", res.Decision)
+		case !strict && (code != 200 || res.Decision.Action != "continue"):
+			t.Errorf("not strict: /healthz %d, decision %+v; want 200 and continue", code, res.Decision)
+		}
+		s.stop()
+	}
+}
+
+// SIGHUP rescans the directory and the config, and reopens the decision
+// log.
+func TestServeSIGHUP(t *testing.T) {
+	dir, tmp := t.TempDir(), t.TempDir()
+	writeFiles(t, dir, guards)
+	cfg := filepath.Join(tmp, "hookhost.yaml")
+	writeFiles(t, tmp, map[string]string{"hookhost.yaml": "hooks:\n  guard.lua:\n    enabled: true\n"})
+	logPath := filepath.Join(tmp, "decisions.jsonl")
+	s := startServe(t, nil, "--dir", dir, "--config", cfg, "--decision-log", logPath)
+	rmRoot := `{"tool_name":"bash","params":{"command":"rm -rf /"}}`
+	if _, got := s.fire("tool.execute.pre", rmRoot); !strings.Contains(got, `"hook":"guard.lua:no-rm-root"`) {
+		t.Fatalf("before: %s", got)
+	}
+	before := s.status()
+	// Rotate the log, disable the Lua guard, change the Starlark one.
+	if err := os.Rename(logPath, logPath+".1"); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, tmp, map[string]string{"hookhost.yaml": "hooks:\n  guard.lua:\n    enabled: false\n"})
+	writeFiles(t, dir, map[string]string{"guard.star": strings.ReplaceAll(guards["guard.star"], `startswith("sudo ")`, `startswith("rm ")`)})
+	s.signal(syscall.SIGHUP)
+	s.waitGeneration(before.Generation)
+	after := s.status()
+	if after.Files[1].Path != "guard.star" || after.Files[1].LiveVersion == before.Files[1].LiveVersion {
+		t.Errorf("guard.star's live version stayed %s", before.Files[1].LiveVersion)
+	}
+	if _, got := s.fire("tool.execute.pre", rmRoot); !strings.Contains(got, `"hook":"guard.star:no_sudo"`) {
+		t.Errorf("after SIGHUP: %s, want the new Starlark guard to deny", got)
+	}
+	s.stop()
+	for file, want := range map[string]string{logPath + ".1": "guard.lua:no-rm-root", logPath: "guard.star:no_sudo"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(data), "\n"); n != 1 || !strings.Contains(string(data), want) {
+			t.Errorf("%s: %d lines %s; want one deciding %s", filepath.Base(file), n, data, want)
+		}
+	}
+	if !strings.Contains(s.log.String(), "trigger=signal") {
+		t.Errorf("the reload is not in the log:\n%s", s.log)
+	}
+}
+
+// A bad config edit keeps the last good config, and status shows the
+// error with its line.
+func TestServeBadConfigEdit(t *testing.T) {
+	dir, tmp := t.TempDir(), t.TempDir()
+	writeFiles(t, dir, guards)
+	cfg := filepath.Join(tmp, "hookhost.yaml")
+	writeFiles(t, tmp, map[string]string{"hookhost.yaml": "hooks:\n  guard.lua:\n    enabled: false\n"})
+	s := startServe(t, nil, "--dir", dir, "--config", cfg)
+	writeFiles(t, tmp, map[string]string{"hookhost.yaml": "hooks:\n  guard.lua:\n    enabled: true\n    priorty: 3\n"})
+	s.signal(syscall.SIGHUP)
+	s.waitLog("config failed to load")
+	st := s.status()
+	if st.Config.Error == nil || !strings.Contains(*st.Config.Error, "hookhost.yaml:4") {
+		t.Errorf("config error in status: %v, want hookhost.yaml:4", st.Config.Error)
+	}
+	if _, got := s.fire("tool.execute.pre", `{"tool_name":"bash","params":{"command":"rm -rf /"}}`); strings.Contains(got, "guard.lua:no-rm-root\"") {
+		t.Errorf("the bad config went live: %s", got)
+	}
+	s.stop()
+}
+
+// Hot reload: a file written, broken, fixed and removed while serve runs,
+// seen through the API without any signal.
+func TestServeHotReload(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"guard.lua": guards["guard.lua"]})
+	s := startServe(t, nil, "--dir", dir)
+	sudo := `{"tool_name":"bash","params":{"command":"sudo ls"}}`
+	if _, got := s.fire("tool.execute.pre", sudo); !strings.Contains(got, `"action":"continue"`) {
+		t.Fatalf("before: %s", got)
+	}
+	gen := s.status().Generation
+	renameInto(t, dir, "guard.star", guards["guard.star"])
+	s.waitGeneration(gen)
+	if _, got := s.fire("tool.execute.pre", sudo); !strings.Contains(got, `"hook":"guard.star:no_sudo"`) {
+		t.Errorf("after adding guard.star: %s", got)
+	}
+	// A bad edit keeps the last good version serving, and says so.
+	gen = s.status().Generation
+	renameInto(t, dir, "guard.star", "def broken(:\n")
+	s.waitGeneration(gen)
+	st := s.status()
+	if st.Files[1].Path != "guard.star" || st.Files[1].Error == nil || st.Files[1].LiveVersion == "" {
+		t.Errorf("after a bad edit: %+v, want guard.star's error with its old version live", st.Files)
+	}
+	if _, got := s.fire("tool.execute.pre", sudo); !strings.Contains(got, `"hook":"guard.star:no_sudo"`) || !strings.Contains(got, `"problems":["guard.star:1`) {
+		t.Errorf("after a bad edit: %s, want the old guard.star deciding and its problem", got)
+	}
+	gen = s.status().Generation
+	if err := os.Remove(filepath.Join(dir, "guard.star")); err != nil {
+		t.Fatal(err)
+	}
+	s.waitGeneration(gen)
+	if _, got := s.fire("tool.execute.pre", sudo); !strings.Contains(got, `"action":"continue"`) || strings.Contains(got, "problems") {
+		t.Errorf("after removing guard.star: %s", got)
+	}
+	if !strings.Contains(s.log.String(), "trigger=watch") {
+		t.Errorf("no watch reload in the log:\n%s", s.log)
+	}
+	s.stop()
+}
+
+// renameInto writes a file the way editors save: to a hidden temporary
+// file, renamed over the target, so no reload sees it half-written.
+func renameInto(t *testing.T, dir, name, content string) {
+	t.Helper()
+	tmp := filepath.Join(dir, "."+name+".tmp")
+	if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+		t.Fatal(err)
+	}
+}
