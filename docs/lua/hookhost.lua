@@ -345,6 +345,29 @@ function path.expand_home(p, home) end
 ---@field pipeline integer  which pipeline, from 0
 ---@field position integer  its place in the pipeline, from 0; above 0 reads the previous command's output
 ---@field dynamic boolean  a word holds a variable, ~, a glob or a substitution, or it runs under xargs / find -exec
+---@field paths shell.Path[]  each word of argv read as a path: paths[i] is argv[i]'s
+---@field in_function string  the shell function whose body holds it ("" outside any)
+---@field background boolean  it, or its pipeline or list, runs with &
+---@field code_from string[]  names of the commands whose output it runs as code (curl … | sh, bash <(curl …), sh -c "$(curl …)")
+---@field lang string  for a shell or interpreter reported itself: "sh", "python", "perl", "ruby", "node", "php" or "lua"; else ""
+---@field code string  the code an interpreter runs from its command line (python -c, perl -e) or a here-document; else ""
+---@field calls shell.Call[]  the calls in code that delete files or run commands
+
+---One word of a command read as a path, normalised lexically.
+---@class shell.Path
+---@field path string  cleaned: /./usr/, /etc/../usr and //usr are "/usr"; ~, $HOME, ${HOME} are "~"; $PWD is "."; relative stays relative
+---@field prefix string  the part before the first element with an unquoted glob ("/" for /*, "/usr" for /usr/lib*); path itself without one
+---@field glob boolean  an unquoted *, ? or [...]
+---@field dynamic boolean  a part known only at run time remains ($DIR, $(…)), or it climbs out of ~ (~/..)
+
+---A call in interpreter code that deletes files or runs a command.
+---@class shell.Call
+---@field kind "delete"|"shell"|"exec"  delete: args are paths it removes; shell: args[1] is a command line; exec: args is an argv
+---@field func string  as written: "shutil.rmtree", "os.system", "FileUtils.rm_rf"; "`", "qx" or "%x" for those quotes
+---@field args string[]  string literals' values (lists flattened), a home directory expression as "~", anything else as written
+---@field paths shell.Path[]  for a delete: args read as paths; else empty
+---@field recursive boolean  a delete of whole trees (rmtree, rm_rf, rmSync with recursive)
+---@field dynamic boolean  an argument is not a literal
 
 ---Parses shell command lines (bash syntax) into the simple commands they
 ---would run, through pipes, lists, subshells, substitutions, functions,
@@ -377,6 +400,16 @@ function shell.split(line) end
 ---@param long? string
 ---@return boolean
 function shell.has_flag(cmd, short, long) end
+
+---The calls in `code`, a program in `lang` ("python", "perl", "ruby",
+---"node", "php" or "lua"), that delete files or run commands, in source
+---order. A scanner, not a parser: code built at run time is not seen.
+---An unknown language, code over 16 KiB or more than 64 such calls is
+---an error.
+---@param lang string
+---@param code string
+---@return shell.Call[]
+function shell.code_calls(lang, code) end
 
 --------------------------------------------------------------------------
 -- time: local time = require("time")

@@ -17,6 +17,9 @@ const maxBraceWords = 256
 // is reported once, as written.
 func expand(src source, w *syntax.Word) []arg {
 	a := resolve(src, w, unquoted)
+	if a.dynamic {
+		a.path, a.hasPath = wordPath(src, w), true
+	}
 	if a.dynamic || !strings.Contains(a.text, "{") {
 		return []arg{a}
 	}

@@ -17,6 +17,10 @@ type run struct {
 	redirs    []Redirect   // its own, then inherited
 	redirsDyn bool
 	slot      *slot
+	// stdinNodes are the substitutions in its standard input
+	// redirections (sh < <(curl …)), whose output a command reading
+	// code from standard input runs.
+	stdinNodes []syntax.Node
 }
 
 // call walks a simple command: the substitutions of its assignments, the
@@ -51,30 +55,33 @@ func (w *walker) run(r *run, args []arg, wrapped []string, dyn bool, hops int) e
 	if len(args) == 0 {
 		return nil
 	}
-	unwrap := wrappers[args[0].base]
+	unwrap := lookupWrapper(args[0].base)
 	if args[0].dynamic || unwrap == nil {
-		return w.emit(r, args, wrapped, dyn)
+		return w.emit(r, args, wrapped, dyn, nil)
 	}
 	if hops >= maxWrappers { // reporting the wrapper would hide the command
 		return fmt.Errorf("%w: more than %d wrappers around a command", ErrTooDeep, maxWrappers)
 	}
 	u := unwrap(args)
 	if u.none() {
-		return w.emit(r, args, wrapped, dyn)
+		return w.emit(r, args, wrapped, dyn, nil)
+	}
+	inner := append(slices.Clip(wrapped), args[0].base)
+	if u.interp != nil {
+		return w.interp(r, args, wrapped, inner, dyn, hops, u.interp)
 	}
 	if u.self {
-		if err := w.emit(r, args, wrapped, dyn); err != nil {
+		if err := w.emit(r, args, wrapped, dyn, u.code); err != nil {
 			return err
 		}
 	}
-	inner := append(slices.Clip(wrapped), args[0].base)
 	for _, argv := range u.argvs {
 		if err := w.run(r, argv, inner, dyn || u.dynamic, hops+1); err != nil {
 			return err
 		}
 	}
 	for _, s := range u.scripts {
-		if err := w.script(r, s, inner, dyn || u.dynamic); err != nil {
+		if err := w.scriptOrSelf(r, s, args, wrapped, inner, dyn || u.dynamic, u.self); err != nil {
 			return err
 		}
 	}
@@ -92,11 +99,35 @@ func (w *walker) run(r *run, args []arg, wrapped []string, dyn bool, hops int) e
 	return nil
 }
 
+// scriptOrSelf walks a script a wrapper runs. A script made from a
+// substitution's output that reports no command of its own (bash -c
+// "# $(curl …)") reports the wrapper instead, so that what it runs is
+// not lost.
+func (w *walker) scriptOrSelf(r *run, s scriptText, args []arg, wrapped, inner []string, dyn, self bool) error {
+	before := len(w.cmds)
+	if err := w.script(r, s, inner, dyn); err != nil {
+		return err
+	}
+	if len(w.cmds) > before || len(s.substs) == 0 || self {
+		return nil
+	}
+	return w.emit(r, args, wrapped, dyn, &codeInfo{lang: "sh", nodes: s.substs})
+}
+
 // isStdinData reports whether a redirection feeds text, not a file.
 func isStdinData(r Redirect) bool { return r.Op == "<<" || r.Op == "<<-" || r.Op == "<<<" }
 
+// codeInfo is what a command that runs code is reported with.
+type codeInfo struct {
+	lang  string
+	code  string
+	calls []Call
+	nodes []syntax.Node // substitutions whose output it runs
+	stdin bool          // it reads its code from standard input
+}
+
 // emit reports one command.
-func (w *walker) emit(r *run, args []arg, wrapped []string, dyn bool) error {
+func (w *walker) emit(r *run, args []arg, wrapped []string, dyn bool, ci *codeInfo) error {
 	if len(w.cmds) >= MaxCommands {
 		return fmt.Errorf("%w: more than %d", ErrTooMany, MaxCommands)
 	}
@@ -112,21 +143,68 @@ func (w *walker) emit(r *run, args []arg, wrapped []string, dyn bool) error {
 		Pipeline:  r.slot.pipe.id,
 		Position:  r.slot.index,
 		Dynamic:   dyn || r.redirsDyn,
+		Paths:     make([]PathInfo, len(args)),
+		CodeFrom:  []string{},
+		Calls:     []Call{},
 	}
 	for i, a := range args {
 		c.Argv[i] = a.text
+		c.Paths[i] = a.pathOf()
 		c.Dynamic = c.Dynamic || a.dynamic
+	}
+	var nodes []syntax.Node
+	if r.sc != nil {
+		c.Function, c.Background = r.sc.function, r.sc.background
+		nodes = r.sc.codeFrom
+	}
+	if ci != nil {
+		c.Lang, c.Code = ci.lang, ci.code
+		if ci.calls != nil {
+			c.Calls = ci.calls
+		}
+		nodes = append(slices.Clip(nodes), ci.nodes...)
+		if ci.stdin {
+			nodes = append(nodes, r.stdinNodes...)
+			c.CodeFrom = w.upstream(c)
+		}
+	}
+	if len(nodes) > 0 {
+		w.links = append(w.links, link{cmd: len(w.cmds), nodes: nodes})
 	}
 	w.cmds = append(w.cmds, c)
 	return nil
+}
+
+// upstream returns the names of the commands before c in its pipeline,
+// whose output c reads.
+func (w *walker) upstream(c Command) []string {
+	out := []string{}
+	for _, p := range w.cmds {
+		if p.Pipeline == c.Pipeline && p.Position < c.Position {
+			out = appendNew(out, p.Name)
+		}
+	}
+	return out
+}
+
+// resolveLinks fills in CodeFrom from the substitutions each command
+// runs the output of, now that all of them have been walked.
+func (w *walker) resolveLinks() {
+	for _, l := range w.links {
+		c := &w.cmds[l.cmd]
+		for _, n := range l.nodes {
+			c.CodeFrom = appendNew(c.CodeFrom, w.substCmds[n]...)
+		}
+	}
 }
 
 // A scriptText is shell source that a wrapper runs: the argument of
 // bash -c, eval's words, a here-document fed to sh.
 type scriptText struct {
 	text    string
-	dynamic bool   // the text itself is only known at run time
-	holes   []span // parts of text the outer shell substitutes (see arg.holes)
+	dynamic bool          // the text itself is only known at run time
+	holes   []span        // parts of text the outer shell substitutes (see arg.holes)
+	substs  []syntax.Node // the substitutions among them, whose output is code
 }
 
 // script parses and walks a nested script. Its commands run wrapped by
@@ -147,6 +225,7 @@ func (w *walker) script(r *run, s scriptText, wrapped []string, dyn bool) error 
 	}
 	inner.src, inner.level, inner.wrappedBy = source(s.text), r.sc.level+1, wrapped
 	inner.dynamic, inner.holes = dyn || s.dynamic, s.holes
+	inner.codeFrom = append(slices.Clip(r.sc.codeFrom), s.substs...)
 	inner.redirs, inner.redirsDyn, inner.slot = r.redirs, r.redirsDyn, nil
 	if r.slot.shared {
 		inner.slot = r.slot
@@ -266,7 +345,7 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause, sl *slot) error {
 		args = append(args, assignArg(sc.src, a))
 	}
 	r := &run{sc: sc, redirs: sc.redirs, redirsDyn: sc.redirsDyn, slot: sl}
-	if err := w.emit(r, args, sc.wrappedBy, sc.dynamic); err != nil {
+	if err := w.emit(r, args, sc.wrappedBy, sc.dynamic, nil); err != nil {
 		return err
 	}
 	return w.assigns(sc, c.Args)

@@ -36,6 +36,20 @@
 //     'sh'` — take that element's slot; a pipeline nested inside one, or
 //     inside $(…), gets a number of its own.
 //   - dynamic: see below.
+//   - paths: each word of argv read as a path, normalised ([PathInfo]):
+//     /./usr/, /etc/../usr and //usr are /usr; "$HOME", ${HOME} and ~
+//     are ~; /* is a glob whose prefix is /.
+//   - in_function, background: the shell function whose body holds the
+//     command, and whether it runs with & (a fork bomb is a function
+//     that runs itself in the background or a pipe).
+//   - code_from: the names of the commands whose output it runs as
+//     code — before it in a pipe to a shell or interpreter (curl … |
+//     sh), in a process substitution it runs (bash <(curl …)), or in a
+//     substitution in its script's text (sh -c "$(curl …)").
+//   - lang, code, calls: for a shell or interpreter reported itself, the
+//     language it runs, the code of a one-liner (python -c, perl -e,
+//     node -e, …) and the calls in it that delete files or run commands
+//     ([CodeCalls]).
 //
 // Commands are found through pipes, &&, ||, ;, &, !, subshells, { …; },
 // if/while/for/case, function bodies (reported where they are defined),
@@ -102,9 +116,17 @@
 // than 16 wrappers around one command are an error, not a command
 // named after the 17th.
 //
-// Not unwrapped, and reported as the commands they are: anything that
-// runs code in another language (python -c, perl -e, node -e, awk
-// 'BEGIN{system(…)}'), flock, parallel, script -c, strace, ltrace, gdb,
+// Interpreters (python, perl, ruby, node, bun, deno, php, lua, with
+// versioned names) are reported themselves, with the code they are
+// given on the command line or in a here-document, and the calls in it
+// that delete or run commands; the command lines of os.system, system,
+// backticks, execSync and their kin are parsed as scripts, and the
+// argvs of subprocess.run([…]), spawn(…) and os.exec* run as commands,
+// both wrapped by the interpreter. source and . are reported with lang
+// "sh".
+//
+// Not unwrapped, and reported as the commands they are: code in other
+// languages (awk 'BEGIN{system(…)}'), flock, parallel, script -c, strace, ltrace, gdb,
 // nsenter, systemd-run, make, git aliases and git -c, docker/kubectl/
 // podman exec, tmux send-keys, screen, at, batch and crontab (which
 // read their script from standard input), source and . (a file), and

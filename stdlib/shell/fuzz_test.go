@@ -2,7 +2,12 @@ package shell
 
 import (
 	"context"
+	"errors"
+	"strconv"
+	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/hookhost/hookhost/stdlib"
 )
@@ -13,6 +18,12 @@ import (
 //	go test -fuzz FuzzParse ./stdlib/shell/
 func FuzzParse(f *testing.F) {
 	for _, tc := range parseCases {
+		f.Add(tc.line)
+	}
+	for _, tc := range codeLines {
+		f.Add(tc.line)
+	}
+	for _, tc := range interpLines {
 		f.Add(tc.line)
 	}
 	for _, line := range []string{
@@ -31,6 +42,107 @@ func FuzzParse(f *testing.F) {
 		}
 		if words, err := Split(line); err == nil && words == nil {
 			t.Errorf("Split(%q) returned nil without an error", line)
+		}
+	})
+}
+
+// FuzzCodeCalls checks that no code crashes CodeCalls in any language,
+// and that what it returns is well formed.
+func FuzzCodeCalls(f *testing.F) {
+	for _, tc := range codeCases {
+		f.Add(uint8(slicesIndex(Languages, tc.lang)), tc.code)
+	}
+	f.Fuzz(func(t *testing.T, lang uint8, code string) {
+		l := Languages[int(lang)%len(Languages)]
+		calls, err := CodeCalls(l, code)
+		if err != nil {
+			if !errors.Is(err, ErrTooLong) {
+				t.Fatalf("CodeCalls(%s, %q): %v", l, code, err)
+			}
+			return
+		}
+		for _, c := range calls {
+			if len(c.Args) == 0 || len(c.argDyn) != len(c.Args) || (c.Kind == "delete") != (len(c.Paths) == len(c.Args)) {
+				t.Errorf("CodeCalls(%s, %q): malformed %+v", l, code, c)
+			}
+		}
+		if err := stdlib.Check(CallValues(calls)); err != nil {
+			t.Errorf("CodeCalls(%s, %q): %v", l, code, err)
+		}
+	})
+}
+
+func slicesIndex(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return 0
+}
+
+// nestedLine wraps rm -rf / depth times in one of the forms that run
+// code: bash -c, $( ), eval, python3 -c with os.system, perl -e with
+// system, a here-string to bash.
+func nestedLine(kind, depth int) string {
+	line := "rm -rf /"
+	for range depth {
+		if len(line) > 2*MaxLineBytes { // quoting doubles it: past the limit already
+			break
+		}
+		switch kind % 6 {
+		case 0:
+			line = "bash -c " + shQuote(line)
+		case 1:
+			line = "echo $(" + line + ")"
+		case 2:
+			line = "eval " + shQuote(line)
+		case 3:
+			line = "python3 -c " + shQuote("import os; os.system("+strconv.Quote(line)+")")
+		case 4:
+			line = "perl -e " + shQuote("system("+strconv.Quote(line)+")")
+		case 5:
+			line = "bash <<< " + shQuote(line)
+		}
+	}
+	return line
+}
+
+func shQuote(s string) string {
+	q, err := syntax.Quote(s, syntax.LangBash)
+	if err != nil {
+		return "'x'"
+	}
+	return q
+}
+
+// FuzzNesting checks the depth bounds on code nested in code: however
+// deep and in whatever form, Parse either finds the rm -rf / or fails
+// with a limit error; it never crashes or overflows the stack.
+func FuzzNesting(f *testing.F) {
+	for kind := range 6 {
+		for _, depth := range []uint16{1, MaxScriptDepth, MaxScriptDepth + 1, 60, 200, 3000} {
+			f.Add(uint8(kind), depth)
+		}
+	}
+	f.Fuzz(func(t *testing.T, kind uint8, depth uint16) {
+		line := nestedLine(int(kind), int(depth%4000))
+		if len(line) > 4*MaxLineBytes {
+			return
+		}
+		cmds, err := Parse(context.Background(), line)
+		if err != nil {
+			if !errors.Is(err, ErrTooDeep) && !errors.Is(err, ErrTooLong) && !errors.Is(err, ErrTooMany) {
+				t.Fatalf("Parse(%.200q): %v", line, err)
+			}
+			return
+		}
+		found := false
+		for _, c := range cmds {
+			found = found || (c.Name == "rm" && strings.Join(c.Argv, " ") == "rm -rf /")
+		}
+		if !found {
+			t.Errorf("Parse(%.200q) missed rm -rf /: %v", line, cmds)
 		}
 	})
 }

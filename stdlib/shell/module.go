@@ -7,8 +7,8 @@ import (
 	"github.com/hookhost/hookhost/stdlib"
 )
 
-// New returns the shell module: parse, split and has_flag over neutral
-// values. It holds no state and is safe for concurrent use.
+// New returns the shell module: parse, split, has_flag and code_calls
+// over neutral values. It holds no state and is safe for concurrent use.
 func New() stdlib.Module {
 	return stdlib.Module{
 		Name: "shell",
@@ -32,6 +32,12 @@ func New() stdlib.Module {
 				Doc:    "has_flag(cmd, short, long) reports whether a parsed command (or an argv list) passes a flag.",
 				Impl:   hasFlagImpl,
 			},
+			{
+				Name:   "code_calls",
+				Params: []stdlib.Param{stdlib.P("lang"), stdlib.P("code")},
+				Doc:    "code_calls(lang, code) returns the calls in a python, perl, ruby, node, php or lua program that delete files or run commands.",
+				Impl:   codeCallsImpl,
+			},
 		},
 	}
 }
@@ -46,6 +52,22 @@ func parseImpl(c *stdlib.Call) (any, error) {
 		return nil, err
 	}
 	return Values(cmds), nil
+}
+
+func codeCallsImpl(c *stdlib.Call) (any, error) {
+	lang, err := c.String(0)
+	if err != nil {
+		return nil, err
+	}
+	code, err := c.String(1)
+	if err != nil {
+		return nil, err
+	}
+	calls, err := CodeCalls(lang, code)
+	if err != nil {
+		return nil, err
+	}
+	return CallValues(calls), nil
 }
 
 func splitImpl(c *stdlib.Call) (any, error) {

@@ -27,7 +27,7 @@ func TestModule(t *testing.T) {
 	if m.Name != "shell" {
 		t.Errorf("Name = %q", m.Name)
 	}
-	for _, name := range []string{"parse", "split", "has_flag"} {
+	for _, name := range []string{"parse", "split", "has_flag", "code_calls"} {
 		if f, ok := m.Lookup(name); !ok || f.Impl == nil || f.Doc == "" || f.Blocking {
 			t.Errorf("shell.%s: %+v", name, f)
 		}
@@ -46,15 +46,42 @@ func TestModuleParse(t *testing.T) {
 		map[string]any{
 			"name": "cd", "argv": []any{"cd", "/"}, "wrapped_by": []any{}, "redirects": []any{},
 			"pipeline": int64(0), "position": int64(0), "dynamic": false,
+			"paths":       []any{pathValue("cd", "cd", false, false), pathValue("/", "/", false, false)},
+			"in_function": "", "background": false, "code_from": []any{}, "lang": "", "code": "", "calls": []any{},
 		},
 		map[string]any{
 			"name": "rm", "argv": []any{"rm", "-fr", "*"}, "wrapped_by": []any{"sudo"},
 			"redirects": []any{map[string]any{"op": ">", "fd": int64(1), "target": "log"}},
 			"pipeline":  int64(1), "position": int64(0), "dynamic": true,
+			"paths": []any{pathValue("rm", "rm", false, false), pathValue("-fr", "-fr", false, false),
+				pathValue("*", ".", true, false)},
+			"in_function": "", "background": false, "code_from": []any{}, "lang": "", "code": "", "calls": []any{},
 		},
 	}
 	if !stdlib.Equal(got, want) {
 		t.Errorf("parse =\n%v\nwant\n%v", got, want)
+	}
+}
+
+func pathValue(p, prefix string, glob, dynamic bool) map[string]any {
+	return map[string]any{"path": p, "prefix": prefix, "glob": glob, "dynamic": dynamic}
+}
+
+func TestModuleCodeCalls(t *testing.T) {
+	got, err := call(t, "code_calls", "python", `import os; os.system("rm -rf ~")`)
+	want := []any{map[string]any{
+		"kind": "shell", "func": "os.system", "args": []any{"rm -rf ~"}, "paths": []any{},
+		"recursive": false, "dynamic": false,
+	}}
+	if err != nil || !stdlib.Equal(got, want) {
+		t.Errorf("code_calls = %v, %v; want %v", got, err, want)
+	}
+	if err := stdlib.Check(got); err != nil {
+		t.Error(err)
+	}
+	got, err = call(t, "code_calls", "ruby", "puts 1")
+	if err != nil || !stdlib.Equal(got, []any{}) {
+		t.Errorf("code_calls(ruby, puts 1) = %#v, %v; want an empty list", got, err)
 	}
 }
 
@@ -115,6 +142,9 @@ func TestModuleErrors(t *testing.T) {
 		{"has_flag", []any{[]any{"rm"}, "rf", nil}, "want one character"},
 		{"has_flag", []any{[]any{"rm"}, nil, "--"}, "want a name"},
 		{"has_flag", []any{[]any{"rm"}, int64(1), nil}, "argument 2 (short): want string"},
+		{"code_calls", []any{"cobol", "x"}, `unknown language "cobol" (want one of python, perl, ruby, node, php, lua)`},
+		{"code_calls", []any{"python", int64(1)}, "argument 2 (code): want string, got int"},
+		{"code_calls", []any{"python", strings.Repeat("x", MaxLineBytes+1)}, "too long"},
 	}
 	for _, tc := range tests {
 		got, err := call(t, tc.fn, tc.args...)

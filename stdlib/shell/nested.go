@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"slices"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -52,9 +53,9 @@ func (w *walker) wordPart(sc *scope, p syntax.WordPart, depth int) error {
 	case *syntax.DblQuoted:
 		return w.wordParts(sc, p.Parts, depth)
 	case *syntax.CmdSubst:
-		return w.subst(sc, p.Stmts)
+		return w.subst(sc, p, p.Stmts)
 	case *syntax.ProcSubst:
-		return w.subst(sc, p.Stmts)
+		return w.subst(sc, p, p.Stmts)
 	case *syntax.ArithmExp:
 		return w.arithm(sc, p.X, depth)
 	case *syntax.ParamExp:
@@ -69,13 +70,34 @@ func (w *walker) wordPart(sc *scope, p syntax.WordPart, depth int) error {
 	return nil
 }
 
-// subst walks the statements of a substitution in a fresh context.
-func (w *walker) subst(sc *scope, stmts []*syntax.Stmt) error {
+// subst walks the statements of a substitution in a fresh context, and
+// records the names of the commands it runs.
+func (w *walker) subst(sc *scope, n syntax.Node, stmts []*syntax.Stmt) error {
 	inner, err := sc.sub()
 	if err != nil {
 		return err
 	}
-	return w.stmts(inner, stmts)
+	start := len(w.cmds)
+	if err := w.stmts(inner, stmts); err != nil {
+		return err
+	}
+	if w.substCmds == nil {
+		w.substCmds = map[syntax.Node][]string{}
+	}
+	for _, c := range w.cmds[start:] {
+		w.substCmds[n] = appendNew(w.substCmds[n], c.Name)
+	}
+	return nil
+}
+
+// appendNew appends the names of add to list that it does not hold yet.
+func appendNew(list []string, add ...string) []string {
+	for _, s := range add {
+		if !slices.Contains(list, s) {
+			list = append(list, s)
+		}
+	}
+	return list
 }
 
 func (w *walker) paramExp(sc *scope, p *syntax.ParamExp, depth int) error {

@@ -16,10 +16,12 @@ type scriptBuilder struct {
 	words   int
 	holes   []span
 	dynamic bool
+	substs  []syntax.Node
 }
 
-func (sb *scriptBuilder) add(text string, holes []span, dynamic bool) {
+func (sb *scriptBuilder) add(text string, holes []span, dynamic bool, substs ...syntax.Node) {
 	sb.dynamic = sb.dynamic || dynamic
+	sb.substs = append(sb.substs, substs...)
 	if sb.b.Len() > MaxLineBytes {
 		return // too long to parse anyway: admit will refuse it
 	}
@@ -34,7 +36,7 @@ func (sb *scriptBuilder) add(text string, holes []span, dynamic bool) {
 // the shell parses again.
 func (sb *scriptBuilder) raw(args []arg) *scriptBuilder {
 	for _, a := range args {
-		sb.add(a.raw, a.holes, a.dynamic)
+		sb.add(a.raw, a.holes, a.dynamic, a.substs...)
 	}
 	return sb
 }
@@ -43,7 +45,7 @@ func (sb *scriptBuilder) raw(args []arg) *scriptBuilder {
 func (sb *scriptBuilder) quoted(args []arg) *scriptBuilder {
 	for _, a := range args {
 		if a.dynamic { // its text is its source: leave it
-			sb.add(a.text, []span{{0, len(a.text)}}, true)
+			sb.add(a.text, []span{{0, len(a.text)}}, true, a.substs...)
 			continue
 		}
 		q, err := syntax.Quote(a.text, syntax.LangBash)
@@ -56,7 +58,7 @@ func (sb *scriptBuilder) quoted(args []arg) *scriptBuilder {
 }
 
 func (sb *scriptBuilder) script() scriptText {
-	return scriptText{text: sb.b.String(), dynamic: sb.dynamic, holes: sb.holes}
+	return scriptText{text: sb.b.String(), dynamic: sb.dynamic, holes: sb.holes, substs: sb.substs}
 }
 
 // join returns words as the shell source that eval, ssh and watch
@@ -64,7 +66,9 @@ func (sb *scriptBuilder) script() scriptText {
 func join(args []arg) scriptText { return new(scriptBuilder).raw(args).script() }
 
 // script returns a word that a shell runs as a script.
-func script(a arg) scriptText { return scriptText{text: a.raw, dynamic: a.dynamic, holes: a.holes} }
+func script(a arg) scriptText {
+	return scriptText{text: a.raw, dynamic: a.dynamic, holes: a.holes, substs: a.substs}
+}
 
 var envOpts = opts{value: "uCSP", long: []string{"unset", "chdir", "split-string"}, assigns: true, dash: true}
 
@@ -90,25 +94,43 @@ func unwrapEnv(args []arg) unwrapped {
 // reported as it is: what the file holds is not known.
 func unwrapShell(args []arg) unwrapped {
 	sa := readShellArgs(args)
+	sh := &codeInfo{lang: "sh"}
 	switch {
 	case sa.cmd && sa.next < len(args):
 		s := script(args[sa.next])
 		s.dynamic = s.dynamic || sa.unsure
-		return unwrapped{self: sa.unsure, scripts: append(sa.scripts, s)}
-	case sa.cmd || (sa.next < len(args) && !sa.stdin):
-		// bash -c with no script fails; bash file runs a file we cannot see.
-		return unwrapped{self: true, scripts: sa.scripts}
+		return unwrapped{self: sa.unsure, code: sh, scripts: append(sa.scripts, s)}
+	case sa.cmd:
+		return unwrapped{self: true, code: sh, scripts: sa.scripts} // bash -c with no script fails
+	case sa.next < len(args) && !sa.stdin && !isStdinFile(&args[sa.next]):
+		// bash file runs a file we cannot see, unless it is <(…).
+		sh.nodes = args[sa.next].substs
+		return unwrapped{self: true, code: sh, scripts: sa.scripts}
 	}
-	return unwrapped{self: true, stdin: true, scripts: sa.scripts}
+	sh.stdin, sh.nodes = true, sa.substs
+	return unwrapped{self: true, stdin: true, code: sh, scripts: sa.scripts}
+}
+
+// unwrapSource reports source FILE and . FILE, which run a file in the
+// current shell: the commands of a process substitution given as the
+// file (source <(curl …)) are the code it runs.
+func unwrapSource(args []arg) unwrapped {
+	sh := &codeInfo{lang: "sh"}
+	if len(args) > 1 {
+		sh.nodes = args[1].substs
+		sh.stdin = isStdinFile(&args[1])
+	}
+	return unwrapped{self: true, code: sh}
 }
 
 // shellArgs is what a shell's options say it runs.
 type shellArgs struct {
-	cmd     bool         // -c: the first operand is the script
-	stdin   bool         // -s: the script comes from standard input
-	unsure  bool         // a dynamic word came among the options
-	scripts []scriptText // fish's -C and --command scripts
-	next    int          // index of the first operand
+	cmd     bool          // -c: the first operand is the script
+	stdin   bool          // -s: the script comes from standard input
+	unsure  bool          // a dynamic word came among the options
+	substs  []syntax.Node // the substitutions in those words (bash <(curl …))
+	scripts []scriptText  // fish's -C and --command scripts
+	next    int           // index of the first operand
 }
 
 // readShellArgs reads the options of sh, bash and their kin. A dynamic
@@ -127,6 +149,7 @@ func readShellArgs(args []arg) shellArgs {
 		case args[i].dynamic && sa.cmd: // the script: bash -c "$X"
 		case args[i].dynamic:
 			sa.unsure = true
+			sa.substs = append(sa.substs, args[i].substs...)
 			continue
 		case t == "--" || t == "-":
 			i++

@@ -36,6 +36,37 @@ type Command struct {
 	// substitution, or the command runs under xargs or find -exec, or in
 	// a script (bash -c "$X") that is itself dynamic.
 	Dynamic bool
+	// Paths holds each word of Argv read as a path, normalised (see
+	// PathInfo): Paths[i] is Argv[i]'s. Never nil.
+	Paths []PathInfo
+	// Function is the name of the shell function whose body holds the
+	// command, "" outside any: in `f(){ f|f& };f` both inner calls have
+	// Function "f".
+	Function string
+	// Background reports that the command runs asynchronously: it, or
+	// the pipeline or list it is in, ends with &.
+	Background bool
+	// CodeFrom names the commands whose output this command runs as
+	// code: for a shell or interpreter reading its script from a pipe
+	// (curl … | sh), the commands before it in the pipeline; for one
+	// given a process substitution as its script (bash <(curl …)), the
+	// commands in it; for every command of a script whose text holds a
+	// substitution (sh -c "$(curl …)", eval "$(wget -qO- …)"), the
+	// commands in the substitution. Never nil.
+	CodeFrom []string
+	// Lang is the language of the code the command runs, for a shell or
+	// interpreter reported itself: "sh", "python", "perl", "ruby",
+	// "node", "php" or "lua"; "" for any other command.
+	Lang string
+	// Code is the code an interpreter runs given on its command line
+	// (python -c, perl -e, node -e, …) or in a here-document or
+	// here-string; "" when it runs a file or reads a pipe.
+	Code string
+	// Calls are the calls in Code that delete files or run commands
+	// (see CodeCalls). The commands that "shell" calls with a literal
+	// command line and "exec" calls run are reported too, wrapped by
+	// the interpreter. Never nil.
+	Calls []Call
 }
 
 // A Redirect is one redirection of a command.
@@ -68,6 +99,7 @@ func Parse(ctx context.Context, line string) ([]Command, error) {
 	if err := w.stmts(&scope{src: source(line)}, f.Stmts); err != nil {
 		return nil, err
 	}
+	w.resolveLinks()
 	if w.cmds == nil {
 		return []Command{}, nil
 	}
@@ -84,21 +116,43 @@ func (c Command) HasFlag(short, long string) bool { return HasFlag(c.Argv, short
 
 // Value returns the command as a neutral value, the map scripts receive:
 // name, argv, wrapped_by, redirects (maps of op, fd, target), pipeline,
-// position and dynamic. Numbers are int64.
+// position, dynamic, paths (maps of path, prefix, glob, dynamic),
+// in_function, background, code_from, lang, code and calls (maps of kind,
+// func, args, paths, recursive, dynamic). Numbers are int64.
 func (c Command) Value() map[string]any {
 	redirs := make([]any, len(c.Redirects))
 	for i, r := range c.Redirects {
 		redirs[i] = map[string]any{"op": r.Op, "fd": int64(r.Fd), "target": r.Target}
 	}
-	return map[string]any{
-		"name":       c.Name,
-		"argv":       stringList(c.Argv),
-		"wrapped_by": stringList(c.WrappedBy),
-		"redirects":  redirs,
-		"pipeline":   int64(c.Pipeline),
-		"position":   int64(c.Position),
-		"dynamic":    c.Dynamic,
+	paths := make([]any, len(c.Paths))
+	for i, p := range c.Paths {
+		paths[i] = p.Value()
 	}
+	return map[string]any{
+		"name":        c.Name,
+		"argv":        stringList(c.Argv),
+		"wrapped_by":  stringList(c.WrappedBy),
+		"redirects":   redirs,
+		"pipeline":    int64(c.Pipeline),
+		"position":    int64(c.Position),
+		"dynamic":     c.Dynamic,
+		"paths":       paths,
+		"in_function": c.Function,
+		"background":  c.Background,
+		"code_from":   stringList(c.CodeFrom),
+		"lang":        c.Lang,
+		"code":        c.Code,
+		"calls":       CallValues(c.Calls),
+	}
+}
+
+// CallValues converts calls to the neutral list scripts receive.
+func CallValues(calls []Call) []any {
+	out := make([]any, len(calls))
+	for i, c := range calls {
+		out[i] = c.Value()
+	}
+	return out
 }
 
 // Values converts commands to the neutral list Parse's binding returns.

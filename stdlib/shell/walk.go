@@ -18,6 +18,19 @@ type walker struct {
 	scripts int // nested scripts parsed
 	parsed  int // bytes parsed, nested scripts included
 	nwords  int // words after brace expansion
+	// substCmds maps each command and process substitution walked to the
+	// names of the commands it runs, for Command.CodeFrom.
+	substCmds map[syntax.Node][]string
+	// links are the substitutions whose output each reported command
+	// runs as code, resolved into CodeFrom once the walk is over.
+	links []link
+}
+
+// A link says that the command at index cmd runs, as code, the output
+// of the substitutions nodes.
+type link struct {
+	cmd   int
+	nodes []syntax.Node
 }
 
 // A scope is what a list of statements inherits from where it appears.
@@ -31,6 +44,11 @@ type scope struct {
 	redirsDyn bool       // whether any of them has a dynamic target
 	slot      *slot      // non-nil: a lone command here runs in this slot
 	holes     []span     // parts of src substituted by an outer shell
+	// codeFrom are the substitutions whose output became part of this
+	// script's text (bash -c "$(curl …)"): every command here runs it.
+	codeFrom   []syntax.Node
+	function   string // the function whose body this is, "" outside any
+	background bool   // commands here run in the background (&)
 }
 
 // A pipeline is numbered when its first command is reported, so that
@@ -98,6 +116,11 @@ func (w *walker) stmt(sc *scope, st *syntax.Stmt) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
 	}
+	if st.Background && !sc.background {
+		bg := *sc
+		bg.background = true
+		sc = &bg
+	}
 	if bin, ok := st.Cmd.(*syntax.BinaryCmd); ok {
 		if bin.Op == syntax.Pipe || bin.Op == syntax.PipeAll {
 			return w.pipeline(sc, st)
@@ -161,7 +184,7 @@ func (w *walker) element(sc *scope, st *syntax.Stmt, sl *slot) error {
 	switch cmd := st.Cmd.(type) {
 	case nil: // redirections alone: "> file"
 	case *syntax.CallExpr:
-		err = w.call(sc, st, cmd, &run{redirs: redirs, redirsDyn: dyn, slot: sl})
+		err = w.call(sc, st, cmd, &run{redirs: redirs, redirsDyn: dyn, slot: sl, stdinNodes: stdinSubsts(sc.src, st.Redirs)})
 	default:
 		var inner *scope
 		if inner, err = sc.within(sl, redirs, dyn); err == nil {
@@ -193,7 +216,7 @@ func (w *walker) compound(sc *scope, cmd syntax.Command, sl *slot) error {
 	case *syntax.CaseClause:
 		return w.caseClause(sc, c)
 	case *syntax.FuncDecl:
-		return w.body(sc, c.Body)
+		return w.funcBody(sc, c)
 	case *syntax.TestDecl:
 		if err := w.words(sc, c.Description); err != nil {
 			return err
@@ -283,6 +306,20 @@ func (w *walker) body(sc *scope, st *syntax.Stmt) error {
 	return w.stmt(inner, st)
 }
 
+// funcBody walks a function's body: its commands are reported with the
+// function's name, and not in the background unless the body says so.
+func (w *walker) funcBody(sc *scope, c *syntax.FuncDecl) error {
+	inner, err := sc.sub()
+	if err != nil || c.Body == nil {
+		return err
+	}
+	inner.background = false
+	if c.Name != nil {
+		inner.function = c.Name.Value
+	}
+	return w.stmt(inner, c.Body)
+}
+
 // timeClause walks "time cmd": cmd is reported wrapped by "time".
 func (w *walker) timeClause(sc *scope, c *syntax.TimeClause) error {
 	if c.Stmt == nil {
@@ -290,4 +327,24 @@ func (w *walker) timeClause(sc *scope, c *syntax.TimeClause) error {
 	}
 	sc.wrappedBy = append(slices.Clip(sc.wrappedBy), "time")
 	return w.stmt(sc, c.Stmt)
+}
+
+// stdinSubsts returns the substitutions in a statement's standard input
+// redirections: < <(curl …), <<< "$(curl …)" and unquoted here-documents.
+func stdinSubsts(src source, rs []*syntax.Redirect) []syntax.Node {
+	var out []syntax.Node
+	for _, rd := range rs {
+		if redirFd(rd) != 0 {
+			continue
+		}
+		switch rd.Op {
+		case syntax.RdrIn, syntax.WordHdoc:
+			out = append(out, resolve(src, rd.Word, unquoted).substs...)
+		case syntax.Hdoc, syntax.DashHdoc:
+			if rd.Hdoc != nil && !isQuoted(rd.Word) {
+				out = append(out, substsIn(rd.Hdoc)...)
+			}
+		}
+	}
+	return out
 }

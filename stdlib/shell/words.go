@@ -25,6 +25,37 @@ type arg struct {
 	// nested script parsed from raw does not report the commands inside
 	// them again: they run in the outer shell, and were reported there.
 	holes []span
+	// substs are the command and process substitutions in the word,
+	// whose output becomes part of it.
+	substs []syntax.Node
+	// path is the word read as a path; set for command words only
+	// (see pathOf).
+	path    PathInfo
+	hasPath bool
+}
+
+// pathOf returns the word read as a path.
+func (a arg) pathOf() PathInfo {
+	switch {
+	case a.hasPath:
+		return a.path
+	case a.dynamic:
+		return PathInfo{Path: a.text, Prefix: a.text, Dynamic: true}
+	}
+	return staticPath(a.text)
+}
+
+// substsIn returns the command and process substitutions under n.
+func substsIn(n syntax.Node) []syntax.Node {
+	var out []syntax.Node
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			out = append(out, n)
+		}
+		return true
+	})
+	return out
 }
 
 // A span is a byte range [start, end).
@@ -88,6 +119,7 @@ type resolver struct {
 	raw     strings.Builder
 	dynamic bool
 	holes   []span
+	substs  []syntax.Node
 }
 
 // resolve turns a parsed word into an arg, without brace expansion.
@@ -103,7 +135,7 @@ func resolve(src source, w *syntax.Word, q quoting) arg {
 	if !r.dynamic {
 		return staticArg(raw)
 	}
-	a := arg{text: src.of(w), raw: raw, dynamic: true, holes: r.holes}
+	a := arg{text: src.of(w), raw: raw, dynamic: true, holes: r.holes, substs: r.substs}
 	a.base = a.text
 	// A static tail after a slash still names the command: $HOME/bin/rm.
 	if tail := raw[r.holes[len(r.holes)-1].end:]; strings.Contains(tail, "/") {
@@ -119,6 +151,7 @@ func (r *resolver) static(s string) { r.raw.WriteString(s) }
 // unresolved records a part whose value is only known at run time.
 func (r *resolver) unresolved(n syntax.Node) {
 	r.dynamic = true
+	r.substs = append(r.substs, substsIn(n)...)
 	start := r.raw.Len()
 	r.raw.WriteString(r.src.of(n))
 	r.holes = append(r.holes, span{start, r.raw.Len()})

@@ -12,10 +12,14 @@ type unwrapped struct {
 	argvs   [][]arg      // commands it runs directly
 	scripts []scriptText // shell source it runs (bash -c, eval, ssh)
 	dynamic bool         // what it runs gets arguments at run time (xargs)
+	code    *codeInfo    // with self: the code the wrapper runs itself (sh, source)
+	interp  *interpCode  // an interpreter: the code it runs (python -c)
 }
 
 // none reports that nothing was unwrapped: the wrapper is the command.
-func (u unwrapped) none() bool { return !u.self && len(u.argvs) == 0 && len(u.scripts) == 0 }
+func (u unwrapped) none() bool {
+	return !u.self && u.interp == nil && len(u.argvs) == 0 && len(u.scripts) == 0
+}
 
 // An unwrapFunc reads a wrapper's argv (args[0] is the wrapper).
 type unwrapFunc func(args []arg) unwrapped
@@ -58,9 +62,34 @@ func newWrappers() map[string]unwrapFunc {
 		"su":      unwrapSu,
 		"runuser": unwrapRunuser,
 		"find":    unwrapFind,
+		"source":  unwrapSource,
+		".":       unwrapSource,
 	}
 	for _, sh := range shells {
 		m[sh] = unwrapShell
+	}
+	return m
+}
+
+// lookupWrapper returns how to unwrap the command named base, or nil
+// when it is no wrapper.
+func lookupWrapper(base string) unwrapFunc {
+	if u := wrappers[base]; u != nil {
+		return u
+	}
+	if lang := interpLang(base); lang != "" {
+		return interps[lang]
+	}
+	return nil
+}
+
+// interps maps a language to how its interpreters are read.
+var interps = newInterps()
+
+func newInterps() map[string]unwrapFunc {
+	m := map[string]unwrapFunc{}
+	for lang := range interpSpecs {
+		m[lang] = unwrapInterp(lang)
 	}
 	return m
 }
