@@ -277,6 +277,8 @@ func TestServeMetrics(t *testing.T) {
 		`hookhost_hook_errors_total{hook="boom.lua:boom"} 1`,
 		`hookhost_fire_duration_seconds_count{event="tool.execute.pre"} 4`,
 		`hookhost_decision_log_dropped_total 0`,
+		`hookhost_reloads_total{trigger="start"} 1`,
+		`hookhost_last_reload_successful 1`,
 		`# TYPE hookhost_hook_duration_seconds histogram`,
 	} {
 		if !strings.Contains(text, want+"\n") {

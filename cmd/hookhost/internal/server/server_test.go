@@ -56,7 +56,7 @@ func (f *fakeBackend) Status() host.Status {
 
 // serve starts a server on a loopback port and returns its base URL; it
 // stops when the test ends.
-func serve(t *testing.T, opts Options) string {
+func serve(t testing.TB, opts Options) string {
 	t.Helper()
 	ln, err := Listen("127.0.0.1:0")
 	if err != nil {
@@ -65,7 +65,7 @@ func serve(t *testing.T, opts Options) string {
 	return "http://" + startOn(t, opts, ln)
 }
 
-func startOn(t *testing.T, opts Options, ln net.Listener) string {
+func startOn(t testing.TB, opts Options, ln net.Listener) string {
 	t.Helper()
 	srv, err := New(opts)
 	if err != nil {
