@@ -12,6 +12,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/eventcache"
+	"github.com/hookhost/hookhost/host"
 )
 
 // agentOptions are the options of the command-hook commands (claude,
@@ -122,8 +124,66 @@ func (o *agentOptions) openLog(stderr io.Writer) (io.Writer, func(), error) {
 // problems go to logw.
 func (o *agentOptions) connector(logw io.Writer) adapter.Connector {
 	return func(ctx context.Context, event string) (adapter.Firer, error) {
-		return o.openHost(ctx, logw)
+		return o.openForEvent(ctx, event, logw)
 	}
+}
+
+// eventCacheEnv names the event cache file; "off" disables it.
+const eventCacheEnv = "HOOKHOST_EVENT_CACHE"
+
+// openForEvent loads the hooks, compiling only the files whose hooks can
+// fire for event when the event cache knows the others (see package
+// eventcache), and teaches the cache what this load learnt.
+func (o *agentOptions) openForEvent(ctx context.Context, event string, logw io.Writer) (*host.Host, error) {
+	cache, plan, ok := o.plan(event)
+	if ok {
+		o.view = plan.FS
+	}
+	h, err := o.openHost(ctx, logw)
+	if err != nil || !ok {
+		return h, err
+	}
+	cache.Learn(plan, h.Files(), h.Hooks())
+	cache.Save() // best effort: a cache that cannot be written only costs time
+	return h, nil
+}
+
+// plan opens the event cache and plans the directory's view for event;
+// ok is false when there is no cache or the directory cannot be read
+// (then the host loads Dir itself and reports what is wrong).
+func (o *agentOptions) plan(event string) (*eventcache.Cache, eventcache.Plan, bool) {
+	path := os.Getenv(eventCacheEnv)
+	switch path {
+	case "off":
+		return nil, eventcache.Plan{}, false
+	case "":
+		path = eventcache.DefaultPath()
+	}
+	if path == "" {
+		return nil, eventcache.Plan{}, false
+	}
+	cache := eventcache.Open(path)
+	plan, err := cache.Plan(os.DirFS(o.Dir), o.cacheSalt(), event)
+	if err != nil {
+		return nil, eventcache.Plan{}, false
+	}
+	return cache, plan, true
+}
+
+// cacheSalt is what a file's registrations depend on besides its source:
+// the operator config and the hookhost executable.
+func (o *agentOptions) cacheSalt() []byte {
+	var salt []byte
+	if exe, err := os.Executable(); err == nil {
+		if st, err := os.Stat(exe); err == nil {
+			salt = fmt.Appendf(salt, "%s %d %d\x00", exe, st.Size(), st.ModTime().UnixNano())
+		}
+	}
+	if o.Config != "" {
+		cfg, _ := os.ReadFile(o.Config)
+		salt = append(salt, cfg...)
+	}
+	return salt
 }
 
 // printSettings prints the agent's configuration block that runs this

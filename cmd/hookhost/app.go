@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"runtime/debug"
@@ -121,6 +122,9 @@ type commonOptions struct {
 
 	level  slog.Level
 	strict bool // set by the commands that have --strict
+	// view, when set, serves the scripts instead of Dir: the files of Dir
+	// that one event needs (the command hooks' event cache).
+	view fs.FS
 }
 
 func (o *commonOptions) flags() []cli.Flag {
@@ -174,8 +178,11 @@ func (o *commonOptions) loadConfig() (*host.Config, error) {
 func (o *commonOptions) newHost(ctx context.Context, cfg *host.Config, problems, stderr io.Writer) (*host.Host, *problemPrinter, error) {
 	printer := &problemPrinter{w: problems}
 	applyMemoryLimit(cfg)
-	h, err := host.New(ctx, host.Options{Dir: o.Dir, Config: cfg, Logger: newLogger(stderr, o.level),
-		Observer: printer, Strict: o.strict})
+	hopts := host.Options{Dir: o.Dir, Config: cfg, Logger: newLogger(stderr, o.level), Observer: printer, Strict: o.strict}
+	if o.view != nil {
+		hopts.Dir, hopts.FS = "", o.view
+	}
+	h, err := host.New(ctx, hopts)
 	if err != nil {
 		return nil, nil, configError(err)
 	}

@@ -1,0 +1,271 @@
+package eventcache
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/hookhost/hookhost/host"
+)
+
+// formatVersion names the cache file's format; a new format is a new file.
+const formatVersion = "v1"
+
+// MaxEntries bounds the cache: past it, it starts again from what the
+// current directory needs.
+const MaxEntries = 1024
+
+// A Cache maps file keys to the events their hooks are on.
+type Cache struct {
+	path    string
+	entries map[string][]string
+	dirty   bool
+}
+
+type fileFormat struct {
+	Version string              `json:"version"`
+	Files   map[string][]string `json:"files"`
+}
+
+// DefaultPath is the per-user cache file, under os.UserCacheDir; empty
+// when the user has none.
+func DefaultPath() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "hookhost", "events-"+formatVersion+".json")
+}
+
+// Open reads the cache at path; anything wrong with it is an empty cache.
+func Open(path string) *Cache {
+	c := &Cache{path: path, entries: map[string][]string{}}
+	if path == "" {
+		return c
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return c
+	}
+	var f fileFormat
+	if json.Unmarshal(data, &f) == nil && f.Version == formatVersion && f.Files != nil {
+		c.entries = f.Files
+	}
+	return c
+}
+
+// A Plan is the view of a hooks directory that one event needs.
+type Plan struct {
+	// FS serves the directory without the hidden files.
+	FS fs.FS
+	// Hidden lists the script files left out, sorted.
+	Hidden []string
+	keys   map[string]string // file path → key, for every file seen
+}
+
+// Plan looks at every file of fsys (the top level and one level of
+// subdirectories, where hook packs live) and hides the ones whose
+// recorded events do not include event. salt is what else the registrations
+// depend on: the config's content and the executable's identity.
+func (c *Cache) Plan(fsys fs.FS, salt []byte, event string) (Plan, error) {
+	p := Plan{keys: map[string]string{}}
+	hide := map[string]bool{}
+	err := walk(fsys, func(name string, data []byte) {
+		key := fileKey(salt, data)
+		p.keys[name] = key
+		if events, ok := c.entries[key]; ok && !slices.Contains(events, event) {
+			hide[name] = true
+			p.Hidden = append(p.Hidden, name)
+		}
+	})
+	if err != nil {
+		return Plan{}, err
+	}
+	slices.Sort(p.Hidden)
+	p.FS = hiding{fsys, hide}
+	return p, nil
+}
+
+// walk calls fn with the content of each regular file (symlinks
+// followed) of the top level and of its subdirectories, skipping names
+// that start with ".".
+func walk(fsys fs.FS, fn func(name string, data []byte)) error {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		switch mode := typeOf(fsys, e.Name(), e); {
+		case mode.IsDir():
+			walkDir(fsys, e.Name(), fn)
+		case mode.IsRegular():
+			readInto(fsys, e.Name(), fn)
+		}
+	}
+	return nil
+}
+
+func walkDir(fsys fs.FS, dir string, fn func(string, []byte)) {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := path.Join(dir, e.Name())
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if typeOf(fsys, name, e).IsRegular() {
+			readInto(fsys, name, fn)
+		}
+	}
+}
+
+// typeOf is the type of an entry, following a symlink (the one case
+// that costs a stat).
+func typeOf(fsys fs.FS, name string, e fs.DirEntry) fs.FileMode {
+	if e.Type()&fs.ModeSymlink == 0 {
+		return e.Type()
+	}
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return fs.ModeIrregular
+	}
+	return info.Mode().Type()
+}
+
+func readInto(fsys fs.FS, name string, fn func(string, []byte)) {
+	if data, err := fs.ReadFile(fsys, name); err == nil {
+		fn(name, data)
+	}
+}
+
+func fileKey(salt, data []byte) string {
+	h := sha256.New()
+	h.Write([]byte(formatVersion))
+	h.Write(salt)
+	h.Write([]byte{0})
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Learn records the events of the files a host loaded through p: every
+// file that loaded without error, with the events of its hooks (none
+// when it registered none). Failed files are never recorded, so they are
+// compiled, and reported, every time.
+func (c *Cache) Learn(p Plan, files []host.FileStatus, hooks []host.HookInfo) {
+	events := map[string][]string{}
+	for _, h := range hooks {
+		if !slices.Contains(events[h.File], h.Event) {
+			events[h.File] = append(events[h.File], h.Event)
+		}
+	}
+	for _, f := range files {
+		key, ok := p.keys[f.Path]
+		if !ok || f.Err != nil {
+			continue
+		}
+		if _, known := c.entries[key]; known {
+			continue
+		}
+		evs := events[f.Path]
+		if evs == nil {
+			evs = []string{}
+		}
+		slices.Sort(evs)
+		c.put(p, key, evs)
+	}
+}
+
+func (c *Cache) put(p Plan, key string, events []string) {
+	if len(c.entries) >= MaxEntries {
+		keep := map[string][]string{}
+		for _, k := range p.keys {
+			if evs, ok := c.entries[k]; ok {
+				keep[k] = evs
+			}
+		}
+		c.entries = keep
+	}
+	c.entries[key] = events
+	c.dirty = true
+}
+
+// Save writes the cache if it learnt anything, atomically (a temporary
+// file renamed over the old one), in a directory only the user can read.
+func (c *Cache) Save() error {
+	if !c.dirty || c.path == "" {
+		return nil
+	}
+	data, err := json.Marshal(fileFormat{Version: formatVersion, Files: c.entries})
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(c.path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".events-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), c.path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	c.dirty = false
+	return nil
+}
+
+// hiding is an fs.FS without some of its files.
+type hiding struct {
+	fs.FS
+	hide map[string]bool
+}
+
+func (h hiding) Open(name string) (fs.File, error) {
+	if h.hide[name] {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return h.FS.Open(name)
+}
+
+func (h hiding) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := fs.ReadDir(h.FS, name)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(entries, func(e fs.DirEntry) bool {
+		return h.hide[path.Join(name, e.Name())]
+	}), nil
+}
+
+func (h hiding) Stat(name string) (fs.FileInfo, error) {
+	if h.hide[name] {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+	}
+	return fs.Stat(h.FS, name)
+}
+
+func (h hiding) ReadFile(name string) ([]byte, error) {
+	if h.hide[name] {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return fs.ReadFile(h.FS, name)
+}

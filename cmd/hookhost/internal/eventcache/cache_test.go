@@ -1,0 +1,139 @@
+package eventcache
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"testing/fstest"
+
+	"github.com/hookhost/hookhost/host"
+)
+
+func dir() fstest.MapFS {
+	return fstest.MapFS{
+		"pre.lua":       {Data: []byte("pre")},
+		"post.star":     {Data: []byte("post")},
+		"none.lua":      {Data: []byte("none")},
+		"broken.lua":    {Data: []byte("broken")},
+		"pack/HOOK.md":  {Data: []byte("---\nname: pack\n---\n")},
+		"pack/both.lua": {Data: []byte("both")},
+		".hidden.lua":   {Data: []byte("dot")},
+	}
+}
+
+// load is what a host reports after loading the files of p.FS.
+func load(t *testing.T, p Plan) ([]host.FileStatus, []host.HookInfo) {
+	t.Helper()
+	var files []host.FileStatus
+	var hooks []host.HookInfo
+	events := map[string][]string{"pre.lua": {"tool.execute.pre"}, "post.star": {"tool.execute.post"},
+		"pack/both.lua": {"tool.execute.pre", "turn.pre"}, "none.lua": nil, "broken.lua": nil}
+	for _, name := range []string{"pre.lua", "post.star", "none.lua", "broken.lua", "pack/both.lua"} {
+		if _, err := fs.Stat(p.FS, name); err != nil {
+			continue
+		}
+		st := host.FileStatus{Path: name}
+		if name == "broken.lua" {
+			st.Err = errors.New("broken.lua:1: syntax error")
+		}
+		files = append(files, st)
+		for _, ev := range events[name] {
+			hooks = append(hooks, host.HookInfo{File: name, Event: ev})
+		}
+	}
+	return files, hooks
+}
+
+func TestPlanHidesWhatTheEventDoesNotNeed(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "events.json")
+	c := Open(path)
+	p, err := c.Plan(dir(), []byte("salt"), "tool.execute.pre")
+	if err != nil || len(p.Hidden) != 0 {
+		t.Fatalf("an empty cache hides %v (%v)", p.Hidden, err)
+	}
+	files, hooks := load(t, p)
+	c.Learn(p, files, hooks)
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("cache directory: %v %v", st, err)
+	}
+
+	c = Open(path)
+	for event, want := range map[string][]string{
+		"tool.execute.pre":  {"none.lua", "post.star"},
+		"tool.execute.post": {"none.lua", "pack/both.lua", "pre.lua"},
+		"turn.pre":          {"none.lua", "post.star", "pre.lua"},
+	} {
+		p, err := c.Plan(dir(), []byte("salt"), event)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(p.Hidden, want) {
+			t.Errorf("%s hides %v, want %v (a failed file is never hidden)", event, p.Hidden, want)
+		}
+		entries, _ := fs.ReadDir(p.FS, ".")
+		for _, e := range entries {
+			if slices.Contains(want, e.Name()) {
+				t.Errorf("%s: ReadDir lists hidden %s", event, e.Name())
+			}
+		}
+		if _, err := fs.ReadFile(p.FS, "pack/HOOK.md"); err != nil {
+			t.Errorf("a pack's HOOK.md is hidden: %v", err)
+		}
+	}
+}
+
+func TestPlanLearnsAgainWhenSomethingChanges(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.json")
+	c := Open(path)
+	p, _ := c.Plan(dir(), []byte("salt"), "tool.execute.pre")
+	files, hooks := load(t, p)
+	c.Learn(p, files, hooks)
+	c.Save()
+
+	edited := dir()
+	edited["post.star"] = &fstest.MapFile{Data: []byte("post, edited")}
+	p, _ = Open(path).Plan(edited, []byte("salt"), "tool.execute.pre")
+	if !slices.Equal(p.Hidden, []string{"none.lua"}) {
+		t.Errorf("an edited file is hidden: %v", p.Hidden)
+	}
+	p, _ = Open(path).Plan(dir(), []byte("another config"), "tool.execute.pre")
+	if len(p.Hidden) != 0 {
+		t.Errorf("with a new salt, %v are hidden", p.Hidden)
+	}
+}
+
+func TestOpenIgnoresABadCache(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.json")
+	for _, data := range []string{"not json", `{"version":"v0","files":{"x":["y"]}}`, `{"version":"v1"}`, `[]`} {
+		os.WriteFile(path, []byte(data), 0o600)
+		c := Open(path)
+		if len(c.entries) != 0 {
+			t.Errorf("%q: %d entries", data, len(c.entries))
+		}
+		p, err := c.Plan(dir(), nil, "tool.execute.pre")
+		if err != nil || len(p.Hidden) != 0 {
+			t.Errorf("%q: hides %v (%v)", data, p.Hidden, err)
+		}
+	}
+	if c := Open(""); c.Save() != nil {
+		t.Error("a cache without a path fails to save")
+	}
+}
+
+func TestCacheStaysBounded(t *testing.T) {
+	c := Open(filepath.Join(t.TempDir(), "events.json"))
+	for i := range MaxEntries + 10 {
+		fsys := fstest.MapFS{"a.lua": {Data: []byte{byte(i), byte(i >> 8)}}}
+		p, _ := c.Plan(fsys, nil, "e")
+		c.Learn(p, []host.FileStatus{{Path: "a.lua"}}, nil)
+		if len(c.entries) > MaxEntries {
+			t.Fatalf("%d entries", len(c.entries))
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// The command-hook start-up benchmarks run the real binary (go build),
+// not the test binary, once per iteration, against /bin/true in the same
+// run: a command hook starts for every tool call, so from process start
+// to answer is the cost that matters. Report with benchstat medians
+// (docs/performance.md, "Command-hook start-up").
+
+var (
+	buildOnce sync.Once
+	builtPath string
+	buildErr  error
+)
+
+// builtHookhost builds cmd/hookhost once per test process.
+func builtHookhost(b *testing.B) string {
+	b.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "hookhost-bench-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtPath = filepath.Join(dir, "hookhost")
+		out, err := exec.Command("go", "build", "-o", builtPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		b.Fatal(buildErr)
+	}
+	return builtPath
+}
+
+// benchHooks writes 10 Lua and 10 Starlark files of one hook each: a
+// guardrail shaped like the shipped ones, on the events an agent fires.
+// With onePre every hook is on tool.execute.pre (the worst case for a
+// PreToolUse); otherwise the twenty spread over five events.
+func benchHooks(b *testing.B, onePre bool) string {
+	b.Helper()
+	dir := b.TempDir()
+	events := []string{"tool.execute.pre", "tool.execute.post", "turn.pre", "session.start", "tool.approve"}
+	for i := range 10 {
+		ev := events[i%len(events)]
+		if onePre {
+			ev = "tool.execute.pre"
+		}
+		lua := fmt.Sprintf(`local state = require("state")
+local BLOCKED = { "rm -rf /", "mkfs", "dd if=/dev/zero", ":(){ :|:& };:" }
+hook.on(%q, function(tool_name, params, session_id)
+  local cmd = (params or {}).command or ""
+  for _, b in ipairs(BLOCKED) do
+    if cmd:find(b, 1, true) then
+      return hook.deny("blocked " .. b .. " (rule %d)")
+    end
+  end
+  state.incr("calls:" .. tostring(session_id))
+end, { name = "rule-%d", priority = %d })
+`, ev, i, i, i)
+		star := fmt.Sprintf(`load("state", "state")
+BLOCKED = ["rm -rf /", "mkfs", "dd if=/dev/zero", ":(){ :|:& };:"]
+
+def rule_%d(tool_name, params = {}, session_id = None):
+    cmd = params.get("command", "") if params else ""
+    for b in BLOCKED:
+        if b in cmd:
+            return hook.deny("blocked %%s (rule %d)" %% b)
+    state.incr("calls:%%s" %% session_id)
+
+hook.on(%q, rule_%d, priority = %d)
+`, i, i, ev, i, i)
+		for name, src := range map[string]string{fmt.Sprintf("rule%02d.lua", i): lua, fmt.Sprintf("rule%02d.star", i): star} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	return dir
+}
+
+const benchEvent = `{"session_id":"abc123","transcript_path":"/home/u/.claude/projects/p/abc123.jsonl","cwd":"/home/u/proj",` +
+	`"permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la"},"tool_use_id":"toolu_01"}`
+
+func runOnce(b *testing.B, stdin []byte, name string, args ...string) {
+	cmd := exec.Command(name, args...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("%s %v: %v\n%s", name, args, err, stderr.Bytes())
+	}
+}
+
+func BenchmarkSpawnTrue(b *testing.B) {
+	for b.Loop() {
+		runOnce(b, nil, "/bin/true")
+	}
+}
+
+func BenchmarkClaudeStartup(b *testing.B) {
+	bin := builtHookhost(b)
+	for _, tc := range []struct {
+		name   string
+		onePre bool
+	}{{"spread", false}, {"all-pre", true}} {
+		dir := benchHooks(b, tc.onePre)
+		b.Run(tc.name, func(b *testing.B) {
+			env := os.Environ()
+			_ = env
+			for b.Loop() {
+				runOnce(b, []byte(benchEvent), bin, "claude", "--dir", dir)
+			}
+		})
+	}
+}
