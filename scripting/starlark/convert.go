@@ -21,130 +21,266 @@ import (
 // non-string dict keys, cycles, nesting past stdlib.MaxDepth) with an
 // error naming the path of the offending element.
 
-// toStarlark converts a neutral value into a fresh Starlark value.
+// toStarlark converts a neutral value into a fresh Starlark value,
+// counting nothing: for module constants, built outside any call.
 func toStarlark(v any) starlark.Value {
+	var m meter
+	out, _ := m.toStarlark(v) // a zero meter never fails
+	return out
+}
+
+// toStarlark converts a neutral value into a fresh Starlark value,
+// charging what it allocates to the call. Neutral values are trees of at
+// most stdlib.MaxDepth levels, so the work is linear in their size.
+func (m *meter) toStarlark(v any) (starlark.Value, error) {
+	if err := m.spend(valueSize); err != nil {
+		return nil, err
+	}
 	switch v := v.(type) {
 	case nil:
-		return starlark.None
+		return starlark.None, nil
 	case bool:
-		return starlark.Bool(v)
+		return starlark.Bool(v), nil
 	case int64:
-		return starlark.MakeInt64(v)
+		return starlark.MakeInt64(v), nil
 	case float64:
-		return starlark.Float(v)
+		return starlark.Float(v), nil
 	case string:
-		return starlark.String(v)
+		return starlark.String(v), nil
 	case []any:
-		elems := make([]starlark.Value, len(v))
-		for i, e := range v {
-			elems[i] = toStarlark(e)
-		}
-		return starlark.NewList(elems)
+		return m.listToStarlark(v)
 	case map[string]any:
-		// Keys go in sorted order: a dict iterates in insertion order, and
-		// scripts must see the same order on every call.
-		var buf [8]string
-		keys := buf[:0]
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		d := starlark.NewDict(len(v))
-		for _, k := range keys {
-			_ = d.SetKey(starlark.String(k), toStarlark(v[k])) // a fresh dict with string keys cannot fail
-		}
-		return d
+		return m.mapToStarlark(v)
 	default:
-		return starlark.String(fmt.Sprintf("<%T>", v))
+		return starlark.String(fmt.Sprintf("<%T>", v)), nil
 	}
 }
 
-// toNeutral converts a Starlark value into a neutral value.
-func toNeutral(v starlark.Value) (any, error) {
-	c := converter{maxDepth: stdlib.MaxDepth}
-	return c.value(v, "")
+func (m *meter) listToStarlark(v []any) (starlark.Value, error) {
+	if err := m.spendN(len(v)+2, valueSize); err != nil {
+		return nil, err
+	}
+	elems := make([]starlark.Value, len(v))
+	for i, e := range v {
+		sv, err := m.toStarlark(e)
+		if err != nil {
+			return nil, err
+		}
+		elems[i] = sv
+	}
+	return starlark.NewList(elems), nil
+}
+
+func (m *meter) mapToStarlark(v map[string]any) (starlark.Value, error) {
+	if err := m.spendN(len(v), entrySize); err != nil {
+		return nil, err
+	}
+	if err := m.spend(dictSize); err != nil {
+		return nil, err
+	}
+	// Keys go in sorted order: a dict iterates in insertion order, and
+	// scripts must see the same order on every call.
+	var buf [8]string
+	keys := buf[:0]
+	for k := range v {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	d := starlark.NewDict(len(v))
+	for _, k := range keys {
+		sv, err := m.toStarlark(v[k])
+		if err != nil {
+			return nil, err
+		}
+		_ = d.SetKey(starlark.String(k), sv) // a fresh dict with string keys cannot fail
+	}
+	return d, nil
+}
+
+// toNeutral converts a Starlark value into a neutral value, charging
+// every value it visits to m. A value reachable along several paths (a
+// list holding the same list twice) is converted once per path, because
+// neutral values are trees; charging each visit makes a value whose
+// expansion would be exponential fail fast with the memory-limit error
+// instead of being expanded leaf by leaf. To fail fast, not only
+// eventually, a large container met a second time is charged its whole
+// converted size before it is converted again, so the charges of a
+// value that doubles at every level grow faster than the work, and the
+// budget runs out after a few hundred kilobytes of work. The path of an
+// element is written out only for an error message.
+func toNeutral(v starlark.Value, m *meter) (any, error) {
+	return convertToNeutral(v, m, stdlib.MaxDepth)
 }
 
 // returnToNeutral converts a hook's return value, which may nest one
 // level deeper than a payload (scripting.ReturnDepth).
-func returnToNeutral(v starlark.Value) (any, error) {
-	c := converter{maxDepth: scripting.ReturnDepth}
-	return c.value(v, "")
+func returnToNeutral(v starlark.Value, m *meter) (any, error) {
+	return convertToNeutral(v, m, scripting.ReturnDepth)
+}
+
+func convertToNeutral(v starlark.Value, m *meter, maxDepth int) (any, error) {
+	c := converter{meter: m, maxDepth: maxDepth}
+	out, err := c.value(v)
+	if err == nil {
+		err = m.flush()
+	}
+	return out, err
 }
 
 type converter struct {
-	depth    int
+	meter    *meter
 	maxDepth int
-	onPath   map[starlark.Value]bool
+	path     []pathElem       // where the element being converted is
+	open     []starlark.Value // the lists, dicts and structs on the path, for cycles
+	spent    int64            // bytes charged by this conversion
+	sizes    map[any]int64    // converted size of the large containers met so far
 }
 
-func (c *converter) value(v starlark.Value, path string) (any, error) {
+// largeContainer is the converted size from which a container's size is
+// remembered, to charge it again in full when it is met again. Smaller
+// ones are not worth a map entry: ordinary decisions never make the map.
+const largeContainer = 4 << 10
+
+// spend charges n bytes to the call and to this conversion.
+func (c *converter) spend(n int64) error {
+	c.spent += n
+	return c.meter.spend(n)
+}
+
+// identity is what makes a container the same one when met again: its
+// pointer, or for a tuple its backing array and length.
+func identity(v starlark.Value) any {
+	type tupleID struct {
+		first *starlark.Value
+		n     int
+	}
+	if t, ok := v.(starlark.Tuple); ok {
+		if len(t) == 0 {
+			return nil
+		}
+		return tupleID{&t[0], len(t)}
+	}
+	return v
+}
+
+// A pathElem is one step of a path: a list index, or a dict key when
+// index is -1.
+type pathElem struct {
+	key   string
+	index int
+}
+
+// where names the element being converted, for messages.
+func (c *converter) where() string {
+	path := ""
+	for _, e := range c.path {
+		if e.index >= 0 {
+			path += "[" + strconv.Itoa(e.index) + "]"
+		} else {
+			path = stdlib.PathKey(path, e.key)
+		}
+	}
+	return stdlib.PathName(path)
+}
+
+func (c *converter) value(v starlark.Value) (any, error) {
+	if err := c.spend(valueSize); err != nil {
+		return nil, err // where it stopped says nothing: the whole value is too large
+	}
 	switch v := v.(type) {
 	case starlark.NoneType:
 		return nil, nil
 	case starlark.Bool:
 		return bool(v), nil
 	case starlark.Int:
-		return intValue(v, path)
+		return c.intValue(v)
 	case starlark.Float:
 		f := float64(v)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, fmt.Errorf("%s: %v cannot be converted", stdlib.PathName(path), f)
+			return nil, fmt.Errorf("%s: %v cannot be converted", c.where(), f)
 		}
 		return f, nil
 	case starlark.String:
 		return string(v), nil
 	case *starlark.List, starlark.Tuple, *starlark.Dict, *starlarkstruct.Struct:
-		return c.container(v, path)
+		return c.container(v)
 	default:
-		return nil, fmt.Errorf("%s: a %s cannot be converted (want None, bool, int, float, string, list, tuple, dict or struct)", stdlib.PathName(path), v.Type())
+		return nil, fmt.Errorf("%s: a %s cannot be converted (want None, bool, int, float, string, list, tuple, dict or struct)", c.where(), v.Type())
 	}
 }
 
-func intValue(v starlark.Int, path string) (any, error) {
+func (c *converter) intValue(v starlark.Int) (any, error) {
 	if i, ok := v.Int64(); ok {
 		return i, nil
 	}
 	f, _ := new(big.Float).SetInt(v.BigInt()).Float64()
 	if math.IsInf(f, 0) {
-		return nil, fmt.Errorf("%s: integer %v is too large", stdlib.PathName(path), v)
+		return nil, fmt.Errorf("%s: integer %v is too large", c.where(), v)
 	}
 	return f, nil
 }
 
-func (c *converter) container(v starlark.Value, path string) (any, error) {
-	if c.depth >= c.maxDepth {
-		return nil, fmt.Errorf("%s: %w", stdlib.PathName(path), stdlib.ErrTooDeep)
+func (c *converter) container(v starlark.Value) (any, error) {
+	if len(c.path) >= c.maxDepth {
+		return nil, fmt.Errorf("%s: %w", c.where(), stdlib.ErrTooDeep)
 	}
 	if _, isTuple := v.(starlark.Tuple); !isTuple { // tuples are values, not identities
-		if c.onPath[v] {
-			return nil, fmt.Errorf("%s: the %s contains itself (a cycle cannot be converted)", stdlib.PathName(path), v.Type())
+		if slices.Contains(c.open, v) {
+			return nil, fmt.Errorf("%s: the %s contains itself (a cycle cannot be converted)", c.where(), v.Type())
 		}
-		if c.onPath == nil {
-			c.onPath = make(map[starlark.Value]bool)
-		}
-		c.onPath[v] = true
-		defer delete(c.onPath, v)
+		c.open = append(c.open, v)
+		defer func() { c.open = c.open[:len(c.open)-1] }()
 	}
-	c.depth++
-	defer func() { c.depth-- }()
+	id := identity(v)
+	if size, seen := c.sizes[id]; seen {
+		if err := c.spend(size); err != nil {
+			return nil, err
+		}
+	}
+	before := c.spent
+	out, err := c.elements(v)
+	if size := c.spent - before; err == nil && size >= largeContainer && id != nil {
+		if c.sizes == nil {
+			c.sizes = make(map[any]int64)
+		}
+		c.sizes[id] = size
+	}
+	return out, err
+}
+
+func (c *converter) elements(v starlark.Value) (any, error) {
 	switch v := v.(type) {
 	case *starlark.List:
-		return c.seq(v, v.Len(), path)
+		return c.seq(v, v.Len())
 	case starlark.Tuple:
-		return c.seq(v, v.Len(), path)
+		return c.seq(v, v.Len())
 	case *starlark.Dict:
-		return c.dict(v, path)
+		return c.dict(v)
 	case *starlarkstruct.Struct:
-		return c.structure(v, path)
+		return c.structure(v)
 	}
 	return nil, nil
 }
 
-func (c *converter) seq(s starlark.Indexable, n int, path string) (any, error) {
+// spendN charges n elements of size bytes each.
+func (c *converter) spendN(n int, size int64) error {
+	c.spent += int64(n) * size // n is the length of a value in memory: no overflow
+	return c.meter.spendN(n, size)
+}
+
+// enter and leave bracket the conversion of one element.
+func (c *converter) enter(key string, index int) { c.path = append(c.path, pathElem{key, index}) }
+func (c *converter) leave()                      { c.path = c.path[:len(c.path)-1] }
+
+func (c *converter) seq(s starlark.Indexable, n int) (any, error) {
+	if err := c.spendN(n+2, valueSize); err != nil {
+		return nil, err // where it stopped says nothing: the whole value is too large
+	}
 	out := make([]any, n)
 	for i := 0; i < n; i++ {
-		e, err := c.value(s.Index(i), path+"["+strconv.Itoa(i)+"]")
+		c.enter("", i)
+		e, err := c.value(s.Index(i))
+		c.leave()
 		if err != nil {
 			return nil, err
 		}
@@ -153,14 +289,19 @@ func (c *converter) seq(s starlark.Indexable, n int, path string) (any, error) {
 	return out, nil
 }
 
-func (c *converter) dict(d *starlark.Dict, path string) (any, error) {
+func (c *converter) dict(d *starlark.Dict) (any, error) {
+	if err := c.spendN(d.Len()+2, entrySize); err != nil {
+		return nil, err // where it stopped says nothing: the whole value is too large
+	}
 	out := make(map[string]any, d.Len())
 	for _, item := range d.Items() {
 		k, ok := item[0].(starlark.String)
 		if !ok {
-			return nil, fmt.Errorf("%s: a dict key of type %s cannot be converted (want string keys)", stdlib.PathName(path), item[0].Type())
+			return nil, fmt.Errorf("%s: a dict key of type %s cannot be converted (want string keys)", c.where(), item[0].Type())
 		}
-		e, err := c.value(item[1], stdlib.PathKey(path, string(k)))
+		c.enter(string(k), -1)
+		e, err := c.value(item[1])
+		c.leave()
 		if err != nil {
 			return nil, err
 		}
@@ -169,15 +310,20 @@ func (c *converter) dict(d *starlark.Dict, path string) (any, error) {
 	return out, nil
 }
 
-func (c *converter) structure(s *starlarkstruct.Struct, path string) (any, error) {
+func (c *converter) structure(s *starlarkstruct.Struct) (any, error) {
 	names := s.AttrNames()
+	if err := c.spendN(len(names)+2, entrySize); err != nil {
+		return nil, err // where it stopped says nothing: the whole value is too large
+	}
 	out := make(map[string]any, len(names))
 	for _, name := range names {
 		a, err := s.Attr(name)
 		if err != nil {
 			return nil, err
 		}
-		e, err := c.value(a, stdlib.PathKey(path, name))
+		c.enter(name, -1)
+		e, err := c.value(a)
+		c.leave()
 		if err != nil {
 			return nil, err
 		}

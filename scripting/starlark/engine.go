@@ -44,22 +44,26 @@ type registration struct {
 // Compile executes src's top level once and freezes its globals; the
 // frozen functions are then shared by every call.
 func (Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.Env) (scripting.Program, error) {
-	limits := env.Limits.Or()
-	hookMod := hookModule(env)
-	_, prog, err := starlark.SourceProgramOptions(&fileOptions, src.Name, src.Code, func(name string) bool { return name == "hook" })
+	predeclared := predeclared(hookModule(env))
+	_, prog, err := starlark.SourceProgramOptions(&fileOptions, src.Name, src.Code, predeclared.Has)
 	if err != nil {
 		return nil, syntaxError(src.Name, err)
 	}
-	p := &program{name: src.Name, limits: limits, logger: env.Log(), usesModules: prog.NumLoads() > 0 || env.Fire != nil}
+	p := &program{name: src.Name, limits: env.Limits.Or(), logger: env.Log()}
 	reg := &registry{}
-	thread := &starlark.Thread{Print: p.print, Load: newLoader(env.Modules, env.Testing).load}
+	top := &callThread{limits: &p.limits, topLevel: true, call: &scripting.Call{Timeout: p.limits.InitTimeout}}
+	thread := &top.thread
+	thread.Print, thread.Load = p.print, newLoader(env.Modules, env.Testing).load
+	thread.SetLocal(callKey, top)
 	thread.SetLocal(registryKey, reg)
-	thread.SetMaxExecutionSteps(limits.MaxSteps)
-	globals, err := p.initialise(ctx, thread, prog, hookMod)
+	thread.SetMaxExecutionSteps(p.limits.MaxSteps)
+	globals, err := p.initialise(ctx, top, prog, predeclared)
 	if err != nil {
 		return nil, err
 	}
-	globals.Freeze()
+	if err := freezeGlobals(globals); err != nil {
+		return nil, &scripting.Error{File: src.Name, Msg: err.Error(), Err: err}
+	}
 	p.hooks = make([]scripting.Hook, len(reg.regs))
 	for i, r := range reg.regs {
 		sig := signatureOf(r.fn)
@@ -73,18 +77,22 @@ func (Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.
 	return p, nil
 }
 
-// initialise runs the top level under Limits.InitTimeout and ctx.
-func (p *program) initialise(ctx context.Context, thread *starlark.Thread, prog *starlark.Program, hookMod *starlarkstruct.Module) (globals starlark.StringDict, err error) {
-	stop := context.AfterFunc(ctx, func() { thread.Cancel("cancelled") })
+// initialise runs the top level under Limits.InitTimeout and ctx. The
+// top level is metered like a call: its builtins answer the same
+// interrupt and charge the same budget.
+func (p *program) initialise(ctx context.Context, top *callThread, prog *starlark.Program, predeclared starlark.StringDict) (globals starlark.StringDict, err error) {
+	thread := &top.thread
+	top.call.Arm(top)
+	stop := context.AfterFunc(ctx, func() { thread.Cancel("cancelled"); top.call.Interrupt() })
 	defer stop()
-	timer := time.AfterFunc(p.limits.InitTimeout, func() { thread.Cancel("timeout") })
+	timer := time.AfterFunc(p.limits.InitTimeout, top.call.Interrupt)
 	defer timer.Stop()
 	defer func() {
 		if r := recover(); r != nil {
 			err = &scripting.Error{File: p.name, Msg: fmt.Sprintf("internal error: %v", r)}
 		}
 	}()
-	globals, err = prog.Init(thread, starlark.StringDict{"hook": hookMod})
+	globals, err = prog.Init(thread, predeclared)
 	if err != nil {
 		return nil, p.scriptError(err, "")
 	}
@@ -129,8 +137,9 @@ func on(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwarg
 		return nil, fmt.Errorf("hook.on: argument 2: want a function defined with def or lambda, got %s", fnv.Type())
 	}
 	opts := make(map[string]any, len(kwargs))
+	m := meterOf(thread)
 	for _, kv := range kwargs {
-		v, err := toNeutral(kv[1])
+		v, err := toNeutral(kv[1], &m)
 		if err != nil {
 			return nil, fmt.Errorf("hook.on: option %s: %w", kv[0], err)
 		}
@@ -147,13 +156,12 @@ func on(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwarg
 
 // A program is a file's frozen globals and its hooks.
 type program struct {
-	name        string
-	limits      scripting.Limits
-	logger      *slog.Logger
-	hooks       []scripting.Hook
-	tests       []scripting.Test // with Env.Testing: the file's test_* functions
-	usesModules bool
-	threads     sync.Pool // of *callThread
+	name    string
+	limits  scripting.Limits
+	logger  *slog.Logger
+	hooks   []scripting.Hook
+	tests   []scripting.Test // with Env.Testing: the file's test_* functions
+	threads sync.Pool        // of *callThread
 }
 
 func (p *program) Hooks() []scripting.Hook { return p.hooks }
@@ -162,9 +170,8 @@ func (p *program) Close()                  {}
 // print sends print() output to the host's log, tagged with the hook id
 // (the thread's name).
 func (p *program) print(thread *starlark.Thread, msg string) {
-	const max = 4 << 10
-	if len(msg) > max {
-		msg = msg[:max] + "…"
+	if len(msg) > messageMax {
+		msg = msg[:messageMax] + "…"
 	}
 	p.logger.Info(msg, "source", "print", "file", p.name, "hook", thread.Name)
 }

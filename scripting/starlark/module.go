@@ -15,14 +15,16 @@ import (
 
 // Thread-local keys.
 const (
-	callKey     = "hookhost.call"     // *scripting.Call of the running hook
+	callKey     = "hookhost.call"     // *callThread of the thread
 	registryKey = "hookhost.registry" // *registry while the top level runs
 )
 
-// callOf returns the call a thread serves, or nil at top level.
+// callOf returns the hook call a thread serves, or nil at top level.
 func callOf(thread *starlark.Thread) *scripting.Call {
-	c, _ := thread.Local(callKey).(*scripting.Call)
-	return c
+	if ct := callThreadOf(thread); ct != nil && !ct.topLevel {
+		return ct.call
+	}
+	return nil
 }
 
 // bindModule builds the Starlark module value of a stdlib module.
@@ -46,7 +48,8 @@ func bindModule(m *stdlib.Module) *starlarkstruct.Module {
 // name; panics are recovered.
 func builtin(name string, f *stdlib.Func) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 	return func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		c, err := unpack(f, args, kwargs)
+		m := meterOf(thread)
+		c, err := unpack(f, args, kwargs, &m)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -54,11 +57,18 @@ func builtin(name string, f *stdlib.Func) func(*starlark.Thread, *starlark.Built
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		return toStarlark(out), nil
+		v, err := m.toStarlark(out)
+		if err == nil {
+			err = m.flush()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: result: %w", name, err)
+		}
+		return v, nil
 	}
 }
 
-func unpack(f *stdlib.Func, args starlark.Tuple, kwargs []starlark.Tuple) (*stdlib.Call, error) {
+func unpack(f *stdlib.Func, args starlark.Tuple, kwargs []starlark.Tuple, m *meter) (*stdlib.Call, error) {
 	np := len(f.Params)
 	if len(args) > np {
 		return nil, fmt.Errorf("got %d arguments, want at most %d", len(args), np)
@@ -66,14 +76,14 @@ func unpack(f *stdlib.Func, args starlark.Tuple, kwargs []starlark.Tuple) (*stdl
 	c := &stdlib.Call{Func: f, Args: make([]any, np), Context: context.Background()}
 	set := make([]bool, np)
 	for i, a := range args {
-		v, err := toNeutral(a)
+		v, err := toNeutral(a, m)
 		if err != nil {
 			return nil, fmt.Errorf("argument %d (%s): %w", i+1, f.Params[i].Name, err)
 		}
 		c.Args[i], set[i] = v, true
 	}
 	for _, kv := range kwargs {
-		if err := setKeyword(c, f, set, string(kv[0].(starlark.String)), kv[1]); err != nil {
+		if err := setKeyword(c, f, set, string(kv[0].(starlark.String)), kv[1], m); err != nil {
 			return nil, err
 		}
 	}
@@ -86,8 +96,8 @@ func unpack(f *stdlib.Func, args starlark.Tuple, kwargs []starlark.Tuple) (*stdl
 }
 
 // setKeyword binds one keyword argument.
-func setKeyword(c *stdlib.Call, f *stdlib.Func, set []bool, key string, val starlark.Value) error {
-	v, err := toNeutral(val)
+func setKeyword(c *stdlib.Call, f *stdlib.Func, set []bool, key string, val starlark.Value, m *meter) error {
+	v, err := toNeutral(val, m)
 	if err != nil {
 		return fmt.Errorf("argument %s: %w", key, err)
 	}

@@ -3,6 +3,7 @@ package starlark
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -21,12 +22,27 @@ type function struct {
 var _ scripting.Function = (*function)(nil)
 
 // callThread is the per-call thread; it is its own interrupter, so a call
-// allocates one object for both.
+// allocates one object for both. It is the thread's local value under
+// callKey, set once when the thread is made, so builtins find the call
+// they serve without a map write per call.
 type callThread struct {
 	thread starlark.Thread
+	// call is the hook call running on the thread, or the file's top
+	// level's (see topLevel); nil between calls.
+	call *scripting.Call
+	// topLevel is set while the file's top level runs: call then meters
+	// it, but module functions see no hook call.
+	topLevel bool
+	limits   *scripting.Limits
 }
 
 func (ct *callThread) Interrupt() { ct.thread.Cancel("timeout") }
+
+// callThreadOf returns the callThread of a thread hookhost made.
+func callThreadOf(thread *starlark.Thread) *callThread {
+	ct, _ := thread.Local(callKey).(*callThread)
+	return ct
+}
 
 // Call runs the hook on a thread of its own with the step budget of
 // Limits.MaxSteps. Threads are recycled only after calls that were never
@@ -38,15 +54,14 @@ func (f *function) Call(c *scripting.Call) (out any, err error) {
 	p := f.prog
 	ct, _ := p.threads.Get().(*callThread)
 	if ct == nil {
-		ct = &callThread{}
+		ct = &callThread{limits: &p.limits}
+		ct.thread.SetLocal(callKey, ct)
 	}
 	th := &ct.thread
 	th.Name, th.Print, th.Steps = c.Hook, p.print, 0
 	th.Uncancel() // a recycled thread may have run out of steps last time
 	th.SetMaxExecutionSteps(p.limits.MaxSteps)
-	if p.usesModules {
-		th.SetLocal(callKey, c)
-	}
+	ct.call = c
 	if !c.Arm(ct) {
 		return nil, p.interrupted(c)
 	}
@@ -54,9 +69,7 @@ func (f *function) Call(c *scripting.Call) (out any, err error) {
 	if !c.Disarm() {
 		return nil, p.interrupted(c)
 	}
-	if p.usesModules {
-		th.SetLocal(callKey, nil)
-	}
+	ct.call = nil // nothing of this call stays reachable from the pool
 	p.threads.Put(ct)
 	return out, err
 }
@@ -67,7 +80,12 @@ func (f *function) run(th *starlark.Thread, c *scripting.Call) (out any, err err
 			out, err = nil, &scripting.Error{File: f.prog.name, Hook: c.Hook, Msg: fmt.Sprintf("internal error: %v", r)}
 		}
 	}()
-	args, kwargs := f.bind(c)
+	m := meterFor(c, &f.prog.limits)
+	args, kwargs, err := f.bind(c, &m)
+	if err != nil {
+		return nil, &scripting.Error{File: f.prog.name, Line: int(f.fn.Position().Line), Hook: c.Hook,
+			Msg: "binding the payload: " + err.Error(), Err: err}
+	}
 	v, err := starlark.Call(th, f.fn, args, kwargs)
 	if err != nil {
 		return nil, f.prog.scriptError(err, c.Hook)
@@ -75,57 +93,89 @@ func (f *function) run(th *starlark.Thread, c *scripting.Call) (out any, err err
 	if v == starlark.None {
 		return nil, nil
 	}
-	out, err = returnToNeutral(v)
+	out, err = returnToNeutral(v, &m)
 	if err != nil {
 		return nil, &scripting.Error{File: f.prog.name, Line: int(f.fn.Position().Line), Hook: c.Hook,
-			Msg: "bad return value: " + err.Error()}
+			Msg: "bad return value: " + err.Error(), Err: err}
 	}
 	return out, nil
 }
 
-// bind builds the arguments the signature names from the payload.
-func (f *function) bind(c *scripting.Call) (starlark.Tuple, []starlark.Tuple) {
+// bind builds the arguments the signature names from the payload,
+// charging the conversion to the call.
+func (f *function) bind(c *scripting.Call, m *meter) (starlark.Tuple, []starlark.Tuple, error) {
 	args := make(starlark.Tuple, len(f.sig.positional))
 	for i, p := range f.sig.positional {
-		args[i] = f.arg(c, p)
+		v, err := f.arg(c, p, m)
+		if err != nil {
+			return nil, nil, err
+		}
+		args[i] = v
 	}
 	var kwargs []starlark.Tuple
 	for _, p := range f.sig.kwonly {
-		if v := f.arg(c, p); v != nil {
+		v, err := f.arg(c, p, m)
+		if err != nil {
+			return nil, nil, err
+		}
+		if v != nil {
 			kwargs = append(kwargs, starlark.Tuple{starlark.String(p.name), v})
 		}
 	}
-	if f.sig.kwargs != "" {
-		for _, k := range sortedFields(c.Payload) {
-			if !f.sig.bound[k] {
-				kwargs = append(kwargs, starlark.Tuple{starlark.String(k), toStarlark(c.Payload[k])})
-			}
+	if f.sig.kwargs == "" {
+		return args, kwargs, m.flush()
+	}
+	kwargs, err := f.bindKwargs(c, m, kwargs)
+	return args, kwargs, err
+}
+
+// bindKwargs appends every field no parameter names, in sorted order so
+// the **kwargs dict iterates the same way on every call.
+func (f *function) bindKwargs(c *scripting.Call, m *meter, kwargs []starlark.Tuple) ([]starlark.Tuple, error) {
+	keys := make([]string, 0, len(c.Payload))
+	for k := range c.Payload {
+		if !f.sig.bound[k] {
+			keys = append(keys, k)
 		}
 	}
-	return args, kwargs
+	slices.Sort(keys)
+	if err := m.spendN(len(keys), 2*entrySize); err != nil {
+		return nil, err
+	}
+	for _, k := range keys {
+		v, err := m.toStarlark(c.Payload[k])
+		if err != nil {
+			return nil, err
+		}
+		kwargs = append(kwargs, starlark.Tuple{starlark.String(k), v})
+	}
+	return kwargs, m.flush()
 }
 
 // arg is the value of one parameter: ctx, the payload field, the
 // parameter's default when the field is absent, else None. For a
 // keyword-only parameter with a default, nil means "omit".
-func (f *function) arg(c *scripting.Call, p param) starlark.Value {
+func (f *function) arg(c *scripting.Call, p param, m *meter) (starlark.Value, error) {
 	if p.name == "ctx" {
-		return ctxValue(c)
+		return ctxValue(c, m)
 	}
 	v, ok := c.Payload[p.name]
 	switch {
 	case ok:
-		return toStarlark(v)
+		return m.toStarlark(v)
 	case p.def != nil:
-		return p.def
+		return p.def, nil
 	default:
-		return starlark.None
+		return starlark.None, nil
 	}
 }
 
 // ctxValue is the read-only call context: a frozen struct.
-func ctxValue(c *scripting.Call) starlark.Value {
-	cfg := toStarlark(c.Config)
+func ctxValue(c *scripting.Call, m *meter) (starlark.Value, error) {
+	cfg, err := m.toStarlark(c.Config)
+	if err != nil {
+		return nil, err
+	}
 	cfg.Freeze()
 	s := starlarkstruct.FromStringDict(starlark.String("ctx"), starlark.StringDict{
 		"event":      starlark.String(c.Event),
@@ -134,21 +184,7 @@ func ctxValue(c *scripting.Call) starlark.Value {
 		"timeout_ms": starlark.MakeInt64(c.Timeout.Milliseconds()),
 	})
 	s.Freeze()
-	return s
-}
-
-func sortedFields(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	// Deterministic order keeps **kwargs dicts stable across calls.
-	for i := 1; i < len(keys); i++ {
-		for j := i; j > 0 && keys[j] < keys[j-1]; j-- {
-			keys[j], keys[j-1] = keys[j-1], keys[j]
-		}
-	}
-	return keys
+	return s, nil
 }
 
 func (p *program) interrupted(c *scripting.Call) error {

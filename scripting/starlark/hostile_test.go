@@ -1,0 +1,206 @@
+package starlark
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/stdlib"
+	"github.com/hookhost/hookhost/stdlib/json"
+)
+
+// returnSlack is how long after its deadline a hostile call may take to
+// return before the test calls it stuck. It is generous, for a loaded
+// machine under the race detector; a call that is not contained does not
+// return at all (or takes minutes).
+const returnSlack = 10 * time.Second
+
+// hostileCall compiles src (which registers one hook on "e"), calls the
+// hook with payload under a watchdog that interrupts it at timeout, and
+// fails the test if the call has not returned by timeout+returnSlack.
+func hostileCall(t *testing.T, src string, payload map[string]any, timeout time.Duration, limits scripting.Limits) (any, error) {
+	t.Helper()
+	env := &scripting.Env{Modules: []stdlib.Module{json.New()}, Limits: limits}
+	p, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "h.star", Code: []byte(src)}, env)
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	defer p.Close()
+	hook := p.Hooks()[0]
+	c := &scripting.Call{Payload: payload, Event: "e", Hook: "h.star:" + hook.Name, Config: map[string]any{},
+		Timeout: timeout, Deadline: time.Now().Add(timeout)}
+	watchdog := time.AfterFunc(timeout, c.Interrupt)
+	defer watchdog.Stop()
+	type result struct {
+		out any
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := hook.Func.Call(c)
+		done <- result{out, err}
+	}()
+	select {
+	case r := <-done:
+		return r.out, r.err
+	case <-time.After(timeout + returnSlack):
+		t.Fatalf("the call did not return within %v of its %v deadline", returnSlack, timeout)
+		return nil, nil
+	}
+}
+
+// hookSrc wraps a body into a hook h(**fields) registered on "e".
+func hookSrc(prelude, body string) string {
+	return fmt.Sprintf("load(\"json\", \"json\")\n%s\ndef h(**fields):\n%s\n\nhook.on(\"e\", h)\n", prelude, indent(body))
+}
+
+func indent(body string) string {
+	lines := strings.Split(strings.TrimSpace(body), "\n")
+	for i, l := range lines {
+		lines[i] = "    " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// shared builds t = [t, t] forty times: 2^40 leaves if expanded.
+const shared = `
+t = []
+for _ in range(40):
+    t = [t, t]
+`
+
+const deep = `
+x = []
+for _ in range(300000):
+    x = [x]
+`
+
+// TestHostileScripts runs what an attacker would write; each call must
+// come back, within its deadline plus slack, with a clear error (or, for
+// print, a truncated line), and never crash or hang.
+func TestHostileScripts(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		prelude string // top-level code before the hook
+		body    string
+		timeout time.Duration
+		limits  scripting.Limits
+		wantIs  error  // the error wraps this, if set
+		want    string // the error contains this
+	}{
+		{name: "min of range 2^62", body: "return min(range(1 << 62))", wantIs: scripting.ErrInterrupted, want: "timed out"},
+		{name: "max of range 2^62", body: "return max(range(1 << 62))", wantIs: scripting.ErrInterrupted, want: "timed out"},
+		{name: "min out of steps", body: "return min(range(1 << 62))", timeout: time.Minute, limits: scripting.Limits{MaxSteps: 5_000_000}, want: "min: too many steps"},
+		{name: "all of range 2^62", body: "return all(range(1, 1 << 62))", wantIs: scripting.ErrInterrupted},
+		{name: "any of a long range", body: "return hook.respond(any([False] * 3000000 + [True]))", timeout: time.Minute},
+		{name: "sorted range 2^25", body: "return sorted(range(1 << 25))", wantIs: scripting.ErrMemoryLimit, want: "sorted: 33554432 elements: memory limit exceeded: this call would allocate more than 64MiB"},
+		{name: "sorted range 2^62", body: "return sorted(range(1 << 62))", wantIs: scripting.ErrMemoryLimit, want: "sorted: 4611686018427387904 elements"},
+		{name: "list range 2^30", body: "return list(range(1 << 30))", wantIs: scripting.ErrMemoryLimit, want: "list: 1073741824 elements"},
+		{name: "tuple range 2^62", body: "return tuple(range(1 << 62))", wantIs: scripting.ErrMemoryLimit},
+		{name: "reversed range 2^40", body: "return reversed(range(1 << 40))", wantIs: scripting.ErrMemoryLimit},
+		{name: "set range 2^30", body: "return set(range(1 << 30))", wantIs: scripting.ErrMemoryLimit},
+		{name: "dict of range", body: "return dict(range(1 << 40))", wantIs: scripting.ErrMemoryLimit},
+		{name: "enumerate range 2^62", body: "return enumerate(range(1 << 62))", wantIs: scripting.ErrMemoryLimit},
+		{name: "zip ranges", body: "return zip(range(1 << 62), range(1 << 61))", wantIs: scripting.ErrMemoryLimit},
+		{name: "bytes of range", body: "return bytes(range(1 << 40))", wantIs: scripting.ErrMemoryLimit},
+		{name: "budget spans builtins", body: "a = list(range(3000000))\nb = list(range(3000000))\nreturn len(a) + len(b)", wantIs: scripting.ErrMemoryLimit, want: "list: 3000000 elements"},
+		{name: "sorted past the deadline", prelude: "L = list(reversed(range(1000000)))", body: "return sorted(L)", timeout: 20 * time.Millisecond, wantIs: scripting.ErrInterrupted},
+		{name: "str of a 300000-deep list", prelude: deep, body: "return str(x)", want: "str: the value nests deeper than 1000 levels"},
+		{name: "repr of a 300000-deep list", prelude: deep, body: "return repr(x)", want: "repr: the value nests deeper than 1000 levels"},
+		{name: "fail with a deep list", prelude: deep, body: "fail(x)", want: "fail: [[[[[[[[[[[["},
+		{name: "str of shared sub-values", prelude: shared, body: "return str(t)", timeout: time.Minute, limits: scripting.Limits{MaxStringSize: 1 << 20}, want: "str: the text would be too long (more than 1MiB)"},
+		{name: "str of shared sub-values, interrupted", prelude: shared, body: "return str(t)", wantIs: scripting.ErrInterrupted},
+		{name: "return shared sub-values", prelude: shared, body: `return {"action": "modify", "fields": {"t": t}}`, wantIs: scripting.ErrMemoryLimit, want: "bad return value: memory limit exceeded"},
+		{name: "modify with shared sub-values", prelude: shared, body: `return hook.modify({"t": t})`, wantIs: scripting.ErrMemoryLimit, want: "hook.modify: argument 1 (fields): memory limit exceeded"},
+		{name: "return shared tuples", body: "u = ()\nfor _ in range(40):\n    u = (u, u)\nreturn hook.respond(u)", wantIs: scripting.ErrMemoryLimit, want: "hook.respond: argument 1 (result): memory limit exceeded"},
+		{name: "json.encode shared sub-values", prelude: shared, body: `return hook.respond(json.encode(t))`, wantIs: scripting.ErrMemoryLimit, want: "json.encode"},
+		{name: "repeat past go.starlark.net's bound", body: "return [0] * (1 << 30)", want: "excessive repeat"},
+		{name: "string repeat past the bound", body: `return "ab" * (1 << 30)`, want: "excessive repeat"},
+		{name: "a cycle stays an error", body: "l = []\nl.append(l)\nreturn hook.respond(l)", want: "contains itself"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			timeout := tc.timeout
+			if timeout == 0 {
+				timeout = 300 * time.Millisecond
+			}
+			_, err := hostileCall(t, hookSrc(tc.prelude, tc.body), nil, timeout, tc.limits)
+			if tc.want == "" && tc.wantIs == nil {
+				if err != nil {
+					t.Fatalf("want success, got %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("want an error containing %q, got none", tc.want)
+			}
+			if tc.wantIs != nil && !errors.Is(err, tc.wantIs) {
+				t.Errorf("error %q does not wrap %v", err, tc.wantIs)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not contain %q", err, tc.want)
+			}
+			if !strings.Contains(err.Error(), `hook "h.star:h"`) {
+				t.Errorf("error %q does not name the hook", err)
+			}
+		})
+	}
+}
+
+// A payload of 120,000 fields binds to **kwargs well within the default
+// one-second budget: the field names are sorted in O(n log n).
+func TestKwargsOfAWidePayload(t *testing.T) {
+	payload := make(map[string]any, 120_000)
+	for i := range 120_000 {
+		payload[fmt.Sprintf("field%06d", i)] = int64(i)
+	}
+	out, err := hostileCall(t, hookSrc("", `return hook.respond([len(fields), fields["field000000"], fields["field119999"]])`), payload, time.Second, scripting.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"action": "respond", "result": []any{int64(120_000), int64(0), int64(119_999)}}
+	if !stdlib.Equal(out, want) {
+		t.Fatalf("got %v, want %v", out, want)
+	}
+}
+
+// Binding a payload is charged to the call's budget.
+func TestPayloadConversionIsCharged(t *testing.T) {
+	big := make([]any, 100_000)
+	for i := range big {
+		big[i] = map[string]any{"k": int64(i)}
+	}
+	src := hookSrc("", "return hook.respond(len(fields))")
+	_, err := hostileCall(t, src, map[string]any{"big": big}, time.Minute, scripting.Limits{MaxCallMemory: 1 << 20})
+	if !errors.Is(err, scripting.ErrMemoryLimit) || !strings.Contains(err.Error(), "binding the payload: memory limit exceeded: this call would allocate more than 1MiB") {
+		t.Fatalf("want a memory-limit error while binding, got %v", err)
+	}
+	if _, err := hostileCall(t, src, map[string]any{"big": big}, time.Minute, scripting.Limits{}); err != nil {
+		t.Fatalf("under the default budget: %v", err)
+	}
+}
+
+// A global that shares tuples exponentially would take go.starlark.net's
+// Freeze 2^40 visits: the file fails to load instead, and one that
+// shares only a little loads.
+func TestFreezingSharedTuples(t *testing.T) {
+	for _, tc := range []struct {
+		levels int
+		want   string
+	}{
+		{levels: 40, want: "h.star: global u holds a value that shares tuples so much that freezing it would visit more than 10000000 elements"},
+		{levels: 10},
+	} {
+		src := fmt.Sprintf("u = ()\nfor _ in range(%d):\n    u = (u, [u], lambda x = u: x)\n\ndef h():\n    pass\n\nhook.on(\"e\", h)\n", tc.levels)
+		_, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "h.star", Code: []byte(src)}, &scripting.Env{})
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%d levels: %v", tc.levels, err)
+		case tc.want != "" && (err == nil || err.Error() != tc.want):
+			t.Errorf("%d levels: got %v, want %s", tc.levels, err, tc.want)
+		}
+	}
+}
