@@ -71,6 +71,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			newCodexCommand(),
 			newPicoclawCommand(),
 			newTestCommand(),
+			newInitCommand(),
 		},
 		Reader:         stdin,
 		Writer:         stdout,

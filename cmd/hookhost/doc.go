@@ -8,6 +8,8 @@
 //	hookhost list [--dir D] [--config F] [--json]
 //	hookhost check [--dir D] [--config F]
 //	hookhost serve [--dir D] [--config F] [--http ADDR] [--token-file F] [--strict] …
+//	hookhost test [DIR] [--config F] [-run REGEX] [-v] [--json] [--coverage] [--timeout D]
+//	hookhost init [DIR]
 //	hookhost claude|gemini|codex [--dir D] [--config F] [--fail-closed] [--log FILE] [--print-settings]
 //
 // fire loads D (default ./hooks.d), fires EVENT once with PAYLOAD (a JSON
@@ -20,6 +22,10 @@
 // serve keeps the host loaded, reloads it on SIGHUP and serves fires over
 // HTTP (package internal/server, with internal/metrics and
 // internal/decisionlog as the host's observers; docs/operations.md).
+// test runs the test files next to the hooks (package internal/testrun):
+// script tests that fire through the real host with hook.fire, and table
+// tests; its last line is "N passed, N failed". init writes the embedded
+// scaffold of package internal/scaffold and never overwrites a file.
 // claude, gemini and codex are command hooks for those agents: one event
 // on stdin, the agent's own answer on stdout (package
 // internal/adapter and its dialects; docs/integrations/).

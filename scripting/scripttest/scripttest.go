@@ -80,3 +80,22 @@ func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(string(p))
 	return len(p), nil
 }
+
+// APIModules returns the whole script API as modules, for the checks
+// that keep documentation in step with the code: mods, then the hook
+// module (its constructors, hook.fire, and hook.on, which each engine
+// adds itself) and the expect module of test files (with expect.fails,
+// which each engine adds itself).
+func APIModules(mods ...stdlib.Module) []stdlib.Module {
+	hook := scripting.HookModuleFor(nil)
+	hook.Funcs = append(hook.Funcs, stdlib.Func{
+		Name:   "on",
+		Params: []stdlib.Param{stdlib.P("event"), stdlib.P("fn"), stdlib.Opt("opts")},
+	})
+	expect := scripting.ExpectModule()
+	expect.Funcs = append(expect.Funcs, stdlib.Func{
+		Name:   "fails",
+		Params: []stdlib.Param{stdlib.P("fn"), stdlib.Opt("text")},
+	})
+	return append(append([]stdlib.Module(nil), mods...), hook, expect)
+}

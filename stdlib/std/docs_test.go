@@ -9,24 +9,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookhost/hookhost/scripting"
 	"github.com/hookhost/hookhost/scripting/scripttest"
 	"github.com/hookhost/hookhost/stdlib"
 	"github.com/hookhost/hookhost/stdlib/shell"
 	"github.com/hookhost/hookhost/stdlib/std"
 )
 
-// The documentation of the script API lives outside the code: the
-// reference docs/stdlib.md and the LuaLS annotations docs/lua/hookhost.lua
-// that operators' editors read. These tests keep both in step with the
-// modules, so that a function cannot be added, renamed or given new
-// parameters without the docs following.
+// The reference of the script API, docs/stdlib.md, lives outside the
+// code. These tests keep it in step with the modules, so that a function
+// cannot be added or renamed without the docs following, and run its
+// examples. (The LuaLS annotations, which hookhost init writes, are
+// checked next to them, in cmd/hookhost/internal/scaffold.)
 
-const (
-	stdlibDoc   = "../../docs/stdlib.md"
-	annotations = "../../docs/lua/hookhost.lua"
-	luaDir      = "../../docs/lua"
-)
+const stdlibDoc = "../../docs/stdlib.md"
 
 // standardModules returns fresh standard modules, shell included.
 func standardModules() []stdlib.Module {
@@ -37,16 +32,10 @@ func standardModules() []stdlib.Module {
 	return mods
 }
 
-// documentedModules returns the standard modules and the hook module,
-// with hook.on (which each engine adds itself) as one more function.
+// documentedModules returns the standard modules, the hook module and
+// the expect module, each with the functions the engines add.
 func documentedModules() []stdlib.Module {
-	mods := standardModules()
-	hook := scripting.HookModule()
-	hook.Funcs = append(hook.Funcs, stdlib.Func{
-		Name:   "on",
-		Params: []stdlib.Param{stdlib.P("event"), stdlib.P("fn"), stdlib.Opt("opts")},
-	})
-	return append(mods, hook)
+	return scripttest.APIModules(standardModules()...)
 }
 
 func readDoc(t *testing.T, name string) string {
@@ -75,106 +64,12 @@ func TestStdlibDocCoversEveryFunction(t *testing.T) {
 				t.Errorf("%s: function %s is not mentioned", stdlibDoc, full)
 				continue
 			}
-			if m.Name == "hook" {
-				continue // summarised in a table; scripting.md is its reference
+			if m.Name == "hook" || m.Name == "expect" {
+				continue // summarised in a table; scripting.md and testing.md are their references
 			}
 			if !regexp.MustCompile(`(?m)^#{3,4} ` + regexp.QuoteMeta(full) + `\(`).MatchString(doc) {
 				t.Errorf("%s: function %s has no heading (### %s(…))", stdlibDoc, full, full)
 			}
-		}
-	}
-}
-
-// luaFunc matches a function annotated in hookhost.lua and its parameters.
-var luaFunc = regexp.MustCompile(`(?m)^function (\w+)\.(\w+)\(([^)]*)\)`)
-
-// TestLuaAnnotationsMatchTheModules checks that docs/lua/hookhost.lua
-// declares a class for every module and a function for every function,
-// with the parameters the module takes, in order, and no function the
-// code does not have.
-func TestLuaAnnotationsMatchTheModules(t *testing.T) {
-	ann := readDoc(t, annotations)
-	if !strings.HasPrefix(ann, "---@meta") {
-		t.Errorf("%s: does not start with ---@meta", annotations)
-	}
-	annotated := map[string][]string{} // "re.find_all" -> its parameters
-	for _, m := range luaFunc.FindAllStringSubmatch(ann, -1) {
-		var params []string
-		for _, p := range strings.Split(m[3], ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				params = append(params, p)
-			}
-		}
-		annotated[m[1]+"."+m[2]] = params
-	}
-	known := map[string]bool{}
-	for _, m := range documentedModules() {
-		if !regexp.MustCompile(`(?m)^---@class ` + regexp.QuoteMeta(m.Name) + `\s*$`).MatchString(ann) {
-			t.Errorf("%s: no ---@class %s", annotations, m.Name)
-		}
-		for i := range m.Funcs {
-			f := &m.Funcs[i]
-			full := m.Name + "." + f.Name
-			known[full] = true
-			params, ok := annotated[full]
-			if !ok {
-				t.Errorf("%s: function %s is not annotated (want a line \"function %s(…) end\")", annotations, full, full)
-				continue
-			}
-			if err := sameParams(f, params); err != "" {
-				t.Errorf("%s: function %s(%s): %s", annotations, full, strings.Join(params, ", "), err)
-			}
-		}
-	}
-	for full := range annotated {
-		if !known[full] {
-			t.Errorf("%s: annotates %s, which no module has", annotations, full)
-		}
-	}
-}
-
-// sameParams compares an annotation's parameter names with f's. A
-// trailing "..." stands for the remaining optional parameters (path.join),
-// and a function that takes named values (log.info) has one more
-// parameter, the table of them.
-func sameParams(f *stdlib.Func, annotated []string) string {
-	for i, name := range annotated {
-		switch {
-		case name == "..." && i == len(annotated)-1:
-			for _, p := range f.Params[min(i, len(f.Params)):] {
-				if !p.Optional {
-					return "\"...\" stands for the required parameter " + p.Name
-				}
-			}
-			return ""
-		case i < len(f.Params) && name == f.Params[i].Name:
-		case i == len(f.Params) && f.Kwargs:
-		case i < len(f.Params):
-			return "parameter " + name + " should be " + f.Params[i].Name
-		default:
-			return "parameter " + name + " is not taken by the function"
-		}
-	}
-	if len(annotated) < len(f.Params) {
-		return "parameter " + f.Params[len(annotated)].Name + " is missing"
-	}
-	return ""
-}
-
-// TestLuaRequireShims checks that every standard module has its small
-// docs/lua/<module>.lua, which makes require("<module>") resolve to the
-// module's class in lua-language-server.
-func TestLuaRequireShims(t *testing.T) {
-	for _, m := range standardModules() {
-		name := filepath.Join(luaDir, m.Name+".lua")
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Errorf("module %s: %v", m.Name, err)
-			continue
-		}
-		text := string(data)
-		if !strings.HasPrefix(text, "---@meta "+m.Name+"\n") || !strings.Contains(text, "---@type "+m.Name+"\n") {
-			t.Errorf("%s: want \"---@meta %s\" and a value of \"---@type %s\" returned", name, m.Name, m.Name)
 		}
 	}
 }

@@ -1,12 +1,14 @@
 ---@meta _
 
--- LuaLS (lua-language-server) definitions for hookhost hook scripts: the
--- predeclared `hook` global and the standard modules json, re, path, shell,
--- time, log and state. The reference is docs/stdlib.md (modules) and
--- docs/scripting.md (hooks, decisions, events).
+-- LuaLS (lua-language-server) definitions for hookhost hook scripts and
+-- their tests: the predeclared `hook` global, the standard modules json,
+-- re, path, shell, time, log and state, and the expect module of test
+-- files. The reference is docs/stdlib.md (modules), docs/scripting.md
+-- (hooks, decisions, events) and docs/testing.md (tests).
 --
 -- This file only describes; it is never run. The files next to it
 -- (json.lua, re.lua, ...) let `require("json")` resolve to these classes.
+-- `hookhost init` writes them into a new hooks directory's .luals/.
 --
 -- Every module function raises an error that starts with "module.function: "
 -- on a bad argument or a passed limit; catch it with pcall. Lists that
@@ -163,6 +165,45 @@ function hook.message(text, role) end
 ---@param decision? hook.Decision
 ---@return hook.Decision
 function hook.stop(decision) end
+
+---One hook that ran during a fire.
+---@class hook.TraceEntry
+---@field hook string  the hook's id
+---@field priority integer  the priority it ran with
+---@field outcome "none"|"decision"|"stop"|"error"|"timeout"
+---@field action? hook.Action  the action it returned
+---@field duration_ms number
+---@field error? string  what went wrong, for error and timeout
+
+---What hook.fire returns: the folded decision's fields, the payload after
+---folding, the messages and the trace (the fire --json object, with the
+---decision's fields at the top).
+---@class hook.FireResult
+---@field event string
+---@field action hook.Action
+---@field reason string  "" when none
+---@field hook string  the id of the hook whose action became final; "" when none decided
+---@field result? any  with action "respond"
+---@field approval? {title?: string, severity?: string, timeout_ms?: integer, timeout_behavior: "allow"|"deny"}  with action "ask"
+---@field payload table<string, any>
+---@field messages hook.Message[]
+---@field trace hook.TraceEntry[]
+
+---The options of hook.fire.
+---@class hook.FireOptions
+---@field allow_hook_errors? boolean  let the fire succeed although a hook failed or timed out (to test an event that fails closed)
+
+---Test files only (*_test.lua, run by `hookhost test`): fires `event` with
+---`payload` through the real hooks of the directory under test and returns
+---the result. A hook that fails or times out during the fire raises an
+---error unless opts.allow_hook_errors is set; so do an unknown event and
+---a payload that is not a table. In a hook file it raises "only test
+---files ... can fire events". Call it inside a test_ function.
+---@param event hook.Event
+---@param payload? table<string, any>
+---@param opts? hook.FireOptions
+---@return hook.FireResult
+function hook.fire(event, payload, opts) end
 
 --------------------------------------------------------------------------
 -- json: local json = require("json")
@@ -532,3 +573,78 @@ function state.incr(key, by, ttl) end
 ---@param window hookhost.Duration
 ---@return state.Rate
 function state.rate(key, limit, window) end
+
+--------------------------------------------------------------------------
+-- expect: local expect = require("expect")  (test files only)
+--------------------------------------------------------------------------
+
+---Assertions for test files. Each returns nothing when it holds and
+---raises an error starting with "expect.<name>: " when it does not; the
+---optional `msg` is put in front of the error's text. Values compare as
+---the host sees them (a whole number equals its float, tables by content).
+---@class expect
+local expect = {}
+
+---`got` equals `want`.
+---@param got any
+---@param want any
+---@param msg? string
+function expect.eq(got, want, msg) end
+
+---`got` differs from `unwanted`.
+---@param got any
+---@param unwanted any
+---@param msg? string
+function expect.ne(got, unwanted, msg) end
+
+---`value` is true: not nil, false, 0, "" or an empty table.
+---@param value any
+---@param msg? string
+function expect.truthy(value, msg) end
+
+---`value` is false: nil, false, 0, "" or an empty table.
+---@param value any
+---@param msg? string
+function expect.falsy(value, msg) end
+
+---`value` contains `part`: a substring of a string, an element of a list,
+---a key of a map.
+---@param value string|table
+---@param part any
+---@param msg? string
+function expect.contains(value, part, msg) end
+
+---The fire's decision is `action` ("deny", "allow", "continue", ...).
+---@param result hook.FireResult
+---@param action hook.Action
+---@param msg? string
+function expect.action(result, action, msg) end
+
+---The decision's reason contains `text`.
+---@param result hook.FireResult
+---@param text string
+---@param msg? string
+function expect.reason_contains(result, text, msg) end
+
+---The decision is hook `id`'s ("guard.lua:no-rm-root").
+---@param result hook.FireResult
+---@param id string
+---@param msg? string
+function expect.hook(result, id, msg) end
+
+---Hook `id` ran during the fire (it is in the trace).
+---@param result hook.FireResult
+---@param id string
+---@param msg? string
+function expect.ran(result, id, msg) end
+
+---A message the hooks added contains `text`.
+---@param result hook.FireResult
+---@param text string
+---@param msg? string
+function expect.message_contains(result, text, msg) end
+
+---Calling `fn` raises an error whose message contains `text`.
+---@param fn fun()
+---@param text? string
+function expect.fails(fn, text) end
