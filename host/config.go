@@ -376,8 +376,11 @@ func (p *configParser) freeMap(n *yaml.Node, what string) map[string]any {
 }
 
 // splitHookKey splits a hooks key into file and hook name ("" for a
-// file key).
+// file key). A hook pack's key ("pack/") is its own file part.
 func splitHookKey(key string) (file, name string, err error) {
+	if dir, ok := strings.CutSuffix(key, "/"); ok && dir != "" && !strings.ContainsAny(dir, "/:") && !strings.HasPrefix(dir, ".") {
+		return key, "", nil
+	}
 	for _, ext := range []string{".lua", ".star"} {
 		if strings.HasSuffix(key, ext) && len(key) > len(ext) {
 			return key, "", nil
@@ -386,5 +389,5 @@ func splitHookKey(key string) (file, name string, err error) {
 			return key[:i+len(ext)], key[i+len(ext)+1:], nil
 		}
 	}
-	return "", "", fmt.Errorf("key %q: want a file (guard.lua) or a hook id (guard.lua:no-rm-root)", key)
+	return "", "", fmt.Errorf("key %q: want a file (guard.lua), a hook id (guard.lua:no-rm-root) or a hook pack (pack/)", key)
 }

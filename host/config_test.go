@@ -55,7 +55,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"negative", "hooks:\n  a.lua: { timeout: -1s }\n", "hookhost.yaml:2: hooks.a.lua.timeout: duration must not be negative"},
 		{"too long", "hooks:\n  a.lua: { timeout: 11m }\n", "hookhost.yaml:2: hooks.a.lua.timeout: 11m is over the 10m0s cap"},
 		{"bad duration", "hooks:\n  a.lua: { timeout: soon }\n", `hookhost.yaml:2: hooks.a.lua.timeout: bad duration "soon"`},
-		{"bad key", "hooks:\n  guard: {}\n", `hookhost.yaml:2: hooks: key "guard": want a file (guard.lua) or a hook id`},
+		{"bad key", "hooks:\n  guard: {}\n", `hookhost.yaml:2: hooks: key "guard": want a file (guard.lua), a hook id (guard.lua:no-rm-root) or a hook pack (pack/)`},
 		{"bad bool", "hooks:\n  a.lua: { enabled: yes please }\n", "hookhost.yaml:2: hooks.a.lua.enabled: want true or false"},
 		{"bad priority", "hooks:\n  a.lua: { priority: high }\n", "hookhost.yaml:2: hooks.a.lua.priority: want an integer"},
 		{"bad behavior", "events:\n  tool.approve: { timeout_behavior: maybe }\n", "hookhost.yaml:2: events.tool.approve.timeout_behavior: want skip or deny"},

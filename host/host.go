@@ -84,6 +84,7 @@ type Host struct {
 	cfgHash string  // of the config content last read
 	cfgErr  error   // of the config content last read; nil when it is live
 	files   map[string]*loadedFile
+	packs   map[string]*packState
 	gen     uint64
 	closed  bool
 	current atomic.Pointer[snapshot]
@@ -253,7 +254,7 @@ func (h *Host) Close() error {
 	if old != nil {
 		old.release()
 	}
-	h.files = nil
+	h.files, h.packs = nil, nil
 	return nil
 }
 

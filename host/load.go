@@ -56,9 +56,9 @@ const versionLen = 12
 // way, which belong to no snapshot yet.
 type fileSet struct {
 	files    map[string]*loadedFile
+	packs    map[string]*packState
 	outcomes []FileOutcome
 	fresh    []*version
-	packs    []PackStatus
 	notes    []string
 }
 
@@ -75,12 +75,13 @@ func (s *fileSet) discard() {
 // latest content failed are compiled again even if unchanged (new events
 // may make them valid). If ctx ends, everything compiled is closed and
 // nothing is recorded: the next reload starts from prev again.
-func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, events map[string]*EventSpec, retryFailed bool) (*fileSet, error) {
+func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, prevPacks map[string]*packState, events map[string]*EventSpec, retryFailed bool) (*fileSet, error) {
 	sc, err := h.scan()
 	if err != nil {
 		return nil, err
 	}
-	set := &fileSet{files: make(map[string]*loadedFile, len(sc.files)), packs: sc.packStatuses(), notes: sc.notes}
+	packs, packOutcomes := loadPacks(sc, prevPacks)
+	set := &fileSet{files: make(map[string]*loadedFile, len(sc.files)), packs: packs, notes: sc.notes, outcomes: packOutcomes}
 	for _, name := range sc.names() {
 		if err := ctx.Err(); err != nil {
 			set.discard()

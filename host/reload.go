@@ -75,7 +75,7 @@ func (h *Host) reloadLocked(ctx context.Context, retryFailed bool) (ReloadReport
 		rep.Err = err
 		return rep, nil
 	}
-	set, err := h.loadFiles(ctx, h.files, events, retryFailed || next.changed)
+	set, err := h.loadFiles(ctx, h.files, h.packs, events, retryFailed || next.changed)
 	if err != nil {
 		rep.Err = err
 		return rep, nil
@@ -98,7 +98,7 @@ func (h *Host) publishLocked(events map[string]*EventSpec, set *fileSet) (*snaps
 	snap, released := buildSnapshot(snapshotInput{gen: h.gen, now: h.now(), events: events, cfg: h.cfg,
 		files: set.files, q: h.strikes, strict: h.strict || h.cfg.Strict,
 		config: ConfigStatus{Path: h.configPath(), Err: h.cfgErr}, packs: set.packs, notes: set.notes})
-	h.files = set.files
+	h.files, h.packs = set.files, set.packs
 	if old := h.current.Swap(snap); old != nil {
 		old.release()
 	}

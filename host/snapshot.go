@@ -189,7 +189,7 @@ type snapshotInput struct {
 	q      *quarantine
 	strict bool
 	config ConfigStatus
-	packs  []PackStatus
+	packs  map[string]*packState
 	notes  []string
 }
 
@@ -198,7 +198,7 @@ type snapshotInput struct {
 // retired) and starts with the reference of being published.
 func buildSnapshot(in snapshotInput) (s *snapshot, released []string) {
 	s = &snapshot{gen: in.gen, loadedAt: in.now, events: make(map[string]*eventTable, len(in.events)),
-		strict: in.strict, config: in.config, packs: in.packs, notes: in.notes}
+		strict: in.strict, config: in.config, packs: packStatuses(in.packs), notes: in.notes}
 	s.refs.Store(1)
 	for name, spec := range in.events {
 		s.events[name] = &eventTable{spec: *spec}
@@ -209,7 +209,11 @@ func buildSnapshot(in snapshotInput) (s *snapshot, released []string) {
 			f.live.acquire()
 			s.versions = append(s.versions, f.live)
 		}
-		released = append(released, s.addFile(f, in.cfg, in.q)...)
+		var meta *packMeta
+		if p := in.packs[f.pack]; p != nil {
+			meta = p.meta
+		}
+		released = append(released, s.addFile(f, meta, in.cfg, in.q)...)
 	}
 	for _, t := range s.events {
 		sort.Slice(t.hooks, func(i, j int) bool {
@@ -221,6 +225,11 @@ func buildSnapshot(in snapshotInput) (s *snapshot, released []string) {
 		})
 	}
 	sort.Slice(s.hooks, func(i, j int) bool { return s.hooks[i].ID < s.hooks[j].ID })
+	for _, p := range s.packs {
+		if p.Err != nil {
+			s.problems = append(s.problems, p.Err)
+		}
+	}
 	s.summarizeProblems()
 	return s, released
 }
@@ -233,7 +242,6 @@ func (s *snapshot) summarizeProblems() {
 			s.problemLines = append(s.problemLines, e.Error())
 		}
 	}
-	s.problemLines = append(s.problemLines, s.packProblems()...)
 	if !s.strict {
 		return
 	}
@@ -288,7 +296,7 @@ func flattenErrors(err error) []error {
 // addFile adds a file's live hooks. A hook registered for an unknown
 // event makes the whole file a load error. It returns the hooks whose
 // quarantine the new version lifted.
-func (s *snapshot) addFile(f *loadedFile, cfg *Config, q *quarantine) (released []string) {
+func (s *snapshot) addFile(f *loadedFile, pack *packMeta, cfg *Config, q *quarantine) (released []string) {
 	st := FileStatus{Path: f.path, Pack: f.pack, Err: f.err}
 	defer func() { s.files = append(s.files, st) }()
 	if f.err != nil {
@@ -305,7 +313,7 @@ func (s *snapshot) addFile(f *loadedFile, cfg *Config, q *quarantine) (released 
 	}
 	st.Version, st.Hooks = f.live.hash, len(hooks)
 	for _, h := range hooks {
-		b, info, lifted := bind(f, h, cfg, s.events[h.Event].spec, q)
+		b, info, lifted := bind(f, pack, h, cfg, s.events[h.Event].spec, q)
 		if lifted {
 			released = append(released, b.id)
 		}
@@ -360,15 +368,22 @@ func eventNames(events map[string]*EventSpec) string {
 }
 
 // bind resolves a hook's priority, enabled, timeout and config from the
-// operator's settings, most specific first.
-func bind(f *loadedFile, h scripting.Hook, cfg *Config, spec EventSpec, q *quarantine) (*boundHook, HookInfo, bool) {
+// operator's settings, most specific first, over its pack's defaults.
+func bind(f *loadedFile, pack *packMeta, h scripting.Hook, cfg *Config, spec EventSpec, q *quarantine) (*boundHook, HookInfo, bool) {
 	id := f.path + ":" + h.Name
-	byID, byFile := cfg.Hooks[id], cfg.Hooks[f.path]
+	byID, byFile, byPack := cfg.Hooks[id], cfg.Hooks[f.path], HookConfig{}
+	enabled := h.Enabled
+	var packConfig map[string]any
+	if f.pack != "" {
+		byPack = cfg.Hooks[f.pack+"/"]
+		if pack != nil {
+			enabled, packConfig = enabled && pack.enabled, pack.config
+		}
+	}
 	strikes, lifted := q.record(id, f.live.hash)
 	b := &boundHook{id: id, file: f.path, line: h.Line, priority: h.Priority, fn: h.Func,
-		config: mergeConfig(byFile.Config, byID.Config), strikes: strikes}
-	enabled := h.Enabled
-	for _, hc := range []HookConfig{byFile, byID} { // later wins
+		config: mergeConfig(packConfig, byPack.Config, byFile.Config, byID.Config), strikes: strikes}
+	for _, hc := range []HookConfig{byPack, byFile, byID} { // later wins
 		if hc.Priority != nil {
 			b.priority = *hc.Priority
 		}
@@ -377,9 +392,12 @@ func bind(f *loadedFile, h scripting.Hook, cfg *Config, spec EventSpec, q *quara
 		}
 	}
 	var from string
-	b.timeout, from = resolveTimeout(h, spec, cfg, byID, byFile)
+	b.timeout, from = resolveTimeout(h, spec, cfg, byID, byFile, byPack)
 	info := HookInfo{ID: id, Event: h.Event, File: f.path, Line: h.Line, Priority: b.priority, Timeout: b.timeout,
 		TimeoutFrom: from, Enabled: enabled, Params: h.Params, Quarantined: b.strikes.quarantined.Load(), Pack: f.pack}
+	if pack != nil {
+		info.PackDescription = pack.description
+	}
 	return b, info, lifted
 }
 
@@ -387,10 +405,11 @@ func bind(f *loadedFile, h scripting.Hook, cfg *Config, spec EventSpec, q *quara
 const DefaultTimeout = time.Second
 
 // resolveTimeout applies the documented precedence (docs/config.md): operator per-hook-id →
-// operator per-file per-event → operator per-file → operator per-event →
-// script-declared → event spec default → operator defaults.timeout →
-// built-in 1s. A per-hook-id per-event entry counts as per-hook-id.
-func resolveTimeout(h scripting.Hook, spec EventSpec, cfg *Config, byID, byFile HookConfig) (time.Duration, string) {
+// operator per-file per-event → operator per-file → operator per-pack
+// per-event → operator per-pack → operator per-event → script-declared →
+// event spec default → operator defaults.timeout → built-in 1s. A
+// per-hook-id per-event entry counts as per-hook-id.
+func resolveTimeout(h scripting.Hook, spec EventSpec, cfg *Config, byID, byFile, byPack HookConfig) (time.Duration, string) {
 	candidates := []struct {
 		d    time.Duration
 		from string
@@ -399,6 +418,8 @@ func resolveTimeout(h scripting.Hook, spec EventSpec, cfg *Config, byID, byFile 
 		{byID.Timeout, "hook config"},
 		{byFile.Timeouts[h.Event], "file config (per event)"},
 		{byFile.Timeout, "file config"},
+		{byPack.Timeouts[h.Event], "pack config (per event)"},
+		{byPack.Timeout, "pack config"},
 		{cfgEventTimeout(cfg, h.Event), "event config"},
 		{h.Timeout, "script"},
 		{spec.Timeout, "event default"},
@@ -416,11 +437,17 @@ func cfgEventTimeout(cfg *Config, event string) time.Duration {
 	return cfg.Events[event].Timeout
 }
 
-// mergeConfig merges file-level and hook-level config key by key, the
-// hook's winning; the result is shared read-only by every call.
-func mergeConfig(file, hook map[string]any) map[string]any {
-	out := make(map[string]any, len(file)+len(hook))
-	maps.Copy(out, file)
-	maps.Copy(out, hook)
+// mergeConfig merges config layers key by key, later layers winning
+// (pack defaults, then the operator's pack, file and hook entries); the
+// result is shared read-only by every call.
+func mergeConfig(layers ...map[string]any) map[string]any {
+	n := 0
+	for _, l := range layers {
+		n += len(l)
+	}
+	out := make(map[string]any, n)
+	for _, l := range layers {
+		maps.Copy(out, l)
+	}
 	return out
 }

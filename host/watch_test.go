@@ -308,10 +308,12 @@ func TestWatchOverflowRescans(t *testing.T) {
 			time.Sleep(2 * time.Millisecond)
 		}
 	}
-	waitGen(2) // the rescan at the start
+	// The rescan at the start, then one more because it began watching
+	// the directory; then the loop waits for events.
+	waitGen(3)
 	os.WriteFile(filepath.Join(dir, "g.lua"), []byte(denyLua("v2")), 0o644)
 	errs <- fmt.Errorf("inotify: %w", fsnotify.ErrEventOverflow)
-	waitGen(3)
+	waitGen(4)
 	if r, _ := h.Fire(context.Background(), "tool.approve", nil); r.Decision.Reason != "v2" {
 		t.Fatalf("after the overflow: %+v", r.Decision)
 	}
