@@ -107,6 +107,14 @@ func unmatched(key string, files map[string]host.FileStatus, ids map[string]bool
 	if _, ok := files[key]; ok || ids[key] {
 		return ""
 	}
+	if strings.HasSuffix(key, "/") { // a hook pack
+		for path := range files {
+			if strings.HasPrefix(path, key) {
+				return ""
+			}
+		}
+		return fmt.Sprintf("no hook pack %s in the hooks directory", key)
+	}
 	for path, f := range files {
 		if name, ok := strings.CutPrefix(key, path+":"); ok {
 			if f.Version == "" {

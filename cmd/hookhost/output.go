@@ -162,7 +162,25 @@ func writeHooks(w io.Writer, hooks []host.HookInfo) error {
 			orDash(strings.Join(h.Params, ", "))})
 	}
 	writeTable(ew, rows)
+	writePacks(ew, hooks)
 	return ew.err
+}
+
+// writePacks lists the hook packs of the hooks, with their descriptions,
+// after the table.
+func writePacks(w io.Writer, hooks []host.HookInfo) {
+	rows := [][]string{{"PACK", "DESCRIPTION"}}
+	seen := map[string]bool{}
+	for _, h := range hooks {
+		if h.Pack != "" && !seen[h.Pack] {
+			seen[h.Pack] = true
+			rows = append(rows, []string{h.Pack + "/", orDash(h.PackDescription)})
+		}
+	}
+	if len(rows) > 1 {
+		fmt.Fprintln(w)
+		writeTable(w, rows)
+	}
 }
 
 func yesNo(b bool) string {

@@ -21,6 +21,10 @@ type HookEntry struct {
 	Enabled     bool     `json:"enabled"`
 	Quarantined bool     `json:"quarantined"`
 	Params      []string `json:"params"`
+	// Pack is the hook pack of the hook's file and PackDescription its
+	// HOOK.md description; both omitted for a top-level file.
+	Pack            string `json:"pack,omitempty"`
+	PackDescription string `json:"pack_description,omitempty"`
 }
 
 // NewHookEntry is the entry of one hook.
@@ -31,7 +35,7 @@ func NewHookEntry(h host.HookInfo) HookEntry {
 	}
 	return HookEntry{ID: h.ID, Event: h.Event, File: h.File, Line: h.Line, Priority: h.Priority,
 		TimeoutMS: Milliseconds(h.Timeout), TimeoutFrom: h.TimeoutFrom, Enabled: h.Enabled,
-		Quarantined: h.Quarantined, Params: params}
+		Quarantined: h.Quarantined, Params: params, Pack: h.Pack, PackDescription: h.PackDescription}
 }
 
 // HookEntries is the listing of hooks; never nil, so no hooks is [].
