@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -21,11 +25,15 @@ import (
 // host benchmark's, in Lua), the same payload, four concurrent callers.
 //
 //	in-process  Host.Fire, four goroutines
+//	handler     the server's handler called directly (door, body limit,
+//	            decode, fire, metrics observer, encode), no network
 //	http        POST /v1/fire/tool.execute.pre, four clients with
 //	            keep-alive connections, through the whole server (door,
 //	            body limit, decode, fire, metrics observer, encode)
 //
-// Each reports its median and p99 latency per decision (p50-µs, p99-µs);
+// Each reports its median and p99 latency per decision (p50-µs, p99-µs)
+// and the process's CPU time per decision (cpu-µs; for http, the client's
+// share included), which a loaded machine disturbs less than latency.
 // docs/performance.md reports benchstat medians.
 
 const benchGuard = `
@@ -48,6 +56,24 @@ func BenchmarkFire(b *testing.B) {
 		concurrently(b, func() error {
 			_, err := h.Fire(context.Background(), "tool.execute.pre", payload)
 			return err
+		})
+	})
+	b.Run("handler", func(b *testing.B) {
+		m := metrics.New(metrics.Options{})
+		srv, err := New(Options{Backend: benchHost(b, m), Metrics: m.Handler()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		h := srv.handler(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 7878}, &activity{})
+		concurrently(b, func() error {
+			req := httptest.NewRequest("POST", "http://127.0.0.1:7878/v1/fire/tool.execute.pre", strings.NewReader(benchBody))
+			req.Header.Set("Content-Type", "application/json")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				return &statusError{rec.Code}
+			}
+			return nil
 		})
 	})
 	b.Run("http", func(b *testing.B) {
@@ -101,6 +127,7 @@ func concurrently(b *testing.B, op func() error) {
 	b.SetParallelism((benchClients + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
 	var mu sync.Mutex
 	var all []time.Duration
+	cpu0 := cpuTime(b)
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		var mine []time.Duration
@@ -117,12 +144,22 @@ func concurrently(b *testing.B, op func() error) {
 		mu.Unlock()
 	})
 	b.StopTimer()
+	b.ReportMetric(micros(cpuTime(b)-cpu0)/float64(b.N), "cpu-µs")
 	if len(all) == 0 {
 		return
 	}
 	slices.Sort(all)
 	b.ReportMetric(micros(all[len(all)/2]), "p50-µs")
 	b.ReportMetric(micros(all[len(all)*99/100]), "p99-µs")
+}
+
+// cpuTime is the CPU time the process used so far.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func micros(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -86,7 +87,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int, 
 	if r.ContentLength > s.maxBody {
 		return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("the body is %d bytes, over the limit of %d", r.ContentLength, s.maxBody)
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+	body, err := readAll(http.MaxBytesReader(w, r.Body, s.maxBody), r.ContentLength)
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
@@ -97,9 +98,23 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int, 
 	return body, 0, nil
 }
 
+// readAll reads a body of length n (-1: unknown) in one allocation when
+// n is known.
+func readAll(r io.Reader, n int64) ([]byte, error) {
+	if n <= 0 {
+		return io.ReadAll(r)
+	}
+	body := make([]byte, n)
+	_, err := io.ReadFull(r, body)
+	return body, err
+}
+
 // isJSON reports whether a Content-Type is application/json, with any
 // parameters (such as charset=utf-8).
 func isJSON(contentType string) bool {
+	if contentType == jsonType {
+		return true // the common case, without parsing
+	}
 	mt, _, err := mime.ParseMediaType(contentType)
 	return err == nil && mt == "application/json"
 }
@@ -150,16 +165,38 @@ func writeError(w http.ResponseWriter, status int, format string, args ...any) {
 // writeJSON answers v as one line of JSON. It encodes first, so a value
 // that cannot be encoded is a 500, not half an answer.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	if err := wire.WriteJSONLine(&buf, v); err != nil {
+	buf, err := encodeLine(v)
+	if err != nil {
 		status = http.StatusInternalServerError
-		buf.Reset()
-		wire.WriteJSONLine(&buf, errorBody{Error: fmt.Sprintf("encoding the answer: %v", err)})
+		buf, _ = encodeLine(errorBody{Error: fmt.Sprintf("encoding the answer: %v", err)})
 	}
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Cache-Control", "no-store")
+	h["Content-Type"] = jsonHeader
+	h["X-Content-Type-Options"] = nosniffHeader
+	h["Cache-Control"] = noStoreHeader
 	w.WriteHeader(status)
-	w.Write(buf.Bytes()) // a write error means the client is gone
+	w.Write(buf) // a write error means the client is gone
+}
+
+const jsonType = "application/json"
+
+// Header values every answer shares; net/http only reads them.
+var (
+	jsonHeader    = []string{jsonType}
+	nosniffHeader = []string{"nosniff"}
+	noStoreHeader = []string{"no-store"}
+)
+
+// encodeLine is v as one line of JSON (wire.WriteJSONLine). A value that
+// marshals itself (host.Result, host.Status) writes compact JSON without
+// HTML escaping already, so its bytes are used as they are rather than
+// re-validated by an encoder: the fire answer is the hot path.
+func encodeLine(v any) ([]byte, error) {
+	if m, ok := v.(json.Marshaler); ok {
+		b, err := m.MarshalJSON()
+		return append(b, '\n'), err
+	}
+	var buf bytes.Buffer
+	err := wire.WriteJSONLine(&buf, v)
+	return buf.Bytes(), err
 }
