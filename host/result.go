@@ -3,7 +3,11 @@ package host
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"time"
+
+	"github.com/hookhost/hookhost/stdlib"
 )
 
 // A Result is what one fire produced.
@@ -112,4 +116,102 @@ func marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// The fire --json object read back in: a client of "hookhost serve" (the
+// agent adapters' --server) decodes POST /v1/fire's answer into a Result
+// with json.Unmarshal. Numbers in the payload and a respond's result come
+// back as the neutral values a fire gives (whole numbers int64, others
+// float64), so a decoded Result reads like one from Fire.
+
+// UnmarshalJSON reads the fire --json object.
+func (r *Result) UnmarshalJSON(data []byte) error {
+	var in struct {
+		Event    string          `json:"event"`
+		Decision Decision        `json:"decision"`
+		Payload  json.RawMessage `json:"payload"`
+		Messages []Message       `json:"messages"`
+		Trace    []TraceEntry    `json:"trace"`
+		Problems []string        `json:"problems"`
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		return err
+	}
+	payload, err := neutralJSON(in.Payload)
+	if err != nil {
+		return fmt.Errorf("payload: %w", err)
+	}
+	p, ok := payload.(map[string]any)
+	if !ok && payload != nil {
+		return fmt.Errorf("payload: want an object, got %s", stdlib.TypeName(payload))
+	}
+	if p == nil {
+		p = map[string]any{}
+	}
+	*r = Result{Event: in.Event, Decision: in.Decision, Payload: p, Messages: in.Messages, Trace: in.Trace, Problems: in.Problems}
+	return nil
+}
+
+// UnmarshalJSON reads a decision as MarshalJSON writes it.
+func (d *Decision) UnmarshalJSON(data []byte) error {
+	var in struct {
+		Action   Action          `json:"action"`
+		Reason   string          `json:"reason"`
+		Hook     string          `json:"hook"`
+		Result   json.RawMessage `json:"result"`
+		Approval *struct {
+			Title           string `json:"title"`
+			Severity        string `json:"severity"`
+			TimeoutMS       int64  `json:"timeout_ms"`
+			TimeoutBehavior Action `json:"timeout_behavior"`
+		} `json:"approval"`
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		return err
+	}
+	if in.Action != "" && !slices.Contains(decisionActions, in.Action) {
+		return fmt.Errorf("decision: unknown action %q", in.Action)
+	}
+	result, err := neutralJSON(in.Result)
+	if err != nil {
+		return fmt.Errorf("decision result: %w", err)
+	}
+	*d = Decision{Action: in.Action, Reason: in.Reason, Hook: in.Hook, Result: result}
+	if a := in.Approval; a != nil {
+		d.Approval = &Approval{Title: a.Title, Severity: a.Severity, Timeout: time.Duration(a.TimeoutMS) * time.Millisecond,
+			TimeoutBehavior: a.TimeoutBehavior}
+	}
+	return nil
+}
+
+// UnmarshalJSON reads a trace entry as MarshalJSON writes it.
+func (t *TraceEntry) UnmarshalJSON(data []byte) error {
+	var in struct {
+		Hook       string  `json:"hook"`
+		Priority   int64   `json:"priority"`
+		Outcome    Outcome `json:"outcome"`
+		Action     Action  `json:"action"`
+		DurationMS float64 `json:"duration_ms"`
+		Error      string  `json:"error"`
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		return err
+	}
+	*t = TraceEntry{Hook: in.Hook, Priority: in.Priority, Outcome: in.Outcome, Action: in.Action,
+		Duration: time.Duration(in.DurationMS * float64(time.Millisecond)), Error: in.Error}
+	return nil
+}
+
+// neutralJSON decodes a JSON value into neutral values; absent is nil.
+func neutralJSON(raw json.RawMessage) (any, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return stdlib.Normalize(v)
 }

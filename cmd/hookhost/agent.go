@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -31,6 +32,9 @@ type agentOptions struct {
 	// Log is where notes, logs and load problems go; empty means stderr,
 	// or nowhere for agents that read stderr as an answer.
 	Log string
+	// AutoIdleExit is how long a server started by --server auto waits
+	// for a request before it exits.
+	AutoIdleExit time.Duration
 
 	dialect adapter.CommandDialect
 }
@@ -52,7 +56,7 @@ func newAgentCommand(a agentCommand) *cli.Command {
 	return &cli.Command{
 		Name:      name,
 		Usage:     "answer one " + a.agent + " command-hook event (stdin) through the hooks",
-		UsageText: "hookhost " + name + " [--dir DIR] [--config FILE] [--fail-closed] [--log FILE] [--print-settings]",
+		UsageText: "hookhost " + name + " [--dir DIR] [--config FILE] [--server URL] [--fail-closed] [--log FILE] [--print-settings]",
 		Description: "Reads one " + a.agent + " hook event as JSON on stdin, fires the hookhost event it maps to and\n" +
 			"prints " + a.agent + "'s answer on stdout: at most one JSON object, nothing when the hooks had no opinion.\n" +
 			"Exit status 0 whenever it answered; when hookhost itself fails (bad stdin, hooks that cannot be\n" +
@@ -62,6 +66,10 @@ func newAgentCommand(a agentCommand) *cli.Command {
 		Flags: append(opts.flags(),
 			&cli.BoolFlag{Name: "fail-closed", Destination: &opts.FailClosed,
 				Usage: "block the agent when hookhost itself fails (exit 2), where the event allows it"},
+			&cli.StringFlag{Name: "server", Destination: &opts.Server, EnvVars: []string{"HOOKHOST_SERVER"},
+				Usage: "fire through a running hookhost serve at `URL`: http://HOST:PORT, unix:PATH, or auto (start one per user)"},
+			&cli.DurationFlag{Name: "auto-idle-exit", Value: adapter.AutoIdleExit, Destination: &opts.AutoIdleExit,
+				EnvVars: []string{"HOOKHOST_AUTO_IDLE_EXIT"}, Usage: "a server started by --server auto exits after `DURATION` without requests"},
 			&cli.BoolFlag{Name: "print-settings", Destination: &opts.PrintSettings,
 				Usage: "print the " + a.settings + " block that wires every event to this command"},
 			&cli.StringFlag{Name: "log", Destination: &opts.Log,
@@ -74,6 +82,9 @@ func newAgentCommand(a agentCommand) *cli.Command {
 			}
 			if err := opts.validate(); err != nil {
 				return err
+			}
+			if opts.AutoIdleExit <= 0 {
+				return usageErrorf("--auto-idle-exit %s: want a positive duration", opts.AutoIdleExit)
 			}
 			return runAgent(c.Context, opts, c.App.Reader, c.App.Writer, c.App.ErrWriter)
 		},
@@ -120,12 +131,67 @@ func (o *agentOptions) openLog(stderr io.Writer) (io.Writer, func(), error) {
 	return stderr, func() {}, nil
 }
 
-// connector loads the hooks in this process for each event; load
-// problems go to logw.
+// connector gives the Firer for an event: the server of --server, with
+// the hooks loaded in this process as the fallback when it does not
+// answer (never with --fail-closed, unless the server is auto); without
+// --server, the hooks loaded in this process. Load problems go to logw.
 func (o *agentOptions) connector(logw io.Writer) adapter.Connector {
 	return func(ctx context.Context, event string) (adapter.Firer, error) {
-		return o.openForEvent(ctx, event, logw)
+		local := func(ctx context.Context) (adapter.Firer, error) { return o.openForEvent(ctx, event, logw) }
+		switch o.Server {
+		case "":
+			return local(ctx)
+		case "auto":
+			return o.autoServer(ctx, logw, local)
+		}
+		remote, err := adapter.NewRemote(o.Server, os.Getenv("HOOKHOST_TOKEN"))
+		if err != nil {
+			return nil, err
+		}
+		if o.FailClosed {
+			return remote, nil
+		}
+		return &adapter.Fallback{Primary: remote, Local: local, Log: logw}, nil
 	}
+}
+
+// autoServer is --server auto: the user's server for this directory and
+// config, started in the background when none answers; the hooks loaded
+// in this process when that fails.
+func (o *agentOptions) autoServer(ctx context.Context, logw io.Writer, local func(context.Context) (adapter.Firer, error)) (adapter.Firer, error) {
+	dir, cfg, err := o.absPaths()
+	if err != nil {
+		return nil, err
+	}
+	sock, err := adapter.AutoSocket(dir, cfg)
+	if err == nil && !adapter.Answers(sock) {
+		var exe string
+		if exe, err = os.Executable(); err == nil {
+			err = adapter.StartServer(ctx, adapter.ServerCommand{Exe: exe, Socket: sock, Dir: dir, Config: cfg, IdleExit: o.AutoIdleExit})
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(logw, "hookhost: --server auto: %v; loading the hooks in this process\n", err)
+		return local(ctx)
+	}
+	remote, err := adapter.NewRemote("unix:"+sock, "")
+	if err != nil {
+		return nil, err
+	}
+	return &adapter.Fallback{Primary: remote, Local: local, Log: logw}, nil
+}
+
+// absPaths are --dir and --config made absolute.
+func (o *agentOptions) absPaths() (dir, cfg string, err error) {
+	if dir, err = filepath.Abs(o.Dir); err != nil {
+		return "", "", usageErrorf("--dir: %v", err)
+	}
+	if o.Config != "" {
+		if cfg, err = filepath.Abs(o.Config); err != nil {
+			return "", "", usageErrorf("--config: %v", err)
+		}
+	}
+	return dir, cfg, nil
 }
 
 // eventCacheEnv names the event cache file; "off" disables it.
@@ -191,16 +257,12 @@ func (o *agentOptions) cacheSalt() []byte {
 // from the project's directory, or the event's cwd).
 func printSettings(opts *agentOptions, stdout io.Writer) error {
 	cmd := []string{"hookhost", opts.dialect.Name()}
-	dir, err := filepath.Abs(opts.Dir)
+	dir, cfg, err := opts.absPaths()
 	if err != nil {
-		return usageErrorf("--dir: %v", err)
+		return err
 	}
 	cmd = append(cmd, "--dir", shellQuote(dir))
-	if opts.Config != "" {
-		cfg, err := filepath.Abs(opts.Config)
-		if err != nil {
-			return usageErrorf("--config: %v", err)
-		}
+	if cfg != "" {
 		cmd = append(cmd, "--config", shellQuote(cfg))
 	}
 	if opts.Server != "" {

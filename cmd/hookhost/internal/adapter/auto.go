@@ -1,0 +1,141 @@
+package adapter
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// "--server auto": one "hookhost serve" per user and hooks directory,
+// on a Unix socket in a directory only the user can enter, started in
+// the background by the first command hook that finds none and exiting
+// by itself when idle. State (the state module: counters, rate limits)
+// then lives across the command hooks' processes.
+
+// AutoIdleExit is how long an automatically started server waits for a
+// request before it exits.
+const AutoIdleExit = 10 * time.Minute
+
+// AutoStartWait bounds the wait for a server just started to answer.
+const AutoStartWait = 2 * time.Second
+
+// AutoSocket is the socket of the server for the hooks directory dir and
+// the config file config (both absolute; config may be empty):
+// $XDG_RUNTIME_DIR/hookhost/, or else /tmp/hookhost-UID/, holds one
+// socket per directory and config. The directory is created with mode
+// 0700 and must be the user's own and closed to others.
+func AutoSocket(dir, config string) (string, error) {
+	base := filepath.Join(os.TempDir(), "hookhost-"+strconv.Itoa(os.Getuid()))
+	if rt := os.Getenv("XDG_RUNTIME_DIR"); rt != "" && filepath.IsAbs(rt) {
+		base = filepath.Join(rt, "hookhost")
+	}
+	if err := privateDir(base); err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(dir + "\x00" + config))
+	return filepath.Join(base, "serve-"+hex.EncodeToString(sum[:6])+".sock"), nil
+}
+
+// privateDir makes sure dir exists, is a directory (not a symlink), is
+// owned by this user and is closed to everyone else.
+func privateDir(dir string) error {
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("creating %s: %w", dir, err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	switch {
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	case !ok || int(st.Uid) != os.Getuid():
+		return fmt.Errorf("%s is not owned by this user: not using it", dir)
+	case fi.Mode().Perm()&0o077 != 0:
+		return fmt.Errorf("%s is open to other users (mode %v): not using it", dir, fi.Mode().Perm())
+	}
+	return nil
+}
+
+// Answers reports whether something accepts connections on the socket.
+func Answers(sock string) bool {
+	c, err := net.DialTimeout("unix", sock, ConnectTimeout)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// A ServerCommand is the server that --server auto starts.
+type ServerCommand struct {
+	// Exe is hookhost's own executable.
+	Exe string
+	// Socket is where it listens (AutoSocket).
+	Socket string
+	// Dir and Config are the hooks directory and the config file (may be
+	// empty), absolute.
+	Dir, Config string
+	// IdleExit is how long it waits for a request before it exits; zero
+	// means AutoIdleExit.
+	IdleExit time.Duration
+}
+
+// StartServer starts s.Exe as "serve" on s.Socket, detached from this
+// process (its own session, stdin closed, its log appended to the
+// socket's name with .log), and waits until it answers, at most
+// AutoStartWait. Several command hooks may start one at once: every
+// server but the first finds the socket taken and exits, and every
+// waiter sees the first.
+func StartServer(ctx context.Context, s ServerCommand) error {
+	idle := s.IdleExit
+	if idle <= 0 {
+		idle = AutoIdleExit
+	}
+	args := []string{"serve", "--http", "unix:" + s.Socket, "--idle-exit", idle.String(), "--dir", s.Dir}
+	if s.Config != "" {
+		args = append(args, "--config", s.Config)
+	}
+	sock := s.Socket
+	logf, err := os.OpenFile(sock[:len(sock)-len(filepath.Ext(sock))]+".log", os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	cmd := exec.Command(s.Exe, args...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting hookhost serve: %w", err)
+	}
+	cmd.Process.Release()
+	return waitFor(ctx, sock)
+}
+
+func waitFor(ctx context.Context, sock string) error {
+	deadline := time.Now().Add(AutoStartWait)
+	for delay := time.Millisecond; ; delay = min(2*delay, 50*time.Millisecond) {
+		if Answers(sock) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("hookhost serve did not answer on %s within %s", sock, AutoStartWait)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(delay):
+		}
+	}
+}
