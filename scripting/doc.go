@@ -31,6 +31,14 @@
 // goroutine behind; [Call.Abandoned] then reports it so the host can
 // quarantine a hook that does this repeatedly.
 //
+// # Test files
+//
+// A file compiled with [Env.Testing] may load the expect module, and its
+// program, a [TestProgram], lists the file's top-level test_* functions
+// in definition order ([Test]); a test runner calls each like a hook.
+// hook.fire calls [Env.Fire], which only a runner sets; everywhere else
+// it fails with [ErrNoFire], so a hook file that calls it learns why.
+//
 // # Errors
 //
 // Engines report problems as [*Error], which names the file, the line, the

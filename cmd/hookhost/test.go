@@ -104,7 +104,14 @@ func runTest(ctx context.Context, opts *testOptions, _ io.Reader, stdout, stderr
 	if err != nil && report == nil {
 		return configError(err)
 	}
+	// Everything for stderr goes first, so that with stderr merged into
+	// stdout (2>&1 in CI) the summary is still the last line.
 	broken := printProblems(stderr, report.Problems) + printProblems(stderr, report.LoadErrors)
+	if broken > 0 {
+		fmt.Fprintf(stderr, "hookhost: test: %d %s did not load\n", broken, plural(broken, "file", "files"))
+	} else if len(report.Results) == 0 && err == nil {
+		fmt.Fprintf(stderr, "hookhost: test: no tests ran in %s\n", opts.Dir)
+	}
 	p.summary(report)
 	switch {
 	case p.w.err != nil:
@@ -112,11 +119,9 @@ func runTest(ctx context.Context, opts *testOptions, _ io.Reader, stdout, stderr
 	case err != nil:
 		return failedErrorf("test interrupted: %v", err)
 	case broken > 0:
-		return usageErrorf("test: %d %s did not load", broken, plural(broken, "file", "files"))
+		return &exitError{code: exitUsage, err: errEmpty}
 	case report.Failed() > 0:
 		return &exitError{code: exitFailed, err: errEmpty}
-	case len(report.Results) == 0:
-		fmt.Fprintf(stderr, "hookhost: test: no tests ran in %s\n", opts.Dir)
 	}
 	return nil
 }
