@@ -18,39 +18,98 @@ import (
 // userdata, NaN, cycles, nesting past stdlib.MaxDepth) with an error that
 // names the path of the offending element.
 //
+// Both directions charge what they build to the call's memory budget
+// (Limits.MaxCallMemory), table by table. Lua → neutral produces a tree:
+// a table reachable along several paths is converted, and charged, once
+// per path. So a value that shares sub-tables — {t, t} nested forty times
+// has 2^40 paths — fails with the memory-limit error after at most the
+// budget's worth of work, instead of being expanded leaf by leaf; and no
+// neutral value that leaves the engine shares structure, so encoding it
+// (json.encode, the host's replies) is linear in what was charged.
+//
 // Lua cannot tell an empty list from an empty map. An empty table becomes
 // an empty map unless a hint — the neutral value at the same path of the
 // payload the script was given — is a list: then it stays a list, so a
-// copied-and-returned [] survives the round trip.
+// copied-and-returned [] survives the round trip. The hint also keeps
+// integers beyond ±2^53 exact: Lua holds them as the nearest double, and a
+// number equal to the double of the payload's integer at the same path
+// converts back to that integer.
+
+// What converted values cost, for charging: a table or container, and each
+// of its entries.
+const (
+	tableCost = 64
+	entryCost = 32
+)
+
+// A budget charges conversions to a call; the zero budget (a file's top
+// level outside any call) charges nothing.
+type budget struct {
+	call  *scripting.Call
+	limit int64
+	// strings also charges the bytes of strings (module results build
+	// theirs; payload strings are shared, not copied).
+	strings bool
+}
+
+func (st *state) budget() budget {
+	return budget{call: st.cur, limit: st.prog.limits.MaxCallMemory}
+}
+
+func (b budget) charge(n int64) error {
+	if b.call == nil {
+		return nil
+	}
+	return b.call.Charge(n, b.limit)
+}
 
 // toLua converts a neutral value into a fresh Lua value.
-func toLua(L *lua.LState, v any) lua.LValue {
+func toLua(L *lua.LState, v any, b budget) (lua.LValue, error) {
 	switch v := v.(type) {
 	case nil:
-		return lua.LNil
+		return lua.LNil, nil
 	case bool:
-		return lua.LBool(v)
+		return lua.LBool(v), nil
 	case int64:
-		return lua.LNumber(v)
+		return lua.LNumber(v), nil
 	case float64:
-		return lua.LNumber(v)
+		return lua.LNumber(v), nil
 	case string:
-		return lua.LString(v)
+		if b.strings {
+			if err := b.charge(int64(len(v))); err != nil {
+				return nil, err
+			}
+		}
+		return lua.LString(v), nil
 	case []any:
+		if err := b.charge(tableCost + entryCost*int64(len(v))); err != nil {
+			return nil, err
+		}
 		t := L.CreateTable(len(v), 0)
 		for i, e := range v {
-			t.RawSetInt(i+1, toLua(L, e))
+			lv, err := toLua(L, e, b)
+			if err != nil {
+				return nil, err
+			}
+			t.RawSetInt(i+1, lv)
 		}
-		return t
+		return t, nil
 	case map[string]any:
+		if err := b.charge(tableCost + entryCost*int64(len(v))); err != nil {
+			return nil, err
+		}
 		t := L.CreateTable(0, len(v))
 		for k, e := range v {
-			t.RawSetString(k, toLua(L, e))
+			lv, err := toLua(L, e, b)
+			if err != nil {
+				return nil, err
+			}
+			t.RawSetString(k, lv)
 		}
-		return t
+		return t, nil
 	default:
 		// Unreachable for checked payloads; a visible value beats a panic.
-		return lua.LString(fmt.Sprintf("<%T>", v))
+		return lua.LString(fmt.Sprintf("<%T>", v)), nil
 	}
 }
 
@@ -59,19 +118,20 @@ const maxSafeInt = 1 << 53
 
 // toNeutral converts a Lua value into a neutral value. hint is the neutral
 // value at the same path of the payload, or nil.
-func toNeutral(lv lua.LValue, hint any) (any, error) {
-	c := converter{maxDepth: stdlib.MaxDepth}
+func toNeutral(lv lua.LValue, hint any, b budget) (any, error) {
+	c := converter{budget: b, maxDepth: stdlib.MaxDepth}
 	return c.value(lv, hint, "")
 }
 
 // returnToNeutral converts a hook's return value, which may nest one
 // level deeper than a payload (scripting.ReturnDepth).
-func returnToNeutral(lv lua.LValue, hint any) (any, error) {
-	c := converter{maxDepth: scripting.ReturnDepth}
+func returnToNeutral(lv lua.LValue, hint any, b budget) (any, error) {
+	c := converter{budget: b, maxDepth: scripting.ReturnDepth}
 	return c.value(lv, hint, "")
 }
 
 type converter struct {
+	budget   budget
 	depth    int
 	maxDepth int
 	onPath   map[*lua.LTable]bool
@@ -84,7 +144,7 @@ func (c *converter) value(lv lua.LValue, hint any, path string) (any, error) {
 	case lua.LBool:
 		return bool(v), nil
 	case lua.LNumber:
-		return number(float64(v), path)
+		return number(float64(v), hint, path)
 	case lua.LString:
 		return string(v), nil
 	case *lua.LTable:
@@ -94,9 +154,12 @@ func (c *converter) value(lv lua.LValue, hint any, path string) (any, error) {
 	}
 }
 
-func number(f float64, path string) (any, error) {
+func number(f float64, hint any, path string) (any, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return nil, fmt.Errorf("%s: %v cannot be converted", stdlib.PathName(path), f)
+	}
+	if h, ok := hint.(int64); ok && float64(h) == f {
+		return h, nil // the payload's integer, untouched: keep it exact
 	}
 	if f == math.Trunc(f) && math.Abs(f) <= maxSafeInt {
 		return int64(f), nil
@@ -119,6 +182,9 @@ func (c *converter) table(t *lua.LTable, hint any, path string) (any, error) {
 	defer func() { c.depth--; delete(c.onPath, t) }()
 
 	n, isList := shape(t)
+	if err := c.budget.charge(tableCost + entryCost*int64(n)); err != nil {
+		return nil, fmt.Errorf("%s: %w", stdlib.PathName(path), err)
+	}
 	switch {
 	case n == 0:
 		if _, ok := hint.([]any); ok {
@@ -131,7 +197,6 @@ func (c *converter) table(t *lua.LTable, hint any, path string) (any, error) {
 		return c.dict(t, n, hint, path)
 	}
 }
-
 // shape counts t's keys and reports whether they are exactly 1..n.
 func shape(t *lua.LTable) (n int, isList bool) {
 	isList = true

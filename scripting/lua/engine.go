@@ -74,7 +74,7 @@ func compile(src scripting.Source) (*lua.FunctionProto, error) {
 		}
 		return nil, &scripting.Error{File: src.Name, Msg: "syntax error: " + err.Error(), Err: err}
 	}
-	proto, err := lua.Compile(chunk, src.Name)
+	proto, err := lua.Compile(rewriteChunk(chunk), src.Name)
 	if err != nil {
 		var ce *lua.CompileError
 		if errors.As(err, &ce) {

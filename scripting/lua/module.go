@@ -61,6 +61,7 @@ func (st *state) require(L *lua.LState) int {
 	if st.loaded == nil {
 		st.loaded = make(map[string]lua.LValue)
 	}
+	st.freezeValue(t)
 	st.loaded[name] = t
 	L.Push(t)
 	return 1
@@ -84,7 +85,11 @@ func (st *state) bindModule(m *stdlib.Module) *lua.LTable {
 		t.RawSetString(f.Name, L.NewFunction(st.builtin(m.Name, f)))
 	}
 	for k, v := range m.Consts {
-		t.RawSetString(k, toLua(L, v))
+		lv, err := toLua(L, v, st.budget())
+		if err != nil { // only inside a call (a require), where raising is safe
+			L.RaiseError("%s: %v", m.Name, err)
+		}
+		t.RawSetString(k, lv)
 	}
 	return t
 }
@@ -104,7 +109,13 @@ func (st *state) builtin(module string, f *stdlib.Func) lua.LGFunction {
 		if err != nil {
 			L.RaiseError("%s: %v", prefix, err)
 		}
-		L.Push(toLua(L, out))
+		b := st.budget()
+		b.strings = true // a module's result is new memory
+		lv, err := toLua(L, out, b)
+		if err != nil {
+			L.RaiseError("%s: %v", prefix, err)
+		}
+		L.Push(lv)
 		return 1
 	}
 }
@@ -117,7 +128,7 @@ func (st *state) builtinCall(L *lua.LState, f *stdlib.Func, prefix string) (*std
 	}
 	c := &stdlib.Call{Func: f, Args: make([]any, np), Context: context.Background()}
 	for i := 0; i < np; i++ {
-		v, err := toNeutral(L.Get(i+1), st.argHint(prefix, i))
+		v, err := toNeutral(L.Get(i+1), st.argHint(prefix, i), st.budget())
 		if err != nil {
 			return nil, fmt.Errorf("argument %d (%s): %w", i+1, f.Params[i].Name, err)
 		}
@@ -127,7 +138,7 @@ func (st *state) builtinCall(L *lua.LState, f *stdlib.Func, prefix string) (*std
 		c.Args[i] = v
 	}
 	if f.Kwargs && top == np+1 && L.Get(top) != lua.LNil { // a nil table of named values is none
-		kw, err := toNeutral(L.Get(top), nil)
+		kw, err := toNeutral(L.Get(top), nil, st.budget())
 		if err != nil {
 			return nil, fmt.Errorf("options: %w", err)
 		}

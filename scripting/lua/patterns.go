@@ -8,6 +8,13 @@ package lua
 // proportional to n^(k+1) on a subject of n bytes, inside one Go call that
 // no interrupt reaches. Matching that is cheap by that bound runs inline;
 // anything else runs through scripting.Guard, which the deadline abandons.
+//
+// Every function looks for one match at a time (gmatch lazily, one per
+// iteration; gsub in a loop that checks the call's interrupt and bounds
+// its result as it goes), so what an abandoned match leaves running is
+// one search — CPU, not memory — and a call that is interrupted between
+// matches stops. Matches are garbage as soon as the next one is found;
+// what is kept, gsub's result, is charged to the call's memory budget.
 
 import (
 	"fmt"
@@ -32,14 +39,34 @@ func (st *state) find(L *lua.LState, pattern, str string, init, limit int) []*pm
 	if st.cur == nil || cheapMatch(pattern, len(str)-init) {
 		mds, err = pm.Find(pattern, readOnlyBytes(str), init, limit)
 	} else {
+		// str is immutable, so the guarded goroutine may read it
+		// without a copy even after it is abandoned.
+		src := readOnlyBytes(str)
 		mds, err = scripting.Guard(st.cur, func() ([]*pm.MatchData, error) {
-			return pm.Find(pattern, []byte(str), init, limit)
+			return pm.Find(pattern, src, init, limit)
 		})
 	}
 	if err != nil {
 		L.RaiseError("%s", err.Error())
 	}
 	return mds
+}
+
+// findOne finds the first match at or after init, or returns nil.
+func (st *state) findOne(L *lua.LState, pattern, str string, init int) *pm.MatchData {
+	if mds := st.find(L, pattern, str, init, 1); len(mds) > 0 {
+		return mds[0]
+	}
+	return nil
+}
+
+// nextInit is where the search after a match continues: past it, or one
+// byte on after an empty match, as Lua does.
+func nextInit(md *pm.MatchData) int {
+	if md.Capture(1) == md.Capture(0) {
+		return md.Capture(1) + 1
+	}
+	return md.Capture(1)
 }
 
 // cheapMatch bounds the backtracking of pattern on n bytes.
@@ -170,33 +197,46 @@ func (st *state) strMatch(L *lua.LState) int {
 	return pushCaptures(L, str, mds[0], true)
 }
 
+// A gmatchState is one gmatch iteration. It belongs to the call that
+// made it: a module-level iterator used by a later call would carry
+// state from one call into the next.
 type gmatchState struct {
-	str     string
-	pos     int
-	matches []*pm.MatchData
+	str, pattern string
+	init         int
+	anchored     bool
+	owner        *scripting.Call
 }
 
 func (st *state) strGmatch(L *lua.LState) int {
 	str := L.CheckString(1)
 	pattern := L.CheckString(2)
-	mds := st.find(L, pattern, str, 0, -1)
 	L.Push(L.Get(lua.UpvalueIndex(1)))
 	ud := L.NewUserData()
-	ud.Value = &gmatchState{str: str, matches: mds}
+	ud.Value = &gmatchState{str: str, pattern: pattern, anchored: strings.HasPrefix(pattern, "^"), owner: st.cur}
 	L.Push(ud)
 	return 2
 }
 
-func strGmatchIter(L *lua.LState) int {
+func (st *state) strGmatchIter(L *lua.LState) int {
 	gs, ok := L.CheckUserData(1).Value.(*gmatchState)
 	if !ok {
 		L.ArgError(1, "gmatch state expected")
 	}
-	if gs.pos >= len(gs.matches) {
+	if gs.owner != st.cur {
+		L.RaiseError("string.gmatch: this iterator was made by another call (an iterator cannot outlive its call)")
+	}
+	if gs.init > len(gs.str) {
 		return 0
 	}
-	md := gs.matches[gs.pos]
-	gs.pos++
+	md := st.findOne(L, gs.pattern, gs.str, gs.init)
+	if md == nil {
+		gs.init = len(gs.str) + 1
+		return 0
+	}
+	gs.init = nextInit(md)
+	if gs.anchored {
+		gs.init = len(gs.str) + 1
+	}
 	return pushCaptures(L, gs.str, md, true)
 }
 
@@ -205,27 +245,39 @@ func (st *state) strGsub(L *lua.LState) int {
 	pattern := L.CheckString(2)
 	L.CheckTypes(3, lua.LTString, lua.LTNumber, lua.LTTable, lua.LTFunction)
 	repl := L.Get(3)
-	limit := L.OptInt(4, -1)
-	mds := st.find(L, pattern, str, 0, limit)
+	limit := intArg(L, 4, -1)
+	max := st.prog.limits.MaxStringSize
 	var b strings.Builder
-	last := 0
-	for _, md := range mds {
+	last, n := 0, 0
+	for init := 0; init <= len(str) && n != limit; n++ {
+		md := st.findOne(L, pattern, str, init)
+		if md == nil {
+			break
+		}
 		start, end := md.Capture(0), md.Capture(1)
 		b.WriteString(str[last:start])
 		r, keep := gsubReplacement(L, str, md, repl)
 		if keep {
-			b.WriteString(str[start:end])
-		} else {
-			b.WriteString(r)
+			r = str[start:end]
 		}
-		last = end
-		if b.Len() > st.prog.limits.MaxStringSize {
-			L.RaiseError("string.gsub: result would exceed %d bytes", st.prog.limits.MaxStringSize)
+		if b.Len()+len(r) > max {
+			L.RaiseError("string.gsub: result would exceed %d bytes", max)
 		}
+		b.WriteString(r)
+		last, init = end, nextInit(md)
+		if strings.HasPrefix(pattern, "^") {
+			n++
+			break
+		}
+		st.checkInterrupt(L, "string.gsub")
+	}
+	if b.Len()+len(str)-last > max {
+		L.RaiseError("string.gsub: result would exceed %d bytes", max)
 	}
 	b.WriteString(str[last:])
+	st.charge(L, "string.gsub", int64(b.Len()))
 	L.Push(lua.LString(b.String()))
-	L.Push(lua.LNumber(len(mds)))
+	L.Push(lua.LNumber(n))
 	return 2
 }
 

@@ -89,6 +89,7 @@ func (f *function) Call(c *scripting.Call) (any, error) {
 		return nil, p.interrupted(c)
 	}
 	if healthy {
+		st.reset()
 		p.release(st)
 	} else {
 		st.close()
@@ -104,22 +105,38 @@ func (f *function) run(st *state, c *scripting.Call) (out any, healthy bool, err
 	if err != nil {
 		return nil, true, err
 	}
+	top := L.GetTop()
 	L.Push(fn)
-	n := f.pushArgs(st, c)
+	n, err := f.pushArgs(st, c)
+	if err != nil {
+		L.SetTop(top)
+		return nil, true, &scripting.Error{File: f.prog.name, Line: f.line, Hook: c.Hook,
+			Msg: "binding the payload: " + err.Error(), Err: err}
+	}
 	if err := pcall(L, n, 1); err != nil {
-		return nil, isRecoverable(err), f.prog.scriptError(err, c.Hook)
+		return nil, isRecoverable(err), f.prog.callError(err, c)
 	}
 	ret := L.Get(-1)
 	L.Pop(1)
 	if ret == lua.LNil {
 		return nil, true, nil
 	}
-	out, err = returnToNeutral(ret, map[string]any{"fields": c.Payload})
+	out, err = returnToNeutral(ret, map[string]any{"fields": c.Payload}, st.budget())
 	if err != nil {
 		return nil, true, &scripting.Error{File: f.prog.name, Line: f.line, Hook: c.Hook,
-			Msg: "bad return value: " + err.Error()}
+			Msg: "bad return value: " + err.Error(), Err: err}
 	}
 	return out, true, nil
+}
+
+// callError is scriptError for a hook call; an error raised once the
+// call's memory budget was spent unwraps to scripting.ErrMemoryLimit.
+func (p *program) callError(err error, c *scripting.Call) *scripting.Error {
+	e := p.scriptError(err, c.Hook)
+	if c.Charged() > p.limits.MaxCallMemory {
+		e.Err = fmt.Errorf("%w: %w", scripting.ErrMemoryLimit, e.Err)
+	}
+	return e
 }
 
 // isRecoverable reports whether the interpreter is still sound after err:
@@ -130,31 +147,50 @@ func isRecoverable(err error) bool {
 }
 
 // pushArgs pushes the arguments the signature names and returns how many.
-func (f *function) pushArgs(st *state, c *scripting.Call) int {
+func (f *function) pushArgs(st *state, c *scripting.Call) (int, error) {
 	L := st.L
 	for _, name := range f.sig.params {
-		if name == "ctx" {
-			L.Push(st.ctxTable(c))
-			continue
+		v, err := st.arg(c, name)
+		if err != nil {
+			return 0, err
 		}
-		L.Push(toLua(L, c.Payload[name]))
+		L.Push(v)
 	}
 	n := len(f.sig.params)
 	if f.sig.vararg {
-		L.Push(toLua(L, c.Payload))
+		v, err := toLua(L, c.Payload, st.budget())
+		if err != nil {
+			return 0, err
+		}
+		L.Push(v)
 		n++
 	}
-	return n
+	return n, nil
+}
+
+func (st *state) arg(c *scripting.Call, name string) (lua.LValue, error) {
+	if name == "ctx" {
+		return st.ctxTable(c)
+	}
+	v, err := toLua(st.L, c.Payload[name], st.budget())
+	if err != nil {
+		return nil, fmt.Errorf("field %s: %w", name, err)
+	}
+	return v, nil
 }
 
 // ctxTable builds the read-only ctx value: an empty proxy whose
 // metatable serves the fields and refuses writes.
-func (st *state) ctxTable(c *scripting.Call) lua.LValue {
+func (st *state) ctxTable(c *scripting.Call) (lua.LValue, error) {
 	L := st.L
+	config, err := toLua(L, c.Config, st.budget())
+	if err != nil {
+		return nil, fmt.Errorf("ctx.config: %w", err)
+	}
 	data := L.CreateTable(0, 4)
 	data.RawSetString("event", lua.LString(c.Event))
 	data.RawSetString("hook", lua.LString(c.Hook))
-	data.RawSetString("config", toLua(L, c.Config))
+	data.RawSetString("config", config)
 	data.RawSetString("timeout_ms", lua.LNumber(c.Timeout.Milliseconds()))
 	mt := L.CreateTable(0, 3)
 	mt.RawSetString("__index", data)
@@ -162,7 +198,7 @@ func (st *state) ctxTable(c *scripting.Call) lua.LValue {
 	mt.RawSetString("__metatable", lua.LFalse)
 	proxy := L.CreateTable(0, 0)
 	L.SetMetatable(proxy, mt)
-	return proxy
+	return proxy, nil
 }
 
 func readOnly(L *lua.LState) int {

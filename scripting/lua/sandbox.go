@@ -1,15 +1,15 @@
 package lua
 
 import (
-	"strings"
-
 	lua "github.com/yuin/gopher-lua"
 )
 
-// The sandbox: base without the functions that reach files,
-// load code or reach the collector, string with a capped rep and
-// pattern functions that a deadline can abandon, table, math, and from os
-// only time, clock and date. No io, debug, package, coroutine or channel.
+// The sandbox: base without the functions that reach files, load code or
+// reach the collector, and with rawset, setmetatable and unpack guarded;
+// string and table with the functions that could run long or build much
+// replaced (strlib.go, format.go, patterns.go, tablelib.go); math; and
+// from os only time, clock and date. No io, debug, package, coroutine or
+// channel.
 
 // removedBase are base functions scripts must not have.
 var removedBase = []string{
@@ -43,8 +43,14 @@ func (st *state) openSandbox() {
 	}
 	g.RawSetString("print", L.NewFunction(st.print))
 	g.RawSetString("require", L.NewFunction(st.require))
+	g.RawSetString("rawset", L.NewFunction(st.rawsetGuarded))
+	g.RawSetString("setmetatable", L.NewFunction(st.setmetatableGuarded))
 	st.restrictOS(g)
 	st.patchString(g)
+	st.patchTable(g)
+	// math.randomseed would seed the generator every interpreter of the
+	// process shares; math.random is seeded by the runtime already.
+	L.GetField(g, "math").(*lua.LTable).RawSetString("randomseed", L.NewFunction(func(*lua.LState) int { return 0 }))
 }
 
 func (st *state) restrictOS(g *lua.LTable) {
@@ -56,38 +62,3 @@ func (st *state) restrictOS(g *lua.LTable) {
 	g.RawSetString("os", os)
 }
 
-// patchString replaces rep and the pattern functions, and gives strings a
-// protected metatable whose __index is the patched table, so
-// ("x"):rep(n) is capped too and getmetatable("") reveals nothing.
-func (st *state) patchString(g *lua.LTable) {
-	L := st.L
-	str := L.GetField(g, "string").(*lua.LTable)
-	str.RawSetString("rep", L.NewFunction(st.rep))
-	str.RawSetString("find", L.NewFunction(st.strFind))
-	str.RawSetString("match", L.NewFunction(st.strMatch))
-	str.RawSetString("gsub", L.NewFunction(st.strGsub))
-	gmatch := L.NewClosure(st.strGmatch, L.NewFunction(strGmatchIter))
-	str.RawSetString("gmatch", gmatch)
-	str.RawSetString("gfind", gmatch)
-	str.RawSetString("dump", lua.LNil)
-	str.RawSetString("__index", lua.LNil)
-	mt := L.CreateTable(0, 2)
-	mt.RawSetString("__index", str)
-	mt.RawSetString("__metatable", lua.LFalse)
-	L.SetMetatable(lua.LString(""), mt)
-}
-
-// rep is string.rep with the result capped at Limits.MaxStringSize.
-func (st *state) rep(L *lua.LState) int {
-	s := L.CheckString(1)
-	n := L.CheckInt(2)
-	if n <= 0 || len(s) == 0 {
-		L.Push(lua.LString(""))
-		return 1
-	}
-	if max := st.prog.limits.MaxStringSize; n > max/len(s) {
-		L.RaiseError("string.rep: result would exceed %d bytes", max)
-	}
-	L.Push(lua.LString(strings.Repeat(s, n)))
-	return 1
-}

@@ -28,6 +28,11 @@ type state struct {
 	cur *scripting.Call
 	// loaded caches the module tables require returned.
 	loaded map[string]lua.LValue
+
+	// frozen are the tables calls must not change, and upvalues the
+	// module-level locals reset after every call (see freeze.go).
+	frozen   map[*lua.LTable]struct{}
+	upvalues []upvalueSnapshot
 }
 
 type registration struct {
@@ -85,7 +90,11 @@ func (st *state) runTopLevel() error {
 	init.Arm(st)
 	st.cur, st.loading = init, true
 	st.L.Push(st.L.NewFunctionFromProto(p.proto))
-	err := pcall(st.L, 0, 0)
+	helpers := st.helpers()
+	for _, h := range helpers {
+		st.L.Push(h)
+	}
+	err := pcall(st.L, len(helpers), 0)
 	st.cur, st.loading = nil, false
 	if !init.Disarm() {
 		return &scripting.Error{File: p.name, Msg: fmt.Sprintf("the top level did not finish within %v", p.limits.InitTimeout), Err: scripting.ErrInterrupted}
@@ -93,6 +102,7 @@ func (st *state) runTopLevel() error {
 	if err != nil {
 		return p.scriptError(err, "")
 	}
+	st.freeze()
 	return nil
 }
 
@@ -132,7 +142,7 @@ func (st *state) on(L *lua.LState) int {
 	line := callerLine(L)
 	var opts map[string]any
 	if o := L.Get(3); o != lua.LNil {
-		v, err := toNeutral(o, nil)
+		v, err := toNeutral(o, nil, budget{})
 		m, ok := v.(map[string]any)
 		if err != nil || !ok {
 			L.RaiseError("hook.on: argument 3: want a table of options (name, priority, timeout, enabled), got %s", o.Type())
