@@ -197,6 +197,7 @@ func (c *converter) table(t *lua.LTable, hint any, path string) (any, error) {
 		return c.dict(t, n, hint, path)
 	}
 }
+
 // shape counts t's keys and reports whether they are exactly 1..n.
 func shape(t *lua.LTable) (n int, isList bool) {
 	isList = true

@@ -15,9 +15,27 @@
 // Every interpreter carries one cancellable context for its whole life;
 // interrupting a call cancels it, and gopher-lua checks it between
 // instructions. No timer is made per call: the host's watchdog does the
-// interrupting. Builtins that could run for long inside one Go call — the
-// pattern functions of the string library on large inputs — run through
-// scripting.Guard, which the deadline abandons.
+// interrupting. Builtins that could run long or build much inside one Go
+// call are replaced by hookhost's own (tablelib.go, strlib.go, format.go,
+// patterns.go): each is bounded before it starts, looks at the call's
+// interrupt as it goes, and charges what it builds to the call's memory
+// budget (scripting.Limits.MaxCallMemory), as the conversions do
+// (convert.go). Pattern searches whose worst case on the input is large
+// run through scripting.Guard, which the deadline abandons, a batch of
+// matches at a time.
+//
+// gopher-lua gives no hook on concatenation or on table writes, so the
+// parsed file is rewritten before it is compiled (rewrite.go): a .. b and
+// the assignments inside function bodies call Go helpers (guard.go).
+//
+// # Clean interpreters
+//
+// A pooled interpreter serves calls of many sessions, so once the top
+// level has run every table reachable from it is frozen and every
+// module-level local it captured is recorded (freeze.go): calls cannot
+// write a global or a frozen table (rewritten assignments, rawset,
+// setmetatable and the table library refuse), and each module-level local
+// is reset after every call. Only the state module outlives a call.
 //
 // # Sandbox
 //
@@ -28,7 +46,6 @@
 // require resolves the host's modules and nothing else. There is no io,
 // debug, package, coroutine or channel library.
 //
-// Module-level variables of a script are per interpreter: a file runs in
-// several pooled interpreters, so scripts must not rely on them across
-// calls (the state module is the shared store).
+// Module-level variables of a script are per interpreter and, for hook
+// calls, read-only: the state module is the shared store.
 package lua

@@ -9,11 +9,11 @@ package lua
 // no interrupt reaches. Matching that is cheap by that bound runs inline;
 // anything else runs through scripting.Guard, which the deadline abandons.
 //
-// Every function looks for one match at a time (gmatch lazily, one per
-// iteration; gsub in a loop that checks the call's interrupt and bounds
-// its result as it goes), so what an abandoned match leaves running is
-// one search — CPU, not memory — and a call that is interrupted between
-// matches stops. Matches are garbage as soon as the next one is found;
+// gmatch and gsub look for matches a batch at a time (gmatch lazily, as
+// the loop asks; gsub in a loop that checks the call's interrupt and
+// bounds its result as it goes), so what an abandoned search leaves
+// running is one batch — CPU and a bounded list, not an unbounded one —
+// and a call that is interrupted between batches stops. Matches are garbage as soon as the next one is found;
 // what is kept, gsub's result, is charged to the call's memory budget.
 
 import (
@@ -52,12 +52,43 @@ func (st *state) find(L *lua.LState, pattern, str string, init, limit int) []*pm
 	return mds
 }
 
-// findOne finds the first match at or after init, or returns nil.
-func (st *state) findOne(L *lua.LState, pattern, str string, init int) *pm.MatchData {
-	if mds := st.find(L, pattern, str, init, 1); len(mds) > 0 {
-		return mds[0]
+// matchBatch is how many matches gmatch and gsub search for at a time:
+// enough to make a guarded search worth its goroutine, few enough that
+// an abandoned one ends soon and holds little.
+const matchBatch = 1024
+
+// A matchStream yields the matches of a pattern in a string one by one,
+// searching for up to matchBatch of them at a time.
+type matchStream struct {
+	str, pattern string
+	init         int
+	done         bool
+	batch        []*pm.MatchData
+}
+
+func newMatchStream(str, pattern string) *matchStream {
+	return &matchStream{str: str, pattern: pattern}
+}
+
+// next returns the next match, or nil when there is none.
+func (m *matchStream) next(st *state, L *lua.LState) *pm.MatchData {
+	if len(m.batch) == 0 {
+		if m.done || m.init > len(m.str) {
+			return nil
+		}
+		m.batch = st.find(L, m.pattern, m.str, m.init, matchBatch)
+		// pm.Find tries an anchored pattern at init only
+		if len(m.batch) < matchBatch || strings.HasPrefix(m.pattern, "^") {
+			m.done = true
+		}
+		if len(m.batch) == 0 {
+			return nil
+		}
+		m.init = nextInit(m.batch[len(m.batch)-1])
 	}
-	return nil
+	md := m.batch[0]
+	m.batch = m.batch[1:]
+	return md
 }
 
 // nextInit is where the search after a match continues: past it, or one
@@ -201,10 +232,8 @@ func (st *state) strMatch(L *lua.LState) int {
 // made it: a module-level iterator used by a later call would carry
 // state from one call into the next.
 type gmatchState struct {
-	str, pattern string
-	init         int
-	anchored     bool
-	owner        *scripting.Call
+	*matchStream
+	owner *scripting.Call
 }
 
 func (st *state) strGmatch(L *lua.LState) int {
@@ -212,7 +241,7 @@ func (st *state) strGmatch(L *lua.LState) int {
 	pattern := L.CheckString(2)
 	L.Push(L.Get(lua.UpvalueIndex(1)))
 	ud := L.NewUserData()
-	ud.Value = &gmatchState{str: str, pattern: pattern, anchored: strings.HasPrefix(pattern, "^"), owner: st.cur}
+	ud.Value = &gmatchState{matchStream: newMatchStream(str, pattern), owner: st.cur}
 	L.Push(ud)
 	return 2
 }
@@ -225,17 +254,9 @@ func (st *state) strGmatchIter(L *lua.LState) int {
 	if gs.owner != st.cur {
 		L.RaiseError("string.gmatch: this iterator was made by another call (an iterator cannot outlive its call)")
 	}
-	if gs.init > len(gs.str) {
-		return 0
-	}
-	md := st.findOne(L, gs.pattern, gs.str, gs.init)
+	md := gs.next(st, L)
 	if md == nil {
-		gs.init = len(gs.str) + 1
 		return 0
-	}
-	gs.init = nextInit(md)
-	if gs.anchored {
-		gs.init = len(gs.str) + 1
 	}
 	return pushCaptures(L, gs.str, md, true)
 }
@@ -249,8 +270,8 @@ func (st *state) strGsub(L *lua.LState) int {
 	max := st.prog.limits.MaxStringSize
 	var b strings.Builder
 	last, n := 0, 0
-	for init := 0; init <= len(str) && n != limit; n++ {
-		md := st.findOne(L, pattern, str, init)
+	for m := newMatchStream(str, pattern); n != limit; n++ {
+		md := m.next(st, L)
 		if md == nil {
 			break
 		}
@@ -264,12 +285,10 @@ func (st *state) strGsub(L *lua.LState) int {
 			L.RaiseError("string.gsub: result would exceed %d bytes", max)
 		}
 		b.WriteString(r)
-		last, init = end, nextInit(md)
-		if strings.HasPrefix(pattern, "^") {
-			n++
-			break
+		last = end
+		if n%interruptEvery == 0 {
+			st.checkInterrupt(L, "string.gsub")
 		}
-		st.checkInterrupt(L, "string.gsub")
 	}
 	if b.Len()+len(str)-last > max {
 		L.RaiseError("string.gsub: result would exceed %d bytes", max)

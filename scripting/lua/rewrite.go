@@ -63,8 +63,8 @@ type rewriter struct {
 	temps int
 }
 
-func (r *rewriter) push()              { r.scopes = append(r.scopes, nil) }
-func (r *rewriter) pop()               { r.scopes = r.scopes[:len(r.scopes)-1] }
+func (r *rewriter) push() { r.scopes = append(r.scopes, nil) }
+func (r *rewriter) pop()  { r.scopes = r.scopes[:len(r.scopes)-1] }
 func (r *rewriter) declare(name string) {
 	top := &r.scopes[len(r.scopes)-1]
 	if *top == nil {

@@ -61,4 +61,3 @@ func (st *state) restrictOS(g *lua.LTable) {
 	}
 	g.RawSetString("os", os)
 }
-

@@ -1,0 +1,131 @@
+-- Concatenation and writes inside functions go through hookhost's helpers
+-- (rewrite.go); Lua's semantics must not change. This file runs as a top
+-- level, where writes are allowed.
+local expect = require("expect")
+
+local function f()
+  -- concatenation: numbers, chains, parentheses, multiple returns cut to one
+  local function two() return "a", "b" end
+  expect.eq("x" .. 1 .. 2.5, "x12.5")
+  expect.eq(("a" .. "b") .. ("c" .. "d"), "abcd")
+  expect.eq(two() .. two(), "aa")
+  expect.eq((function(...) return ... .. "!" end)("v", "w"), "v!")
+  expect.fails(function() return "x" .. {} end, "cannot perform concat operation between")
+  local mt = { __concat = function(a, b)
+    local l = type(a) == "table" and "T" or a
+    local r = type(b) == "table" and "T" or b
+    return l .. r
+  end }
+  local t = setmetatable({}, mt)
+  expect.eq("a" .. t .. "b", "aTb")
+
+  -- field writes, globals, multiple assignment, swaps
+  local o = {}
+  o.x, o.y = 1, 2
+  o[1], o[2] = o[2], o[1]
+  expect.eq(o[1], nil)
+  o.a, o.b = two()
+  expect.eq(o.a .. o.b, "ab")
+  local i = 1
+  i, o[i] = i + 1, 20 -- the key is evaluated before the assignment
+  expect.eq(i, 2)
+  expect.eq(o[1], 20)
+  rewrite_global = "g"
+  expect.eq(rewrite_global, "g")
+  rewrite_a, rewrite_b = two()
+  expect.eq(rewrite_a .. rewrite_b, "ab")
+
+  -- __newindex: functions and tables along the chain
+  local log = {}
+  local p = setmetatable({}, { __newindex = function(t, k, v) rawset(log, k, v) end })
+  p.k = "v"
+  expect.eq(log.k, "v")
+  expect.eq(rawget(p, "k"), nil)
+  local target = {}
+  local q = setmetatable({}, { __newindex = target })
+  q.k = 1
+  expect.eq(target.k, 1)
+  expect.fails(function() local s = "x" s.k = 1 end, "attempt to index")
+  expect.fails(function() local t = {} t[nil] = 1 end, "table index is nil")
+
+  -- function definitions inside functions: fields, methods, globals
+  local obj = { n = 1 }
+  function obj.get() return obj.n end
+  function obj:inc(by) self.n = self.n + (by or 1) return self end
+  obj:inc(2):inc()
+  expect.eq(obj.get(), 4)
+  function rewrite_fn(...) return select("#", ...) end
+  expect.eq(rewrite_fn(1, 2, 3), 3)
+
+  -- constructors with computed keys
+  local k = "key"
+  local c = { [k] = 1, [1 + 1] = 2, ["lit"] = 3, [true] = 4 }
+  expect.eq(c.key + c[2] + c.lit + c[true], 10)
+
+  -- locals, upvalues, loops and goto are untouched
+  local count = 0
+  local function bump() count = count + 1 end
+  for _ = 1, 3 do bump() end
+  expect.eq(count, 3)
+  local n = 0
+  ::again::
+  n = n + 1
+  if n < 3 then goto again end
+  expect.eq(n, 3)
+  repeat local r = 1 until r == 1
+  local function va(...) local t = {...} t.n = select("#", ...) return t end
+  expect.eq(va(1, nil, 3).n, 3)
+end
+f()
+
+-- string.format follows Lua 5.1
+expect.eq(string.format("%d|%5s|%-5s|%05.1f|%x|%X|%o|%e|%g|%g", 42, "ab", "cd", 3.14159, 255, 255, 8, 1234.5, 1e20, 0.5),
+  "42|   ab|cd   |003.1|ff|FF|10|1.234500e+03|1e+20|0.5")
+expect.eq(string.format("%q", "a\nb\"c\\\0"), '"a\\\nb\\"c\\\\\\000"')
+expect.eq(string.format("%s %s", 1, true), "1 true")
+expect.eq(string.format("%%"), "%")
+expect.eq(string.format("%c%c", 72, 105), "Hi")
+expect.eq(string.format("%.3s", "abcdef"), "abc")
+expect.fails(function() return string.format("%d") end, "no value")
+expect.fails(function() return string.format("%100d", 1) end, "width or precision too long")
+expect.fails(function() return string.format("%y", 1) end, "invalid option")
+
+-- table functions
+local t = { 3, 1, 2 }
+table.sort(t)
+expect.eq(table.concat(t, ","), "1,2,3")
+table.sort(t, function(a, b) return a > b end)
+expect.eq(table.concat(t, ","), "3,2,1")
+table.insert(t, 1, 0)
+table.insert(t, 9)
+expect.eq(table.concat(t, ","), "0,3,2,1,9")
+expect.eq(table.remove(t, 1), 0)
+expect.eq(table.remove(t), 9)
+expect.eq(table.remove({}), nil)
+expect.eq(table.concat({ 1, "a", 2.5 }, "-", 2, 3), "a-2.5")
+expect.eq(table.concat({}, ","), "")
+expect.eq(select("#", unpack({ 1, 2, 3 })), 3)
+expect.eq(select("#", unpack({ 1, 2, 3 }, 2)), 2)
+expect.eq(select("#", unpack({}, 1, 0)), 0)
+expect.eq(table.maxn({ 1, 2, 3 }), 3)
+
+-- string functions
+expect.eq(("abc"):byte(), 97)
+expect.eq(select("#", ("abc"):byte(1, -1)), 3)
+expect.eq(select("#", ("abc"):byte(10)), 0)
+expect.eq(string.char(104, 105), "hi")
+expect.fails(function() return string.char(256) end, "invalid value")
+expect.eq(("abc"):reverse(), "cba")
+expect.eq(("aBc"):upper() .. ("aBc"):lower(), "ABCabc")
+local words = {}
+for w in ("one two  three"):gmatch("%a+") do words[#words + 1] = w end
+expect.eq(table.concat(words, "|"), "one|two|three")
+local n = 0
+for _ in ("abc"):gmatch("") do n = n + 1 end
+expect.eq(n, 4)
+expect.eq(select(2, ("hello world"):gsub("o", "0")), 2)
+expect.eq(("hello world"):gsub("o", "0", 1), "hell0 world")
+expect.eq(("abc"):gsub("%w*", "-"), "--")
+expect.eq(("aaa"):gsub("^a", "b"), "baa")
+expect.eq(("hello"):gsub("l+", function(m) return "[" .. m .. "]" end), "he[ll]o")
+expect.eq(("k=v"):gsub("(%w)=(%w)", "%2=%1"), "v=k")
