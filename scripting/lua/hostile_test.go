@@ -30,8 +30,9 @@ type hostileCase struct {
 	timeout time.Duration
 	// want is a substring of the error; empty means the call succeeds and
 	// check (when set) judges its result.
-	want  string
-	check func(t *testing.T, out any)
+	want   string
+	check  func(t *testing.T, out any)
+	limits scripting.Limits
 }
 
 const hostileSlack = 2 * time.Second
@@ -72,8 +73,8 @@ var hostileCases = []hostileCase{
 		check: wantResult(" 3.14|7  |ff|\"a\\\"b\\\n\"|12|0.1")},
 	{name: "upper of a string past the budget", body: `
 		local t = {}
-		for i = 1, 20 do t[i] = s:upper() end`, payload: map[string]any{"s": strings.Repeat("x", 16<<20)},
-		want: "string.upper: memory limit exceeded"},
+		for i = 1, 20 do t[i] = s:upper() end`, payload: map[string]any{"s": strings.Repeat("x", 600<<10)},
+		limits: scripting.Limits{MaxCallMemory: 1 << 20}, want: "string.upper: memory limit exceeded: this call would allocate more than 1MiB"},
 	{name: "a table index far past the end", body: `local t = {} t[6e7] = 1`, want: "table index: memory limit exceeded"},
 	{name: "a constructor key far past the end", body: `local k = 6e7 local t = {[k] = 1}`, want: "table index: memory limit exceeded"},
 	{name: "table.sort with a comparator that never returns", body: `
@@ -151,7 +152,7 @@ func TestHostile(t *testing.T) {
 func runHostile(t *testing.T, tc hostileCase) {
 	src := fmt.Sprintf("hook.on(\"e\", function(s, n)\n%s\nend, { name = \"h\" })\n", tc.body)
 	p, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "hostile.lua", Code: []byte(src)},
-		&scripting.Env{Modules: std.Modules(std.Options{})})
+		&scripting.Env{Modules: std.Modules(std.Options{}), Limits: tc.limits})
 	if err != nil {
 		t.Fatal(err)
 	}
