@@ -140,13 +140,18 @@ func (o *serveOptions) validate(args []string) error {
 
 // token is the bearer token from --token-file or $HOOKHOST_TOKEN; empty
 // means none.
-func (o *serveOptions) token() (string, error) {
+// A token file others can read is used, with a warning.
+func (o *serveOptions) token(logger *slog.Logger) (string, error) {
 	if o.TokenFile == "" {
 		return strings.TrimSpace(o.envToken), nil
 	}
 	data, err := os.ReadFile(o.TokenFile)
 	if err != nil {
 		return "", usageErrorf("--token-file: %v", err)
+	}
+	if fi, err := os.Stat(o.TokenFile); err == nil && fi.Mode().Perm()&0o077 != 0 {
+		logger.Warn("the token file can be read by other users; chmod 600 it", "file", o.TokenFile,
+			"mode", fi.Mode().Perm().String())
 	}
 	tok := strings.TrimSpace(string(data))
 	if tok == "" {
@@ -181,7 +186,7 @@ func (o *serveOptions) logger(stderr io.Writer) *slog.Logger {
 // runServe serves until ctx ends or the idle exit fires.
 func runServe(ctx context.Context, opts *serveOptions, _ io.Reader, stdout, stderr io.Writer) error {
 	logger := opts.logger(stderr)
-	token, err := opts.token()
+	token, err := opts.token(logger)
 	if err != nil {
 		return err
 	}

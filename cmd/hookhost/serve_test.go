@@ -119,6 +119,9 @@ func TestServeRefusals(t *testing.T) {
 	if strings.Contains(s.log.String(), "s3cret-token") {
 		t.Errorf("the token is in the log:\n%s", s.log)
 	}
+	if !strings.Contains(s.log.String(), "the token file can be read by other users") {
+		t.Errorf("no warning about the token file's mode 0644:\n%s", s.log)
+	}
 }
 
 func TestServeTokenFromTheEnvironment(t *testing.T) {

@@ -27,7 +27,7 @@ func (s *Server) handler(addr net.Addr, act *activity) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint %s (see GET /v1/hooks, POST /v1/fire/{event})", r.URL.Path)
 	})
-	return act.track(s.door(addr, mux))
+	return act.track(logRequests(s.logger, s.door(addr, mux)))
 }
 
 // healthPath is the one endpoint that needs no token.

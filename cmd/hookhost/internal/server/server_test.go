@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hookhost/hookhost/host"
 )
@@ -274,4 +276,66 @@ func TestNewRefuses(t *testing.T) {
 			t.Errorf("New(%+v) = nil error", opts)
 		}
 	}
+}
+
+// A fire still running after the drain timeout does not hold Serve: it
+// returns, and says so in the log.
+func TestDrainTimeout(t *testing.T) {
+	fb := &fakeBackend{started: make(chan struct{}), release: make(chan struct{})}
+	defer close(fb.release)
+	ln, err := Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs syncBuffer
+	srv, _ := New(Options{Backend: fb, DrainTimeout: time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln) }()
+	go http.Post("http://"+ln.Addr().String()+"/v1/fire/allow.me", jsonCT, strings.NewReader("{}"))
+	<-fb.started
+	cancel()
+	if err := <-served; err != nil { // returns though the fire never finishes
+		t.Errorf("Serve: %v", err)
+	}
+	if !strings.Contains(logs.String(), "stopping anyway: requests still in flight after the drain timeout") {
+		t.Errorf("log:\n%s", logs.String())
+	}
+}
+
+// A logged request names its method, path and status, never its token.
+func TestRequestLog(t *testing.T) {
+	var logs syncBuffer
+	base := serve(t, Options{Backend: &fakeBackend{}, Token: "tok-en",
+		Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	request{method: "GET", path: "/v1/hooks", auth: "Bearer tok-en"}.do(t, base)
+	request{method: "GET", path: "/v1/status", auth: "Bearer wrong"}.do(t, base)
+	got := logs.String()
+	for _, want := range []string{`method=GET path=/v1/hooks status=200`, `method=GET path=/v1/status status=401`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in the log:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "tok-en") || strings.Contains(got, "wrong") {
+		t.Errorf("a token is in the log:\n%s", got)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
