@@ -30,6 +30,8 @@ import (
 //	http        POST /v1/fire/tool.execute.pre, four clients with
 //	            keep-alive connections, through the whole server (door,
 //	            body limit, decode, fire, metrics observer, encode)
+//	http-1      the same with one client: the latency of a request that
+//	            does not queue behind others
 //
 // Each reports its median and p99 latency per decision (p50-µs, p99-µs)
 // and the process's CPU time per decision (cpu-µs; for http, the client's
@@ -53,7 +55,7 @@ func BenchmarkFire(b *testing.B) {
 	b.Run("in-process", func(b *testing.B) {
 		h := benchHost(b, nil)
 		payload := map[string]any{"tool_name": "bash", "params": map[string]any{"command": "ls -la"}}
-		concurrently(b, func() error {
+		concurrently(b, benchClients, func() error {
 			_, err := h.Fire(context.Background(), "tool.execute.pre", payload)
 			return err
 		})
@@ -65,7 +67,7 @@ func BenchmarkFire(b *testing.B) {
 			b.Fatal(err)
 		}
 		h := srv.handler(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 7878}, &activity{})
-		concurrently(b, func() error {
+		concurrently(b, benchClients, func() error {
 			req := httptest.NewRequest("POST", "http://127.0.0.1:7878/v1/fire/tool.execute.pre", strings.NewReader(benchBody))
 			req.Header.Set("Content-Type", "application/json")
 			rec := httptest.NewRecorder()
@@ -76,14 +78,17 @@ func BenchmarkFire(b *testing.B) {
 			return nil
 		})
 	})
-	b.Run("http", func(b *testing.B) {
-		m := metrics.New(metrics.Options{})
-		h := benchHost(b, m)
-		base := serve(b, Options{Backend: h, Metrics: m.Handler()})
-		client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: benchClients}}
-		url := base + "/v1/fire/tool.execute.pre"
-		concurrently(b, func() error { return post(client, url) })
-	})
+	b.Run("http", func(b *testing.B) { benchHTTP(b, benchClients) })
+	b.Run("http-1", func(b *testing.B) { benchHTTP(b, 1) })
+}
+
+func benchHTTP(b *testing.B, clients int) {
+	m := metrics.New(metrics.Options{})
+	h := benchHost(b, m)
+	base := serve(b, Options{Backend: h, Metrics: m.Handler()})
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
+	url := base + "/v1/fire/tool.execute.pre"
+	concurrently(b, clients, func() error { return post(client, url) })
 }
 
 func post(client *http.Client, url string) error {
@@ -119,12 +124,18 @@ func benchHost(b *testing.B, obs host.Observer) *host.Host {
 	return h
 }
 
-// concurrently runs op b.N times over benchClients goroutines and reports
-// the median and p99 latency of one op.
-func concurrently(b *testing.B, op func() error) {
+// concurrently runs op b.N times from n goroutines (RunParallel runs a
+// multiple of GOMAXPROCS, so n is rounded up to one; n == 1 is a plain
+// loop) and reports the median and p99 latency of one op and the CPU
+// time per op.
+func concurrently(b *testing.B, n int, op func() error) {
 	b.Helper()
 	b.ReportAllocs()
-	b.SetParallelism((benchClients + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+	if n == 1 {
+		sequentially(b, op)
+		return
+	}
+	b.SetParallelism((n + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
 	var mu sync.Mutex
 	var all []time.Duration
 	cpu0 := cpuTime(b)
@@ -144,6 +155,26 @@ func concurrently(b *testing.B, op func() error) {
 		mu.Unlock()
 	})
 	b.StopTimer()
+	report(b, cpu0, all)
+}
+
+// sequentially runs op b.N times on one goroutine.
+func sequentially(b *testing.B, op func() error) {
+	all := make([]time.Duration, 0, b.N)
+	cpu0 := cpuTime(b)
+	b.ResetTimer()
+	for range b.N {
+		start := time.Now()
+		if err := op(); err != nil {
+			b.Fatal(err)
+		}
+		all = append(all, time.Since(start))
+	}
+	b.StopTimer()
+	report(b, cpu0, all)
+}
+
+func report(b *testing.B, cpu0 time.Duration, all []time.Duration) {
 	b.ReportMetric(micros(cpuTime(b)-cpu0)/float64(b.N), "cpu-µs")
 	if len(all) == 0 {
 		return
