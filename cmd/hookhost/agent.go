@@ -75,20 +75,33 @@ func newAgentCommand(a agentCommand) *cli.Command {
 			&cli.StringFlag{Name: "log", Destination: &opts.Log,
 				Usage: "append notes, logs and load problems to `FILE` (default: " + logDefault + ")"}),
 		HideHelpCommand: true,
-		OnUsageError:    onUsageError,
+		OnUsageError: func(c *cli.Context, err error, sub bool) error {
+			return failOpen(onUsageError(c, err, sub))
+		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return usageErrorf("%s: want no arguments, got %q (the event comes on stdin)", name, c.Args().First())
+				return failOpen(usageErrorf("%s: want no arguments, got %q (the event comes on stdin)", name, c.Args().First()))
 			}
 			if err := opts.validate(); err != nil {
-				return err
+				return failOpen(err)
 			}
 			if opts.AutoIdleExit <= 0 {
-				return usageErrorf("--auto-idle-exit %s: want a positive duration", opts.AutoIdleExit)
+				return failOpen(usageErrorf("--auto-idle-exit %s: want a positive duration", opts.AutoIdleExit))
 			}
 			return runAgent(c.Context, opts, c.App.Reader, c.App.Writer, c.App.ErrWriter)
 		},
 	}
+}
+
+// failOpen makes a usage error exit 1: an agent reads exit 2 as "block",
+// and a mistake in the hook's command line must not block every call
+// (--fail-closed cannot be trusted when the line did not parse).
+func failOpen(err error) error {
+	var ee *exitError
+	if errors.As(err, &ee) && ee.code == exitUsage {
+		return &exitError{code: exitFailed, err: ee.err, bare: ee.bare}
+	}
+	return err
 }
 
 // runAgent answers one event, or prints the settings.
