@@ -157,10 +157,11 @@ func (o *agentOptions) connector(logw io.Writer) adapter.Connector {
 		case "auto":
 			return o.autoServer(ctx, logw, local)
 		}
-		remote, err := adapter.NewRemote(o.Server, os.Getenv("HOOKHOST_TOKEN"))
+		r, err := adapter.NewRemote(o.Server, os.Getenv("HOOKHOST_TOKEN"))
 		if err != nil {
 			return nil, err
 		}
+		remote := reportingProblems{r, logw}
 		if o.FailClosed {
 			return remote, nil
 		}
@@ -187,11 +188,26 @@ func (o *agentOptions) autoServer(ctx context.Context, logw io.Writer, local fun
 		fmt.Fprintf(logw, "hookhost: --server auto: %v; loading the hooks in this process\n", err)
 		return local(ctx)
 	}
-	remote, err := adapter.NewRemote("unix:"+sock, "")
+	r, err := adapter.NewRemote("unix:"+sock, "")
 	if err != nil {
 		return nil, err
 	}
-	return &adapter.Fallback{Primary: remote, Local: local, Log: logw}, nil
+	return &adapter.Fallback{Primary: reportingProblems{r, logw}, Local: local, Log: logw}, nil
+}
+
+// reportingProblems writes the load problems a server's answer carries
+// to the log, one a line, as the in-process host's are.
+type reportingProblems struct {
+	adapter.Firer
+	log io.Writer
+}
+
+func (r reportingProblems) Fire(ctx context.Context, event string, payload map[string]any) (host.Result, error) {
+	res, err := r.Firer.Fire(ctx, event, payload)
+	for _, p := range res.Problems {
+		fmt.Fprintln(r.log, p)
+	}
+	return res, err
 }
 
 // absPaths are --dir and --config made absolute.

@@ -86,10 +86,13 @@ func TestServerURL(t *testing.T) {
 	geminiEvent := strings.Replace(event, "PreToolUse", "BeforeTool", 1)
 	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}` + "\n"
 
+	if err := writeFile(filepath.Join(dir, "broken.lua"), "hook.on("); err != nil {
+		t.Fatal(err)
+	}
 	s := startServe(t, nil, "--dir", dir, "--http", "unix:"+sock)
 	stdout, stderr, code := runAgentCmd(t, nil, event, "claude", "--dir", dir, "--server", "unix:"+sock)
-	if stdout != want || code != 0 || stderr != "" {
-		t.Errorf("through the server: %q %q exit %d", stdout, stderr, code)
+	if stdout != want || code != 0 || !strings.HasPrefix(stderr, "broken.lua:1: ") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("through the server: %q %q exit %d, want the answer and the server's load problem", stdout, stderr, code)
 	}
 	stdout, _, _ = runAgentCmd(t, nil, geminiEvent, "gemini", "--dir", dir, "--server", "unix:"+sock)
 	if stdout != `{"decision":"deny","reason":"no"}`+"\n" {
@@ -98,7 +101,7 @@ func TestServerURL(t *testing.T) {
 	s.kill()
 
 	stdout, stderr, code = runAgentCmd(t, nil, event, "claude", "--dir", dir, "--server", "unix:"+sock)
-	if stdout != want || code != 0 || !strings.Contains(stderr, "loading the hooks in this process") {
+	if stdout != want || code != 0 || !strings.Contains(stderr, "loading the hooks in this process") || !strings.Contains(stderr, "broken.lua:1: ") {
 		t.Errorf("server down: %q %q exit %d, want the in-process answer and a note", stdout, stderr, code)
 	}
 	stdout, stderr, code = runAgentCmd(t, nil, geminiEvent, "gemini", "--dir", dir, "--server", "unix:"+sock)
