@@ -227,3 +227,23 @@ func TestWatchPacks(t *testing.T) {
 	os.RemoveAll(w.path("q"))
 	w.waitFor("the pack gone", func(r Result, st Status) bool { return r.Decision.Hook == "" && len(st.Packs) == 0 })
 }
+
+// A HOOK.md is the operator's (or a pack author's) input: whatever it
+// holds, parsing returns front matter or a positioned error, never a
+// panic.
+func FuzzPackManifest(f *testing.F) {
+	f.Add([]byte(guardsManifest))
+	f.Add([]byte("---\nenabled: false\n---\n"))
+	f.Add([]byte("---\nconfig: {a: [1, {b: 2}]}\nbogus: 1\n---\n"))
+	f.Add([]byte("---\r\nname: x\r\n---\r\n"))
+	f.Add([]byte("no front matter"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		meta, err := parsePackMeta("p/HOOK.md", "p", data)
+		if (meta == nil) == (err == nil) {
+			t.Fatalf("meta %v, err %v", meta, err)
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "p/HOOK.md") {
+			t.Fatalf("error without its file: %v", err)
+		}
+	})
+}
