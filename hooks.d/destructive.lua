@@ -1,42 +1,163 @@
--- Refuse shell commands that would destroy the machine or the user's home:
--- rm -rf of /, ~ or everything, find / -delete, mkfs, dd onto a disk,
--- chmod/chown -R of /, and piping a download into a shell. The command is
--- parsed (shell module), so quoting, wrappers (sudo, env, bash -c …) and
--- compound lines (cd / && rm -fr *) do not hide it.
+-- Refuse shell commands that would destroy the machine, the user's home
+-- or the workspace:
+--   * rm -r of /, ~, $HOME, a system directory (/usr, /etc, …), the
+--     workspace root (the payload's cwd) or a directory holding it, in
+--     any spelling (/./usr, /etc/../usr, //, "$HOME"/*, /*);
+--   * find … -delete or -exec rm there (for the workspace root: with no
+--     test narrowing what is found, since find . -name '*.pyc' -delete
+--     is routine);
+--   * mkfs, wipefs, shred, dd or a redirection onto a disk device;
+--   * fork bombs: a shell function that runs itself in a pipe or in the
+--     background (:(){ :|:& };:, bomb(){ bomb|bomb& };bomb);
+--   * chmod/chown/chgrp -R of those places;
+--   * code downloaded by curl, wget … and run: piped into a shell or an
+--     interpreter, given as <(…), or substituted into sh -c "$(…)" or eval;
+--   * interpreter one-liners (python -c, perl -e, ruby -e, node -e, …)
+--     whose code deletes those places (shutil.rmtree, FileUtils.rm_rf,
+--     fs.rmSync, …); the shell commands such code runs (os.system,
+--     backticks, execSync) are checked like any other.
+-- It asks when it cannot tell: a recursive rm whose target is only known
+-- at run time ($DIR, xargs), relative targets after a cd, code run from
+-- another command's output, code whose command line is not a literal,
+-- and a line that does not parse.
 --
--- ctx.config.tools: tool names whose params.command is a shell line
--- (default bash, shell, sh, exec). ctx.config.protected: more paths
--- treated like / (for example /data).
+-- The shell module does the parsing, so quoting (r\m, 'rm', $'\x72m'),
+-- wrappers (sudo, env, nohup, timeout, command, exec, xargs, …),
+-- VAR=value prefixes, absolute paths (/bin/rm), bash -c, eval,
+-- here-strings and here-documents given to a shell, find -exec and
+-- compound lines (cd / && rm -fr *) do not hide a command, and text that
+-- is only data (echo "rm -rf /", git commit -m "…") is not one.
+--
+-- ctx.config:
+--   shell_tools  more tool names whose params.command is a shell line
+--                (matched case-insensitively; added to the defaults)
+--   protected    more directories treated like the system ones
 local shell = require("shell")
+local path = require("path")
 
-local DEFAULT_TOOLS = { bash = true, shell = true, sh = true, exec = true, run_command = true }
-local ROOTS = { ["/"] = true, ["/*"] = true, ["~"] = true, ["~/"] = true, ["~/*"] = true,
-                ["*"] = true, ["."] = true, ["./"] = true, ["./*"] = true, [".."] = true,
-                ["$HOME"] = true, ["${HOME}"] = true, ["$HOME/"] = true, ["$HOME/*"] = true }
-local SYSTEM = { "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/opt", "/root",
-                 "/sbin", "/srv", "/usr", "/var" }
+local SHELL_TOOLS = { "bash", "run_shell_command", "exec", "shell", "sh", "run_command",
+                      "execute_command", "local_shell", "terminal", "shell_command" }
 
-local function protected(target, extra)
-  target = target:gsub('"', "")
-  local t = target:gsub("/+$", "")
-  if t == "" then t = "/" end
-  if ROOTS[target] or ROOTS[t] then return true end
-  for _, p in ipairs(SYSTEM) do
-    if t == p or t == p .. "/*" then return true end
-  end
-  for _, p in ipairs(extra) do
-    if t == p or t == p .. "/*" then return true end
-  end
-  return false
+local SYSTEM = {}
+for _, d in ipairs({ "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32",
+                     "/opt", "/proc", "/root", "/run", "/sbin", "/srv", "/sys", "/usr", "/var",
+                     "/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/libexec", "/usr/local",
+                     "/usr/share", "/usr/include", "/usr/src", "/var/lib", "/var/log", "/var/cache",
+                     "/etc/ssh", "/System", "/Library", "/Applications", "/Users", "/private",
+                     "/Volumes", "/nix", "/snap" }) do
+  SYSTEM[d] = true
 end
 
--- operands returns the arguments of argv that are not flags.
-local function operands(argv)
+local DOWNLOADERS = { curl = true, wget = true, fetch = true, aria2c = true, http = true, https = true,
+                      xh = true, ["lwp-request"] = true, GET = true, httpie = true, ftp = true, tftp = true }
+
+-- Devices that writing to destroys nothing.
+local HARMLESS_DEVICES = { ["/dev/null"] = true, ["/dev/zero"] = true, ["/dev/stdout"] = true,
+                           ["/dev/stderr"] = true, ["/dev/stdin"] = true, ["/dev/tty"] = true,
+                           ["/dev/random"] = true, ["/dev/urandom"] = true, ["/dev/full"] = true }
+
+local function lower_set(defaults, extra)
+  local set = {}
+  for _, n in ipairs(defaults) do set[n:lower()] = true end
+  if type(extra) == "table" then
+    for _, n in ipairs(extra) do
+      if type(n) == "string" then set[n:lower()] = true end
+    end
+  end
+  return set
+end
+
+-- command_of returns the shell line of a tool call: params.command as a
+-- string, or an argv list (Codex) quoted back into one line.
+local function command_of(params)
+  if type(params) ~= "table" then return nil end
+  local c = params.command or params.cmd
+  if type(c) == "string" then return c end
+  if type(c) ~= "table" or #c == 0 then return nil end
+  local words = {}
+  for i, w in ipairs(c) do
+    if type(w) ~= "string" then return nil end
+    words[i] = "'" .. w:gsub("'", [['\'']]) .. "'"
+  end
+  return table.concat(words, " ")
+end
+
+-- A Checker holds what one line's verdict depends on.
+local Checker = {}
+Checker.__index = Checker
+
+local function new_checker(ctx, cwd)
+  local c = setmetatable({ cwd = nil, root = nil, moved = false, protected = {} }, Checker)
+  if type(cwd) == "string" and cwd:sub(1, 1) == "/" then c.cwd = path.clean(cwd) end
+  c.root = c.cwd -- the workspace; cwd follows the line's cd commands
+  if type(ctx.config.protected) == "table" then
+    for _, p in ipairs(ctx.config.protected) do
+      if type(p) == "string" and p:sub(1, 1) == "/" then c.protected[path.clean(p)] = true end
+    end
+  end
+  return c
+end
+
+-- resolve makes a relative target absolute against the working
+-- directory (or ~-relative after cd ~). The second result is true when
+-- the working directory is not known any more (cd "$X", cd -).
+function Checker:resolve(target)
+  if target:sub(1, 1) == "/" or target:sub(1, 1) == "~" then return target end
+  if self.moved then return nil, true end
+  if not self.cwd then return nil end
+  if self.cwd == "~" then
+    if target:find("..", 1, true) then return nil, true end
+    local rest = path.clean("/" .. target)
+    return rest == "/" and "~" or "~" .. rest
+  end
+  return path.abs(target, self.cwd)
+end
+
+-- place says what a path (a shell.parse paths entry, or a plain string)
+-- names, when it is one of the places this guard protects. The second
+-- result is true when the path cannot be judged before it runs.
+function Checker:place(p)
+  if type(p) == "string" then p = { path = p, prefix = p, glob = false, dynamic = false } end
+  if p.dynamic then return nil, true end
+  if p.prefix == "" then return nil end
+  local target, unsure = self:resolve(p.prefix)
+  if not target then return nil, unsure end
+  if target == "~" or target:match("^~[^/]*$") then return "your home directory (" .. p.path .. ")" end
+  if target:sub(1, 1) == "~" then return nil end
+  target = path.clean(target)
+  local what = p.glob and "everything in " or ""
+  if target == "/" then return what .. "the root directory (" .. p.path .. ")" end
+  if SYSTEM[target] or self.protected[target] then return what .. "the system directory " .. target end
+  if self.root and target == self.root then return what .. "the workspace root " .. target end
+  if self.root and path.is_within(target, self.root) then
+    return "a directory holding the workspace (" .. target .. ")"
+  end
+  return nil
+end
+
+-- cd follows the working directory through cd commands of the line.
+function Checker:cd(cmd)
+  local arg = cmd.argv[2]
+  if arg == nil or arg == "~" then
+    self.cwd, self.moved = "~", false
+    return
+  end
+  local p = cmd.paths[2]
+  local target = not p.dynamic and not self.moved and self:resolve(p.path)
+  if target and target:sub(1, 1) == "/" then
+    self.cwd = path.clean(target)
+  else
+    self.moved = true
+  end
+end
+
+-- operands returns the paths entries of the words of cmd that are not options.
+local function operands(cmd)
   local out, ended = {}, false
-  for i = 2, #argv do
-    local a = argv[i]
+  for i = 2, #cmd.argv do
+    local a = cmd.argv[i]
     if ended or a:sub(1, 1) ~= "-" or a == "-" then
-      out[#out + 1] = a
+      out[#out + 1] = cmd.paths[i]
     elseif a == "--" then
       ended = true
     end
@@ -44,89 +165,193 @@ local function operands(argv)
   return out
 end
 
-local function hits(cmd, extra)
-  local name = cmd.name
-  if name == "rm" then
-    local recursive = shell.has_flag(cmd, "r", "recursive") or shell.has_flag(cmd, "R", "")
-    if recursive then
-      for _, target in ipairs(operands(cmd.argv)) do
-        if protected(target, extra) then
-          return "rm -r of " .. target
-        end
-        if cmd.dynamic and target:find("[$`~*?]") then
-          return "rm -r of " .. target .. ", which cannot be known before it runs", "ask"
-        end
-      end
-    end
-  elseif name == "find" then
-    local args = table.concat(cmd.argv, " ")
-    if cmd.argv[2] and protected(cmd.argv[2], extra)
-       and (args:find(" -delete", 1, true) or args:find(" -exec rm", 1, true)) then
-      return "find " .. cmd.argv[2] .. " deleting files"
-    end
-  elseif name:sub(1, 4) == "mkfs" or name == "wipefs" then
-    return name .. " formats a disk"
-  elseif name == "dd" then
-    for i = 2, #cmd.argv do
-      if cmd.argv[i]:sub(1, 8) == "of=/dev/" and cmd.argv[i] ~= "of=/dev/null" then
-        return "dd onto " .. cmd.argv[i]:sub(4)
-      end
-    end
-  elseif name == "chmod" or name == "chown" or name == "chgrp" then
-    if shell.has_flag(cmd, "R", "recursive") then
-      for _, target in ipairs(operands(cmd.argv)) do
-        if protected(target, extra) then return name .. " -R of " .. target end
-      end
-    end
-  end
-  return nil
+local function has(list, x)
+  for _, v in ipairs(list) do if v == x then return true end end
+  return false
 end
 
--- piped reports a download piped into a shell: curl … | sh.
-local function piped(cmds)
-  local fetch = {}
-  for _, c in ipairs(cmds) do
-    if c.name == "curl" or c.name == "wget" then fetch[c.pipeline] = true end
-  end
-  for _, c in ipairs(cmds) do
-    local n = c.name
-    if c.position > 0 and fetch[c.pipeline] and (n == "sh" or n == "bash" or n == "zsh" or n == "python" or n == "python3") then
-      return "a download piped into " .. n
-    end
-  end
-  return nil
+local function recursive(cmd)
+  return shell.has_flag(cmd, "r", "recursive") or shell.has_flag(cmd, "R")
 end
 
-hook.on("tool.execute.pre", function(tool_name, params, ctx)
-  local tools = ctx.config.tools
-  local known = DEFAULT_TOOLS
-  if tools then
-    known = {}
-    for _, t in ipairs(tools) do known[t] = true end
+-- find_parts returns find's starting points and whether a test narrows
+-- what it finds (-name, -type, -mtime, …).
+local NARROWING = { ["-name"] = true, ["-iname"] = true, ["-path"] = true, ["-ipath"] = true,
+                    ["-regex"] = true, ["-iregex"] = true, ["-type"] = true, ["-mtime"] = true,
+                    ["-mmin"] = true, ["-newer"] = true, ["-size"] = true, ["-user"] = true,
+                    ["-empty"] = true, ["-perm"] = true, ["-atime"] = true, ["-ctime"] = true,
+                    ["-wholename"] = true, ["-links"] = true, ["-group"] = true, ["-inum"] = true }
+local function find_parts(cmd)
+  local starts, narrowed, i = {}, false, 2
+  while i <= #cmd.argv do
+    local a = cmd.argv[i]
+    if a == "-H" or a == "-L" or a == "-P" then
+      i = i + 1
+    elseif a == "-D" then
+      i = i + 2
+    elseif a:match("^%-O%d*$") then
+      i = i + 1
+    else
+      break
+    end
   end
-  if not known[tool_name] or type(params) ~= "table" or type(params.command) ~= "string" then
+  while i <= #cmd.argv and cmd.argv[i]:sub(1, 1) ~= "-" and cmd.argv[i] ~= "(" and cmd.argv[i] ~= "!" do
+    starts[#starts + 1] = cmd.paths[i]
+    i = i + 1
+  end
+  for j = i, #cmd.argv do
+    if NARROWING[cmd.argv[j]] then narrowed = true end
+  end
+  if #starts == 0 then starts = { { path = ".", prefix = ".", glob = false, dynamic = false } } end
+  return starts, narrowed
+end
+
+local DELETERS = { rm = true, shred = true, unlink = true, rmdir = true }
+
+function Checker:find(cmd, runs_delete)
+  local starts, narrowed = find_parts(cmd)
+  if not (has(cmd.argv, "-delete") or runs_delete) then return nil end
+  for _, p in ipairs(starts) do
+    local what, unsure = self:place(p)
+    if what and (not narrowed or not what:find("workspace root", 1, true)) then
+      return "deny", "find deleting files in " .. what
+    end
+    if unsure then return "ask", "find deleting files in " .. p.path .. ", which is only known at run time" end
+  end
+end
+
+function Checker:rm(cmd)
+  if not recursive(cmd) then return nil end
+  local targets = operands(cmd) -- under find -exec, the find rule judged what it finds
+  for _, p in ipairs(targets) do
+    local what = self:place(p)
+    if what then return "deny", cmd.name .. " -r of " .. what end
+  end
+  for _, p in ipairs(targets) do
+    local _, unsure = self:place(p)
+    if unsure then return "ask", "recursive " .. cmd.name .. " of " .. p.path .. ", which is only known at run time" end
+  end
+  if has(cmd.wrapped_by, "xargs") then
+    return "ask", "recursive " .. cmd.name .. " of what xargs reads, which is only known at run time"
+  end
+end
+
+local function is_device(t)
+  return type(t) == "string" and t:sub(1, 5) == "/dev/" and not HARMLESS_DEVICES[t]
+      and not t:match("^/dev/fd/") and not t:match("^/dev/pts/") and not t:match("^/dev/shm/")
+      and not t:match("^/dev/tcp/") and not t:match("^/dev/udp/")
+end
+
+function Checker:disk(cmd)
+  local n = cmd.name
+  if n:match("^mkfs") or n == "mke2fs" or n == "mkswap" or n == "wipefs" or n == "shred" or n == "blkdiscard" then
+    for i, p in ipairs(operands(cmd)) do
+      if is_device(path.clean(p.path)) then return "deny", n .. " destroys the disk " .. p.path end
+    end
+  elseif n == "dd" then
+    for _, a in ipairs(cmd.argv) do
+      local target = a:match("^of=(.+)$")
+      if target and is_device(path.clean(target)) then return "deny", "dd onto the disk " .. target end
+    end
+  end
+  for _, r in ipairs(cmd.redirects) do
+    if r.op:find(">", 1, true) and r.op ~= ">&" and is_device(r.target) then
+      return "deny", "writing onto the disk " .. r.target
+    end
+  end
+end
+
+function Checker:perms(cmd)
+  local n = cmd.name
+  if (n ~= "chmod" and n ~= "chown" and n ~= "chgrp") or not recursive(cmd) then return nil end
+  local ops = operands(cmd)
+  for i = 2, #ops do -- the first operand is the mode or owner
+    local what = self:place(ops[i])
+    if what then return "deny", n .. " -R of " .. what end
+  end
+end
+
+local function fork_bomb(cmd)
+  if cmd.in_function ~= "" and cmd.name == cmd.in_function and (cmd.background or cmd.position > 0) then
+    return "deny", "a fork bomb (the function " .. cmd.in_function .. " runs itself in the background)"
+  end
+end
+
+local function code_from(cmd)
+  for _, src in ipairs(cmd.code_from) do
+    if DOWNLOADERS[src] then
+      return "deny", "code downloaded by " .. src .. " and run by " .. (cmd.lang ~= "" and cmd.name or "a shell")
+    end
+  end
+  if #cmd.code_from > 0 then
+    return "ask", "runs the output of " .. table.concat(cmd.code_from, ", ") .. " as code"
+  end
+end
+
+function Checker:calls(cmd)
+  for _, call in ipairs(cmd.calls) do
+    if call.kind == "delete" then
+      for _, p in ipairs(call.paths) do
+        local what, unsure = self:place(p)
+        if what then return "deny", cmd.name .. " code deleting " .. what .. " (" .. call.func .. ")" end
+        if unsure and call.recursive then
+          return "ask", cmd.name .. " code deleting " .. p.path .. ", which is only known at run time (" .. call.func .. ")"
+        end
+      end
+    elseif call.dynamic then
+      return "ask", cmd.name .. " code runs a command it builds at run time (" .. call.func .. ")"
+    end
+  end
+end
+
+-- check returns "deny" or "ask" and why, for the first command of the
+-- line that needs it (a deny anywhere beats an ask).
+function Checker:check(cmds)
+  local ask
+  for i, cmd in ipairs(cmds) do
+    local runs_delete = false
+    if cmd.name == "find" then
+      for j = i + 1, #cmds do
+        if has(cmds[j].wrapped_by, "find") and DELETERS[cmds[j].name] then runs_delete = true end
+      end
+    end
+    for _, rule in ipairs({
+      function() if cmd.name == "find" then return self:find(cmd, runs_delete) end end,
+      function() if DELETERS[cmd.name] then return self:rm(cmd) end end,
+      function() return self:disk(cmd) end,
+      function() return self:perms(cmd) end,
+      function() return fork_bomb(cmd) end,
+      function() return code_from(cmd) end,
+      function() return self:calls(cmd) end,
+    }) do
+      local verdict, why = rule()
+      if verdict == "deny" then return "deny", why end
+      if verdict == "ask" then ask = ask or why end
+    end
+    if cmd.name == "cd" or cmd.name == "pushd" then
+      self:cd(cmd)
+    elseif cmd.name == "popd" then
+      self.moved = true
+    end
+  end
+  if ask then return "ask", ask end
+end
+
+hook.on("tool.execute.pre", function(tool_name, params, cwd, workspace, ctx)
+  if type(tool_name) ~= "string" or not lower_set(SHELL_TOOLS, ctx.config.shell_tools)[tool_name:lower()] then
     return nil
   end
-  local ok, cmds = pcall(shell.parse, params.command)
+  local line = command_of(params)
+  if not line then return nil end
+  local ok, cmds = pcall(shell.parse, line)
   if not ok then
     return hook.ask("the command could not be checked (" .. tostring(cmds) .. "); run it anyway?",
       { title = "Unchecked shell command", severity = "medium" })
   end
-  local extra = ctx.config.protected or {}
-  local unsure
-  for _, cmd in ipairs(cmds) do
-    local why, how = hits(cmd, extra)
-    if why and how == "ask" then
-      unsure = unsure or why
-    elseif why then
-      return hook.deny("refusing a destructive command: " .. why)
-    end
-  end
-  local why = piped(cmds)
-  if why then
-    return hook.deny("refusing to run " .. why)
-  end
-  if unsure then
-    return hook.ask("possibly destructive: " .. unsure, { title = "Check this command", severity = "high" })
+  local verdict, why = new_checker(ctx, cwd or workspace):check(cmds)
+  if verdict == "deny" then
+    return hook.deny("refusing a destructive command: " .. why)
+  elseif verdict == "ask" then
+    return hook.ask("possibly destructive: " .. why, { title = "Check this command", severity = "high" })
   end
 end, { name = "no-destructive-commands", priority = 100, timeout = "250ms" })

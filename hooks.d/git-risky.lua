@@ -1,0 +1,201 @@
+-- Ask before git commands that throw work away, which are legitimate
+-- often enough that refusing them would be wrong:
+--   * a forced push (--force, -f, --force-with-lease, --force-if-includes,
+--     --mirror, or a +refspec) to a protected branch, or to whatever the
+--     current branch is when no refspec names one; deleting a protected
+--     branch on the remote (--delete main, :main);
+--   * git reset --hard;
+--   * git clean -f (any -f: -fd, -fdx, --force);
+--   * discarding working-tree changes: git checkout -- <paths>,
+--     git checkout . (and -f), git restore <paths> unless only --staged
+--     is restored, git switch --discard-changes / -f;
+--   * git stash drop and git stash clear;
+--   * git branch -D (or --delete --force).
+-- git push --force to a feature branch, git branch -d, git checkout -b,
+-- git restore --staged and the like pass. The line is parsed with the
+-- shell module, so sudo, bash -c, eval, wrappers and quoting do not hide
+-- a command, and text that is only data (a commit message) is not one.
+--
+-- ctx.config:
+--   shell_tools         more tool names whose params.command is a shell line
+--   protected_branches  branches a forced push needs approval for
+--                       (default main and master)
+local shell = require("shell")
+
+local SHELL_TOOLS = { "bash", "run_shell_command", "exec", "shell", "sh", "run_command",
+                      "execute_command", "local_shell", "terminal", "shell_command" }
+
+local function lower_set(defaults, extra)
+  local set = {}
+  for _, n in ipairs(defaults) do set[n:lower()] = true end
+  if type(extra) == "table" then
+    for _, n in ipairs(extra) do
+      if type(n) == "string" then set[n:lower()] = true end
+    end
+  end
+  return set
+end
+
+local function command_of(params)
+  if type(params) ~= "table" then return nil end
+  local c = params.command or params.cmd
+  if type(c) == "string" then return c end
+  if type(c) ~= "table" or #c == 0 then return nil end
+  local words = {}
+  for i, w in ipairs(c) do
+    if type(w) ~= "string" then return nil end
+    words[i] = "'" .. w:gsub("'", [['\'']]) .. "'"
+  end
+  return table.concat(words, " ")
+end
+
+-- git's options before the subcommand, and whether each takes a value.
+local GLOBAL_VALUE = { ["-C"] = true, ["-c"] = true, ["--git-dir"] = true, ["--work-tree"] = true,
+                       ["--namespace"] = true, ["--exec-path"] = true, ["--config-env"] = true,
+                       ["--super-prefix"] = true, ["--list-cmds"] = true }
+
+-- subcommand returns git's subcommand and the argv from it on
+-- ({"push", "-f", "origin", "main"}), or nil.
+local function subcommand(argv)
+  local i = 2
+  while i <= #argv do
+    local a = argv[i]
+    if GLOBAL_VALUE[a] then
+      i = i + 2
+    elseif a:sub(1, 1) == "-" then
+      i = i + 1
+    else
+      local rest = {}
+      for j = i, #argv do rest[#rest + 1] = argv[j] end
+      return rest
+    end
+  end
+  return nil
+end
+
+-- operands returns the words after the subcommand that are not options,
+-- and those after a "--".
+local function operands(args)
+  local ops, after, ended = {}, {}, false
+  for i = 2, #args do
+    local a = args[i]
+    if ended then
+      after[#after + 1] = a
+    elseif a == "--" then
+      ended = true
+    elseif a:sub(1, 1) ~= "-" then
+      ops[#ops + 1] = a
+    end
+  end
+  return ops, after, ended
+end
+
+local function flag(args, short, long)
+  return shell.has_flag(args, short, long)
+end
+
+local function long_flag(args, name)
+  for i = 2, #args do
+    local a = args[i]
+    if a == "--" then return false end
+    if a == name or a:sub(1, #name + 1) == name .. "=" then return true end
+  end
+  return false
+end
+
+-- branch_of returns the remote branch a refspec updates and whether the
+-- refspec forces: "+HEAD:refs/heads/main" is main, forced.
+local function branch_of(refspec)
+  local forced = refspec:sub(1, 1) == "+"
+  if forced then refspec = refspec:sub(2) end
+  local dst = refspec:match(":(.*)$") or refspec
+  dst = dst:gsub("^refs/heads/", "")
+  return dst, forced, refspec:sub(1, 1) == ":"
+end
+
+local function push(args, protected)
+  local forced = flag(args, "f", "force") or long_flag(args, "--force-with-lease")
+      or long_flag(args, "--force-if-includes") or long_flag(args, "--mirror")
+  local deleting = flag(args, "d", "delete")
+  local ops = operands(args)
+  local refspecs = {}
+  for i = 2, #ops do refspecs[#refspecs + 1] = ops[i] end -- ops[1] is the remote
+  if (forced or deleting) and #refspecs == 0 then
+    if long_flag(args, "--mirror") then return "a mirror push, which overwrites every branch of the remote" end
+    if forced then return "a forced push of the current branch, which may be " .. protected.names end
+  end
+  for _, r in ipairs(refspecs) do
+    local branch, plus, delete = branch_of(r)
+    if (branch == "HEAD" or branch == "@") and (forced or plus) then
+      return "a forced push of the current branch, which may be " .. protected.names
+    end
+    if protected[branch] then
+      if forced or plus then return "a forced push to " .. branch end
+      if deleting or delete then return "deleting the remote branch " .. branch end
+    end
+  end
+end
+
+local function checkout(args)
+  local ops, after, ended = operands(args)
+  if flag(args, "b") or flag(args, "B") or long_flag(args, "--orphan") then
+    if ended and #after > 0 then return "checking out " .. table.concat(after, " ") .. " over the working tree" end
+    return nil
+  end
+  if ended and #after > 0 then return "discarding changes to " .. table.concat(after, " ") end
+  for _, o in ipairs(ops) do
+    if o == "." or o == ":/" or o:find("[*?]") then return "discarding changes to " .. o end
+  end
+  if flag(args, "f", "force") then return "a forced checkout, which discards local changes" end
+end
+
+local function restore(args)
+  local staged = flag(args, "S", "staged")
+  local worktree = flag(args, "W", "worktree")
+  if staged and not worktree then return nil end
+  local ops, after = operands(args)
+  local what = #after > 0 and table.concat(after, " ") or table.concat(ops, " ")
+  if what == "" then return nil end
+  return "discarding working-tree changes to " .. what
+end
+
+local RULES = {
+  push = push,
+  reset = function(args) if long_flag(args, "--hard") then return "git reset --hard, which discards uncommitted changes" end end,
+  clean = function(args) if flag(args, "f", "force") then return "git clean -f, which deletes untracked files" end end,
+  checkout = checkout,
+  restore = restore,
+  switch = function(args)
+    if flag(args, "f", "force") or long_flag(args, "--discard-changes") then return "switching branches discarding local changes" end
+  end,
+  stash = function(args)
+    if args[2] == "drop" or args[2] == "clear" then return "git stash " .. args[2] .. ", which loses stashed work" end
+  end,
+  branch = function(args)
+    if flag(args, "D") or (flag(args, "d", "delete") and flag(args, "f", "force")) then
+      return "git branch -D, which deletes a branch that may not be merged"
+    end
+  end,
+}
+
+hook.on("tool.execute.pre", function(tool_name, params, ctx)
+  if type(tool_name) ~= "string" or not lower_set(SHELL_TOOLS, ctx.config.shell_tools)[tool_name:lower()] then
+    return nil
+  end
+  local line = command_of(params)
+  if not line then return nil end
+  local ok, cmds = pcall(shell.parse, line)
+  if not ok then return nil end -- destructive.lua asks about lines that do not parse
+  local protected = { names = "main or master" }
+  local branches = type(ctx.config.protected_branches) == "table" and ctx.config.protected_branches or { "main", "master" }
+  for _, b in ipairs(branches) do protected[b] = true end
+  if ctx.config.protected_branches then protected.names = table.concat(branches, " or ") end
+  for _, cmd in ipairs(cmds) do
+    local args = cmd.name == "git" and subcommand(cmd.argv)
+    local rule = args and RULES[args[1]]
+    local why = rule and rule(args, protected)
+    if why then
+      return hook.ask("risky git command: " .. why, { title = "Approve this git command", severity = "medium" })
+    end
+  end
+end, { name = "ask-risky-git", priority = 90, timeout = "250ms" })

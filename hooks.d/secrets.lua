@@ -1,0 +1,160 @@
+-- Ask before an agent reads or writes secrets: .env files (not
+-- .env.example and its kin), ~/.ssh (public keys and known_hosts
+-- excepted), cloud credentials (~/.aws/credentials and config, gcloud's
+-- ~/.config/gcloud, ~/.azure), ~/.kube/config, ~/.docker/config.json,
+-- .netrc, .pgpass, .git-credentials, and private keys (id_rsa,
+-- id_ed25519, …, *.pem, *.key, *.p12, *.pfx). It looks at the path of
+-- read, write and edit tool calls, at file.save.pre (which cannot ask,
+-- so it denies), and at every word and redirection of a shell command
+-- (cat .env, cp ~/.ssh/id_rsa /tmp, echo KEY=x >> .env, source .env),
+-- parsed with the shell module. Listing (ls, stat, test) and ssh -i pass.
+--
+-- ctx.config:
+--   shell_tools, read_tools, write_tools  more tool names (matched
+--                case-insensitively; added to the defaults)
+--   allow        paths (Lua patterns, matched against the whole path)
+--                that are not secrets here, such as "fixtures/.*%.pem"
+local shell = require("shell")
+
+local SHELL_TOOLS = { "bash", "run_shell_command", "exec", "shell", "sh", "run_command",
+                      "execute_command", "local_shell", "terminal", "shell_command" }
+local READ_TOOLS = { "read", "read_file", "read_many_files", "view", "cat", "open_file", "notebookread" }
+local WRITE_TOOLS = { "write", "edit", "multiedit", "write_file", "replace", "edit_file", "append_file",
+                      "save", "patch", "create_file", "str_replace_editor", "str_replace_based_edit_tool",
+                      "notebookedit" }
+local PATH_KEYS = { "file_path", "path", "absolute_path", "filename", "notebook_path" }
+local NOT_READING = { ls = true, stat = true, test = true, ["["] = true, ssh = true, ["ssh-add"] = true }
+
+local function lower_set(defaults, extra)
+  local set = {}
+  for _, n in ipairs(defaults) do set[n:lower()] = true end
+  if type(extra) == "table" then
+    for _, n in ipairs(extra) do
+      if type(n) == "string" then set[n:lower()] = true end
+    end
+  end
+  return set
+end
+
+local KEY_NAMES = { id_rsa = true, id_dsa = true, id_ecdsa = true, id_ed25519 = true,
+                    ["id_ecdsa_sk"] = true, ["id_ed25519_sk"] = true }
+local KEY_EXTS = { pem = true, key = true, p12 = true, pfx = true, jks = true, keystore = true, ppk = true }
+local CRED_FILES = { [".netrc"] = true, ["_netrc"] = true, [".pgpass"] = true, [".git-credentials"] = true,
+                     [".pypirc"] = true }
+local ENV_SAMPLES = { example = true, sample = true, template = true, dist = true, defaults = true }
+
+-- secret says what kind of secret a path holds, or nil.
+local function secret(p)
+  p = p:gsub("\\", "/")
+  local base = p:match("([^/]*)$") or p
+  local padded = "/" .. p .. "/"
+  if padded:find("/%.ssh/") then
+    if base:match("%.pub$") or base == "known_hosts" or base == ".ssh" then return nil end
+    return "SSH keys and settings"
+  end
+  if padded:find("/%.aws/credentials/", 1) or padded:find("/%.aws/config/", 1) then return "AWS credentials" end
+  if padded:find("/%.config/gcloud/") then return "Google Cloud credentials" end
+  if padded:find("/%.azure/") then return "Azure credentials" end
+  if padded:find("/%.kube/config/") then return "Kubernetes credentials" end
+  if padded:find("/%.docker/config%.json/") then return "Docker registry credentials" end
+  if CRED_FILES[base] then return "a credentials file" end
+  if base == ".env" or base == ".envrc" then return "an environment file" end
+  local suffix = base:match("^%.env%.(.+)$")
+  if suffix and not ENV_SAMPLES[suffix:lower()] then return "an environment file" end
+  local stem = base:match("^(id_[%w_]+)")
+  if stem and KEY_NAMES[stem] and not base:match("%.pub$") then return "a private key" end
+  local ext = base:match("%.([%w]+)$")
+  if ext and KEY_EXTS[ext:lower()] then return "a private key or certificate" end
+  return nil
+end
+
+local function allowed(p, ctx)
+  if type(ctx.config.allow) ~= "table" then return false end
+  for _, pat in ipairs(ctx.config.allow) do
+    if type(pat) == "string" and p:match("^" .. pat .. "$") then return true end
+  end
+  return false
+end
+
+local function check_path(p, ctx)
+  if type(p) ~= "string" or p == "" or allowed(p, ctx) then return nil end
+  local kind = secret(p)
+  if kind then return kind .. " (" .. p .. ")" end
+end
+
+-- tool_paths returns the paths a file tool call names.
+local function tool_paths(params)
+  local out = {}
+  if type(params) ~= "table" then return out end
+  for _, k in ipairs(PATH_KEYS) do
+    if type(params[k]) == "string" then out[#out + 1] = params[k] end
+  end
+  if type(params.paths) == "table" then
+    for _, p in ipairs(params.paths) do
+      if type(p) == "string" then out[#out + 1] = p end
+    end
+  end
+  return out
+end
+
+local function command_of(params)
+  if type(params) ~= "table" then return nil end
+  local c = params.command or params.cmd
+  if type(c) == "string" then return c end
+  if type(c) ~= "table" or #c == 0 then return nil end
+  local words = {}
+  for i, w in ipairs(c) do
+    if type(w) ~= "string" then return nil end
+    words[i] = "'" .. w:gsub("'", [['\'']]) .. "'"
+  end
+  return table.concat(words, " ")
+end
+
+-- shell_secret returns the first secret a shell line touches.
+local function shell_secret(line, ctx)
+  local ok, cmds = pcall(shell.parse, line)
+  if not ok then return nil end -- destructive.lua asks about lines that do not parse
+  for _, cmd in ipairs(cmds) do
+    if not NOT_READING[cmd.name] then
+      for i = 2, #cmd.argv do
+        local what = check_path(cmd.paths[i].path, ctx) or check_path(cmd.argv[i]:match("^%-%-?[%w-]+=(.+)$"), ctx)
+        if what then return cmd.name .. " touches " .. what end
+      end
+    end
+    for _, r in ipairs(cmd.redirects) do
+      if r.op ~= "<<" and r.op ~= "<<-" and r.op ~= "<<<" then
+        local what = check_path(r.target, ctx)
+        if what then return "a redirection touches " .. what end
+      end
+    end
+  end
+end
+
+hook.on("tool.execute.pre", function(tool_name, params, ctx)
+  if type(tool_name) ~= "string" then return nil end
+  local t = tool_name:lower()
+  local verb
+  if lower_set(READ_TOOLS, ctx.config.read_tools)[t] then verb = "read" end
+  if lower_set(WRITE_TOOLS, ctx.config.write_tools)[t] then verb = "write" end
+  if verb then
+    for _, p in ipairs(tool_paths(params)) do
+      local what = check_path(p, ctx)
+      if what then
+        return hook.ask(tool_name .. " wants to " .. verb .. " " .. what,
+          { title = "Secrets", severity = "high" })
+      end
+    end
+    return nil
+  end
+  if not lower_set(SHELL_TOOLS, ctx.config.shell_tools)[t] then return nil end
+  local line = command_of(params)
+  local why = line and shell_secret(line, ctx)
+  if why then
+    return hook.ask("this command " .. why, { title = "Secrets", severity = "high" })
+  end
+end, { name = "ask-secrets", priority = 80, timeout = "250ms" })
+
+hook.on("file.save.pre", function(path, ctx)
+  local what = check_path(path, ctx)
+  if what then return hook.deny("refusing to save " .. what .. " without approval") end
+end, { name = "deny-saving-secrets", priority = 80 })
