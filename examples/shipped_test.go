@@ -9,30 +9,30 @@ import (
 	"github.com/hookhost/hookhost/host"
 )
 
-// The shipped guardrails' behaviour is tested by their own table tests
-// (hooks.d/*_test.yaml, run by hookhost test and by cmd/hookhost's
-// TestShippedHooks). This test covers what a table test cannot: the
-// ctx.config keys an operator sets in hookhost.yaml to extend the
-// guardrails' tool lists and defaults.
+// The shipped guardrails are hook packs (hooks.d/<pack>/HOOK.md), whose
+// behaviour is tested by their own table tests (hooks.d/*/*_test.yaml,
+// run by hookhost test and by cmd/hookhost's TestShippedHooks). This
+// test covers what a table test cannot: the settings an operator gives a
+// pack in hookhost.yaml, over the defaults of its HOOK.md.
 
 // shippedConfig is an operator's hookhost.yaml for the shipped hooks.
 const shippedConfig = `
 hooks:
-  destructive.lua:
+  destructive/:
     config: {shell_tools: [my_terminal], protected: [/data]}
-  git-risky.lua:
+  git-risky/:
     config: {protected_branches: [release]}
-  secrets.lua:
+  secrets/:
     config: {read_tools: [peek], allow: ["fixtures/.*%.pem"]}
-  protect-settings.lua:
+  protect-settings/:
     config: {write_tools: [scribble], hooks_dir: /srv/guards}
-  outside-workspace.star:
+  outside-workspace/:
     config: {workspace: /w, allow: [/scratch], write_tools: [scribble]}
-  redact-secrets.lua:
+  redact-secrets/:
     config: {patterns: ["ACME-[0-9]{6}"], keep: [vault_read]}
-  web-fetch-limit.star:
+  web-fetch-limit/:
     config: {per_minute: 2, fetch_tools: [grab]}
-  todo-continue.star:
+  todo-continue/:
     config: {max_rounds: 1}
 `
 

@@ -28,10 +28,7 @@
 -- compound lines (cd / && rm -fr *) do not hide a command, and text that
 -- is only data (echo "rm -rf /", git commit -m "…") is not one.
 --
--- ctx.config:
---   shell_tools  more tool names whose params.command is a shell line
---                (matched case-insensitively; added to the defaults)
---   protected    more directories treated like the system ones
+-- Settings (ctx.config): see HOOK.md, which holds their defaults.
 local shell = require("shell")
 local path = require("path")
 

@@ -16,10 +16,7 @@
 -- shell module, so sudo, bash -c, eval, wrappers and quoting do not hide
 -- a command, and text that is only data (a commit message) is not one.
 --
--- ctx.config:
---   shell_tools         more tool names whose params.command is a shell line
---   protected_branches  branches a forced push needs approval for
---                       (default main and master)
+-- Settings (ctx.config): see HOOK.md, which holds their defaults.
 local shell = require("shell")
 
 local SHELL_TOOLS = { "bash", "run_shell_command", "exec", "shell", "sh", "run_command",

@@ -9,11 +9,7 @@
 -- (cat .env, cp ~/.ssh/id_rsa /tmp, echo KEY=x >> .env, source .env),
 -- parsed with the shell module. Listing (ls, stat, test) and ssh -i pass.
 --
--- ctx.config:
---   shell_tools, read_tools, write_tools  more tool names (matched
---                case-insensitively; added to the defaults)
---   allow        paths (Lua patterns, matched against the whole path)
---                that are not secrets here, such as "fixtures/.*%.pem"
+-- Settings (ctx.config): see HOOK.md, which holds their defaults.
 local shell = require("shell")
 
 local SHELL_TOOLS = { "bash", "run_shell_command", "exec", "shell", "sh", "run_command",

@@ -9,10 +9,7 @@
 -- -i, tee, cp, mv, rm, ln, touch, chmod, vim, …), and interpreter code
 -- that deletes one. Reading them passes.
 --
--- ctx.config:
---   hooks_dir    the watched directory, absolute, when it is not named hooks.d
---   protect      more Lua patterns matched against the whole path
---   shell_tools, write_tools  more tool names (added to the defaults)
+-- Settings (ctx.config): see HOOK.md, which holds their defaults.
 local shell = require("shell")
 local path = require("path")
 

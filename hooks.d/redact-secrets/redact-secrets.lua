@@ -6,9 +6,7 @@
 -- {for_llm = …}): every string in it is redacted. Patterns are RE2 (re
 -- module): linear time, cached.
 --
--- ctx.config:
---   patterns   more RE2 patterns to redact
---   keep       tool names whose output is left alone (matched case-insensitively)
+-- Settings (ctx.config): see HOOK.md, which holds their defaults.
 local re = require("re")
 
 local PATTERNS = {
