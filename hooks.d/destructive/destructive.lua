@@ -351,4 +351,4 @@ hook.on("tool.execute.pre", function(tool_name, params, cwd, workspace, ctx)
   elseif verdict == "ask" then
     return hook.ask("possibly destructive: " .. why, { title = "Check this command", severity = "high" })
   end
-end, { name = "no-destructive-commands", priority = 100, timeout = "250ms" })
+end, { name = "no-destructive-commands", priority = 100, timeout = "2s" })

@@ -195,4 +195,4 @@ hook.on("tool.execute.pre", function(tool_name, params, ctx)
       return hook.ask("risky git command: " .. why, { title = "Approve this git command", severity = "medium" })
     end
   end
-end, { name = "ask-risky-git", priority = 90, timeout = "250ms" })
+end, { name = "ask-risky-git", priority = 90, timeout = "2s" })

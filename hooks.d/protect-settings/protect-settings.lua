@@ -154,7 +154,7 @@ hook.on("tool.execute.pre", function(tool_name, params, cwd, ctx)
       if what then return ask(what) end
     end
   end
-end, { name = "protect-agent-settings", priority = 95, timeout = "250ms" })
+end, { name = "protect-agent-settings", priority = 95, timeout = "2s" })
 
 hook.on("file.save.pre", function(path, ctx)
   local what = protected(path, ctx, nil)

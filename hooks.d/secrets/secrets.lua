@@ -148,7 +148,7 @@ hook.on("tool.execute.pre", function(tool_name, params, ctx)
   if why then
     return hook.ask("this command " .. why, { title = "Secrets", severity = "high" })
   end
-end, { name = "ask-secrets", priority = 80, timeout = "250ms" })
+end, { name = "ask-secrets", priority = 80, timeout = "2s" })
 
 hook.on("file.save.pre", function(path, ctx)
   local what = check_path(path, ctx)
