@@ -70,8 +70,12 @@ func (e *ExistsError) Error() string {
 
 // Write creates the scaffold in dir, making dir if needed, and returns
 // the paths it wrote (dir joined). It writes nothing when any of the
-// files exists: it returns an *ExistsError naming the first.
+// files exists, or dir itself is a file: it returns an *ExistsError
+// naming the first.
 func Write(dir string) ([]string, error) {
+	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
+		return nil, &ExistsError{Path: dir} // a file where the directory should be
+	}
 	files := Files()
 	for _, f := range files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))

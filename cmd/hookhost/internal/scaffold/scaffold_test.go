@@ -89,6 +89,18 @@ func TestWriteRefuses(t *testing.T) {
 	}
 }
 
+func TestWriteRefusesAFileAsTheDirectory(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "hooks.d")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Write(file)
+	var ee *ExistsError
+	if !errors.As(err, &ee) || ee.Path != file {
+		t.Errorf("Write over a file: %v, want an ExistsError for %s", err, file)
+	}
+}
+
 // wantKeys matches the list of keys a config error says it accepts.
 var wantKeys = regexp.MustCompile(`\(want ([a-z_, ]+)\)`)
 
