@@ -573,3 +573,29 @@ func renameInto(t *testing.T, dir, name, content string) {
 		t.Fatal(err)
 	}
 }
+
+// The exposure rule without binding anything: a non-loopback address
+// needs a token or --insecure-listen.
+func TestCheckExposure(t *testing.T) {
+	for _, tc := range []struct {
+		http     string
+		token    string
+		insecure bool
+		ok       bool
+	}{
+		{"127.0.0.1:7878", "", false, true},
+		{"localhost:7878", "", false, true},
+		{"[::1]:7878", "", false, true},
+		{"unix:/tmp/x.sock", "", false, true},
+		{"0.0.0.0:7878", "", false, false},
+		{"0.0.0.0:7878", "tok", false, true},
+		{"0.0.0.0:7878", "", true, true},
+		{":7878", "", false, false},
+		{"192.0.2.7:7878", "", false, false},
+	} {
+		o := &serveOptions{HTTP: tc.http, InsecureListen: tc.insecure}
+		if err := o.checkExposure(context.Background(), tc.token); (err == nil) != tc.ok {
+			t.Errorf("--http %s, token %q, insecure %v: %v, want ok %v", tc.http, tc.token, tc.insecure, err, tc.ok)
+		}
+	}
+}

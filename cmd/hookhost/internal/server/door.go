@@ -121,10 +121,18 @@ func loopbackHost(hostport string) bool {
 	return err == nil && ip.Unmap().IsLoopback()
 }
 
+// maxSocketPath is the longest path a Unix socket can be bound to
+// (sockaddr_un's 108 bytes, less the terminating NUL).
+const maxSocketPath = 107
+
 // listenUnix creates the socket in a private directory next to path,
 // makes it 0600 and only then links it at path, so it is never
 // reachable with a wider mode.
 func listenUnix(path string) (net.Listener, error) {
+	if len(path) > maxSocketPath {
+		return nil, fmt.Errorf("listening on %s: the path is %d bytes, too long for a Unix socket (at most %d)",
+			path, len(path), maxSocketPath)
+	}
 	if err := removeStale(path); err != nil {
 		return nil, err
 	}
@@ -134,6 +142,9 @@ func listenUnix(path string) (net.Listener, error) {
 	}
 	defer os.RemoveAll(dir)
 	tmp := filepath.Join(dir, "s")
+	if len(tmp) > maxSocketPath {
+		return nil, fmt.Errorf("listening on %s: the directory's path is too long for a Unix socket created in it", path)
+	}
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: tmp, Net: "unix"})
 	if err != nil {
 		return nil, fmt.Errorf("listening on %s: %w", path, err)

@@ -142,6 +142,10 @@ func TestUnixRefusesAFile(t *testing.T) {
 	if data, _ := os.ReadFile(path); string(data) != "keep me" {
 		t.Errorf("the file was changed: %q", data)
 	}
+	long := filepath.Join(t.TempDir(), strings.Repeat("x", 100)+".sock")
+	if _, err := Listen(UnixPrefix + long); err == nil || !strings.Contains(err.Error(), "too long for a Unix socket") {
+		t.Errorf("Listen on a %d-byte path: %v", len(long), err)
+	}
 	if _, err := Listen(UnixPrefix); err == nil {
 		t.Errorf("Listen(unix:) = nil error")
 	}
