@@ -119,8 +119,11 @@ func returnToNeutral(v starlark.Value, m *meter) (any, error) {
 }
 
 func convertToNeutral(v starlark.Value, m *meter, maxDepth int) (any, error) {
-	c := converter{meter: m, maxDepth: maxDepth}
+	// The converter holds a copy of the meter, handed back at the end: a
+	// pointer in it would make the caller's meter escape to the heap.
+	c := converter{meter: *m, maxDepth: maxDepth}
 	out, err := c.value(v)
+	*m = c.meter
 	if err == nil {
 		err = m.flush()
 	}
@@ -128,7 +131,7 @@ func convertToNeutral(v starlark.Value, m *meter, maxDepth int) (any, error) {
 }
 
 type converter struct {
-	meter    *meter
+	meter    meter
 	maxDepth int
 	path     []pathElem       // where the element being converted is
 	open     []starlark.Value // the lists, dicts and structs on the path, for cycles
