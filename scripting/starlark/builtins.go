@@ -204,16 +204,31 @@ func enumerate(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 	}
 	m := meterOf(thread)
 	const pairSize = valueSize + sliceSize + 2*valueSize
-	elems, err := collect(thread, &m, "enumerate", it, pairSize)
+	var pairs []starlark.Value
+	var backing starlark.Tuple // one array for every pair, when the length is known
+	n := starlark.Len(it)
+	if n >= 0 {
+		if err := m.spendN(n, pairSize); err != nil {
+			return nil, fmt.Errorf("enumerate: %d elements: %w", n, err)
+		}
+		pairs, backing = make([]starlark.Value, 0, n), make(starlark.Tuple, 2*n)
+	}
+	err := each(thread, "enumerate", it, func(x starlark.Value) (bool, error) {
+		var pair starlark.Tuple
+		if len(backing) >= 2 {
+			pair, backing = backing[:2:2], backing[2:]
+		} else {
+			if err := m.spend(pairSize); err != nil {
+				return false, fmt.Errorf("enumerate: %w", err)
+			}
+			pair = make(starlark.Tuple, 2)
+		}
+		pair[0], pair[1] = starlark.MakeInt(start+len(pairs)), x
+		pairs = append(pairs, pair)
+		return true, nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	pairs := make([]starlark.Value, len(elems))
-	backing := make(starlark.Tuple, 2*len(elems))
-	for i, x := range elems {
-		pair := backing[2*i : 2*i+2 : 2*i+2]
-		pair[0], pair[1] = starlark.MakeInt(start+i), x
-		pairs[i] = pair
 	}
 	return starlark.NewList(pairs), m.flush()
 }

@@ -150,15 +150,18 @@ func TestHostileScripts(t *testing.T) {
 	}
 }
 
-// A payload of 120,000 fields binds to **kwargs well within the default
-// one-second budget (about 0.1 s of CPU): the field names are sorted in
-// O(n log n), not by insertion.
+// A payload of 120,000 fields binds to **kwargs: the field names are
+// sorted in O(n log n), not by insertion. The insertion sort took 9 s of
+// CPU for this payload; the binding now takes about 0.1 s (see
+// BenchmarkKwargsOfAWidePayload), well within the default one-second
+// budget. The test allows 5 s, so that a machine loaded many times over
+// cannot fail it while a quadratic binding still does.
 func TestKwargsOfAWidePayload(t *testing.T) {
 	payload := make(map[string]any, 120_000)
 	for i := range 120_000 {
 		payload[fmt.Sprintf("field%06d", i)] = int64(i)
 	}
-	out, err := hostileCall(t, hookSrc("", `return hook.respond([len(fields), fields["field000000"], fields["field119999"]])`), payload, raceSlowdown*time.Second, scripting.Limits{})
+	out, err := hostileCall(t, hookSrc("", `return hook.respond([len(fields), fields["field000000"], fields["field119999"]])`), payload, raceSlowdown*5*time.Second, scripting.Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
