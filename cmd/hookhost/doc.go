@@ -19,9 +19,10 @@
 // list prints every loaded hook; check compiles and validates every
 // script (and the config's hook entries against them) and prints each
 // problem as file:line: message.
-// serve keeps the host loaded, reloads it on SIGHUP and serves fires over
-// HTTP (package internal/server, with internal/metrics and
-// internal/decisionlog as the host's observers; docs/operations.md).
+// serve keeps the host loaded, hot-reloads it (and rescans on SIGHUP)
+// and serves fires over HTTP (package internal/server, with
+// internal/metrics and internal/decisionlog as the host's observers;
+// docs/operations.md).
 // test runs the test files next to the hooks (package internal/testrun):
 // script tests that fire through the real host with hook.fire, and table
 // tests; its last line is "N passed, N failed". init writes the embedded
