@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 )
 
 // The command-hook start-up benchmarks run the real binary (go build),
@@ -92,7 +93,10 @@ hook.on(%q, rule_%d, priority = %d)
 const benchEvent = `{"session_id":"abc123","transcript_path":"/home/u/.claude/projects/p/abc123.jsonl","cwd":"/home/u/proj",` +
 	`"permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la"},"tool_use_id":"toolu_01"}`
 
-func runOnce(b *testing.B, stdin []byte, name string, args ...string) {
+// runOnce runs the command and returns the CPU time it used (user and
+// system): on a shared machine the wall clock also counts the time the
+// process waited for a core, the CPU time does not.
+func runOnce(b *testing.B, stdin []byte, name string, args ...string) time.Duration {
 	cmd := exec.Command(name, args...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stderr bytes.Buffer
@@ -100,12 +104,21 @@ func runOnce(b *testing.B, stdin []byte, name string, args ...string) {
 	if err := cmd.Run(); err != nil {
 		b.Fatalf("%s %v: %v\n%s", name, args, err, stderr.Bytes())
 	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
+// loop runs the command b.N times and reports its CPU time per run
+// (cpu-ns/op) beside the wall clock (ns/op).
+func loop(b *testing.B, stdin []byte, name string, args ...string) {
+	var cpu time.Duration
+	for b.Loop() {
+		cpu += runOnce(b, stdin, name, args...)
+	}
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
 func BenchmarkSpawnTrue(b *testing.B) {
-	for b.Loop() {
-		runOnce(b, nil, "/bin/true")
-	}
+	loop(b, nil, "/bin/true")
 }
 
 func BenchmarkClaudeStartup(b *testing.B) {
@@ -119,15 +132,11 @@ func BenchmarkClaudeStartup(b *testing.B) {
 		// by the first run.
 		b.Setenv(eventCacheEnv, filepath.Join(b.TempDir(), "events.json"))
 		b.Run(tc.name, func(b *testing.B) {
-			for b.Loop() {
-				runOnce(b, []byte(benchEvent), bin, "claude", "--dir", dir)
-			}
+			loop(b, []byte(benchEvent), bin, "claude", "--dir", dir)
 		})
 		b.Run(tc.name+"-nocache", func(b *testing.B) {
 			b.Setenv(eventCacheEnv, "off")
-			for b.Loop() {
-				runOnce(b, []byte(benchEvent), bin, "claude", "--dir", dir)
-			}
+			loop(b, []byte(benchEvent), bin, "claude", "--dir", dir)
 		})
 	}
 	b.Run("server-auto", func(b *testing.B) {
@@ -142,8 +151,9 @@ func BenchmarkClaudeStartup(b *testing.B) {
 		defer stopServersUnder(b, runtime)
 		dir := benchHooks(b, false)
 		runOnce(b, []byte(benchEvent), bin, "claude", "--dir", dir, "--server", "auto") // starts the server
-		for b.Loop() {
-			runOnce(b, []byte(benchEvent), bin, "claude", "--dir", dir, "--server", "auto")
-		}
+		loop(b, []byte(benchEvent), bin, "claude", "--dir", dir, "--server", "auto")
+	})
+	b.Run("version", func(b *testing.B) { // the binary's own start: no hooks, no stdin
+		loop(b, nil, bin, "--version")
 	})
 }
