@@ -102,4 +102,3 @@ func FuzzRPCLines(f *testing.F) {
 		}
 	})
 }
-
