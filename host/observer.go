@@ -57,6 +57,9 @@ type ReloadReport struct {
 	Files []FileOutcome
 	// Config is what became of the operator config.
 	Config ConfigOutcome
+	// Notes say what the scan left out on purpose: a subdirectory that is
+	// not a hook pack, one nested too deep.
+	Notes []string
 	// Err is set when the reload could not run at all (unreadable
 	// directory, cancelled context): the previous snapshot keeps serving.
 	Err error

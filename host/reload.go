@@ -86,7 +86,7 @@ func (h *Host) reloadLocked(ctx context.Context, retryFailed bool) (ReloadReport
 	}
 	snap, released := h.publishLocked(events, set)
 	rep.Generation = snap.gen
-	rep.Files = outcomesAsPublished(set.outcomes, snap)
+	rep.Files, rep.Notes = outcomesAsPublished(set.outcomes, snap), set.notes
 	return rep, released
 }
 

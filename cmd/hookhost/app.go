@@ -214,8 +214,9 @@ func configError(err error) error {
 // file a reload failed to load, one problem a line, as file:line:
 // message (file relative to the hooks directory), and counts them.
 type problemPrinter struct {
-	w io.Writer
-	n int
+	w     io.Writer
+	n     int
+	notes []string // what the scan left out, for the commands that show it
 }
 
 func (p *problemPrinter) ReloadDone(r host.ReloadReport) {
@@ -224,6 +225,7 @@ func (p *problemPrinter) ReloadDone(r host.ReloadReport) {
 			p.n += printProblems(p.w, []error{f.Err})
 		}
 	}
+	p.notes = r.Notes
 }
 
 func (p *problemPrinter) FireDone(host.FireReport)                {}

@@ -61,6 +61,9 @@ func runCheck(ctx context.Context, opts *checkOptions, _ io.Reader, stdout, stde
 		return err
 	}
 	defer h.Close()
+	for _, note := range loaded.notes {
+		fmt.Fprintf(stderr, "note: %s\n", note)
+	}
 	files, hooks := h.Files(), h.Hooks()
 	if n := loaded.n + printProblems(stdout, unmatchedConfig(cfg, files, hooks)); n > 0 {
 		return failedErrorf("check: %d %s", n, plural(n, "problem", "problems"))
