@@ -75,6 +75,8 @@ var hostileCases = []hostileCase{
 		local t = {}
 		for i = 1, 20 do t[i] = s:upper() end`, payload: map[string]any{"s": strings.Repeat("x", 600<<10)},
 		limits: scripting.Limits{MaxCallMemory: 1 << 20}, want: "string.upper: memory limit exceeded: this call would allocate more than 1MiB"},
+	{name: "os.date of a long format", body: `return os.date(string.rep("%c", 1e6))`, want: "os.date: the result would be"},
+	{name: "os.date still formats", body: `return hook.respond(os.date("!%Y-%m-%d", 0))`, check: wantResult("1970-01-01")},
 	{name: "a table index far past the end", body: `local t = {} t[6e7] = 1`, want: "table index: memory limit exceeded"},
 	{name: "a constructor key far past the end", body: `local k = 6e7 local t = {[k] = 1}`, want: "table index: memory limit exceeded"},
 	{name: "table.sort with a comparator that never returns", body: `

@@ -59,5 +59,17 @@ func (st *state) restrictOS(g *lua.LTable) {
 	for _, name := range keptOS {
 		os.RawSetString(name, full.RawGetString(name))
 	}
+	os.RawSetString("date", st.L.NewFunction(st.boundedDate(full.RawGetString("date").(*lua.LFunction).GFunction)))
 	g.RawSetString("os", os)
+}
+
+// boundedDate wraps os.date so that its result, up to 12 times as long as
+// its format ("%c" is 24 bytes), is bounded and charged first.
+func (st *state) boundedDate(date lua.LGFunction) lua.LGFunction {
+	return func(L *lua.LState) int {
+		if s, ok := L.Get(1).(lua.LString); ok {
+			st.checkString(L, "os.date", 12*len(s))
+		}
+		return date(L)
+	}
 }
