@@ -50,12 +50,6 @@ hook.on("tool.approve", function() stuck.wait() end, { name = "h", timeout = "30
 		{"tool.approve", "stuck.star", `
 load("stuck", "stuck")
 hook.on("tool.approve", lambda: stuck.wait(), name = "h", timeout = "30ms")`},
-		{"tool.execute.pre", "pattern.lua", `
-hook.on("tool.execute.pre", function()
-  -- backtracks for about half a second: long past the deadline, short
-  -- enough not to load the test machine once abandoned
-  string.find(string.rep("a", 600), ".-.-b")
-end, { name = "h", timeout = "30ms" })`},
 	}
 	for _, c := range cases {
 		id := c.file + ":h"
@@ -105,11 +99,13 @@ func entry(r Result, id string) *TraceEntry {
 }
 
 // A hook interrupted at its deadline that stops at once is a timeout but
-// no strike: only calls that had to be abandoned count.
+// no strike: only calls that had to be abandoned count. A Lua pattern
+// that backtracks for seconds stops at the deadline too.
 func TestPromptTimeoutIsNoStrike(t *testing.T) {
 	h := newTestHost(t, map[string]string{
-		"loop.lua":  `hook.on("tool.execute.pre", function() while true do end end, { name = "h", timeout = "10ms" })`,
-		"loop.star": "def h():\n    while True:\n        pass\nhook.on(\"tool.execute.pre\", h, timeout = \"10ms\")",
+		"loop.lua":    `hook.on("tool.execute.pre", function() while true do end end, { name = "h", timeout = "10ms" })`,
+		"pattern.lua": `hook.on("tool.execute.pre", function() string.find(string.rep("a", 2000), ".-.-b") end, { name = "h", timeout = "10ms" })`,
+		"loop.star":   "def h():\n    while True:\n        pass\nhook.on(\"tool.execute.pre\", h, timeout = \"10ms\")",
 	}, Options{})
 	for i := 0; i < strikeLimit+1; i++ {
 		r, err := h.Fire(context.Background(), "tool.execute.pre", map[string]any{})

@@ -60,23 +60,26 @@ func (st *state) checkInterrupt(L *lua.LState, what string) {
 // bounded and charged before it is built.
 func (st *state) concat(L *lua.LState) int {
 	n := L.GetTop()
+	var small [8]string
+	parts := small[:0]
 	total := 0
 	for i := 1; i <= n; i++ {
 		switch v := L.Get(i).(type) {
 		case lua.LString:
-			total += len(v)
+			parts = append(parts, string(v))
 		case lua.LNumber:
-			total += 24 // the longest a number prints
+			parts = append(parts, v.String())
 		default:
 			L.Push(st.concatMeta(L, n))
 			return 1
 		}
+		total += len(parts[len(parts)-1])
 	}
 	st.checkString(L, "string concatenation", total)
 	var b strings.Builder
 	b.Grow(total)
-	for i := 1; i <= n; i++ {
-		b.WriteString(lua.LVAsString(L.Get(i)))
+	for _, p := range parts {
+		b.WriteString(p)
 	}
 	L.Push(lua.LString(b.String()))
 	return 1

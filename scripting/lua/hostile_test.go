@@ -98,6 +98,12 @@ var hostileCases = []hostileCase{
 		payload: map[string]any{"s": strings.Repeat("x", 128<<20)}, timeout: 300 * time.Millisecond, want: "timed out"},
 	{name: "gsub past the string limit", body: `return (s:gsub("x", ("y"):rep(300)))`,
 		payload: map[string]any{"s": strings.Repeat("x", 64<<10)}, want: "string.gsub: result would exceed"},
+	{name: "a pattern that backtracks for hours", body: `return s:find("a*a*a*a*a*c")`,
+		payload: map[string]any{"s": strings.Repeat("a", 5000)}, timeout: 200 * time.Millisecond, want: "timed out"},
+	{name: "gsub with a backtracking pattern", body: `return (s:gsub(".-.-.-b", "x"))`,
+		payload: map[string]any{"s": strings.Repeat("a", 3000)}, timeout: 200 * time.Millisecond, want: "timed out"},
+	{name: "a pattern nested past the matcher's depth", body: `return ("a"):rep(300):match(("a?"):rep(300))`,
+		want: "pattern too complex"},
 	{name: "a returned value sharing sub-tables", body: `
 		local t = {}
 		for i = 1, 40 do t = {t, t} end

@@ -1,146 +1,50 @@
 package lua
 
-// string.find, match, gmatch and gsub, adapted from gopher-lua's
-// stringlib.go (MIT licence, Copyright (c) 2015 Yusuke Inuzuka) so that
-// the matching itself can be abandoned at a hook's deadline.
-//
-// Lua patterns backtrack: a pattern with k quantifiers can take time
-// proportional to n^(k+1) on a subject of n bytes, inside one Go call that
-// no interrupt reaches. Matching that is cheap by that bound runs inline;
-// anything else runs through scripting.Guard, which the deadline abandons.
-//
-// gmatch and gsub look for matches a batch at a time (gmatch lazily, as
-// the loop asks; gsub in a loop that checks the call's interrupt and
-// bounds its result as it goes), so what an abandoned search leaves
-// running is one batch — CPU and a bounded list, not an unbounded one —
-// and a call that is interrupted between batches stops. Matches are garbage as soon as the next one is found;
-// what is kept, gsub's result, is charged to the call's memory budget.
+// string.find, match, gmatch and gsub over hookhost's own matcher
+// (match.go), which looks at the call's interrupt as it searches: a
+// runaway match stops at the deadline like any Lua code, nothing is
+// abandoned, and nothing is left running. gmatch finds one match per
+// iteration; gsub bounds its result as it goes and charges it to the
+// call's memory budget.
 
 import (
-	"fmt"
-	"math"
+	"errors"
 	"strings"
-	"unsafe"
 
 	lua "github.com/yuin/gopher-lua"
-	"github.com/yuin/gopher-lua/pm"
 
 	"github.com/hookhost/hookhost/scripting"
 )
 
-// inlineMatchBudget is the worst-case step count (n^(k+1)) below which a
-// match runs inline: about a millisecond of matching.
-const inlineMatchBudget = 1e6
-
-// find runs pm.Find, inline when its worst case is small, else guarded.
-func (st *state) find(L *lua.LState, pattern, str string, init, limit int) []*pm.MatchData {
-	var mds []*pm.MatchData
-	var err error
-	if st.cur == nil || cheapMatch(pattern, len(str)-init) {
-		mds, err = pm.Find(pattern, readOnlyBytes(str), init, limit)
-	} else {
-		// str is immutable, so the guarded goroutine may read it
-		// without a copy even after it is abandoned.
-		src := readOnlyBytes(str)
-		mds, err = scripting.Guard(st.cur, func() ([]*pm.MatchData, error) {
-			return pm.Find(pattern, src, init, limit)
-		})
+// matcher prepares a match of pattern in str for the running call.
+func (st *state) matcher(str, pattern string) *matcher {
+	var stop func() bool
+	if c := st.cur; c != nil {
+		stop = c.Interrupted
 	}
-	if err != nil {
-		L.RaiseError("%s", err.Error())
-	}
-	return mds
+	return newMatcher(str, pattern, stop)
 }
 
-// matchBatch is how many matches gmatch and gsub search for at a time:
-// enough to make a guarded search worth its goroutine, few enough that
-// an abandoned one ends soon and holds little.
-const matchBatch = 1024
-
-// A matchStream yields the matches of a pattern in a string one by one,
-// searching for up to matchBatch of them at a time.
-type matchStream struct {
-	str, pattern string
-	init         int
-	done         bool
-	batch        []*pm.MatchData
-}
-
-func newMatchStream(str, pattern string) *matchStream {
-	return &matchStream{str: str, pattern: pattern}
-}
-
-// next returns the next match, or nil when there is none.
-func (m *matchStream) next(st *state, L *lua.LState) *pm.MatchData {
-	if len(m.batch) == 0 {
-		if m.done || m.init > len(m.str) {
-			return nil
-		}
-		m.batch = st.find(L, m.pattern, m.str, m.init, matchBatch)
-		// pm.Find tries an anchored pattern at init only
-		if len(m.batch) < matchBatch || strings.HasPrefix(m.pattern, "^") {
-			m.done = true
-		}
-		if len(m.batch) == 0 {
-			return nil
-		}
-		m.init = nextInit(m.batch[len(m.batch)-1])
+// findWith finds the next match, raising a malformed pattern or an
+// interrupt as a Lua error.
+func findWith(L *lua.LState, mt *matcher, init int) *match {
+	m, err := mt.find(init)
+	switch {
+	case errors.Is(err, errMatchInterrupted):
+		L.RaiseError("%v", scripting.ErrInterrupted)
+	case err != nil:
+		L.RaiseError("%v", err)
 	}
-	md := m.batch[0]
-	m.batch = m.batch[1:]
-	return md
+	return m
 }
 
 // nextInit is where the search after a match continues: past it, or one
 // byte on after an empty match, as Lua does.
-func nextInit(md *pm.MatchData) int {
-	if md.Capture(1) == md.Capture(0) {
-		return md.Capture(1) + 1
+func nextInit(m *match) int {
+	if m.end == m.start {
+		return m.end + 1
 	}
-	return md.Capture(1)
-}
-
-// cheapMatch bounds the backtracking of pattern on n bytes.
-func cheapMatch(pattern string, n int) bool {
-	if n <= 16 {
-		return true
-	}
-	k := quantifiers(pattern)
-	return math.Pow(float64(n), float64(k+1)) <= inlineMatchBudget
-}
-
-// quantifiers counts the unescaped quantifiers of a Lua pattern outside
-// character sets, plus one for each %b (which scans ahead).
-func quantifiers(p string) int {
-	k := 0
-	inSet := false
-	for i := 0; i < len(p); i++ {
-		switch c := p[i]; {
-		case c == '%':
-			if i+1 < len(p) && p[i+1] == 'b' && !inSet {
-				k++
-			}
-			i++
-		case c == '[' && !inSet:
-			inSet = true
-			if i+1 < len(p) && p[i+1] == ']' {
-				i++
-			}
-		case c == ']' && inSet:
-			inSet = false
-		case !inSet && (c == '*' || c == '+' || c == '-' || c == '?'):
-			k++
-		}
-	}
-	return k
-}
-
-// readOnlyBytes views s as bytes without copying; pm.Find only reads.
-func readOnlyBytes(s string) []byte {
-	if s == "" {
-		return nil
-	}
-	return unsafe.Slice(unsafe.StringData(s), len(s))
+	return m.end
 }
 
 func strIndex(str string, i int, start bool) int {
@@ -158,19 +62,31 @@ func strIndex(str string, i int, start bool) int {
 	return i
 }
 
-func pushCaptures(L *lua.LState, str string, md *pm.MatchData, whole bool) int {
-	if md.CaptureLength() == 2 && whole {
-		L.Push(lua.LString(str[md.Capture(0):md.Capture(1)]))
+// captureValue is capture i of m: a substring, or a position for ().
+func captureValue(str string, c capture) lua.LValue {
+	if c.len == capPosition {
+		return lua.LNumber(c.start + 1)
+	}
+	return lua.LString(str[c.start : c.start+c.len])
+}
+
+// pushCaptures pushes m's captures, or the whole match when whole is set
+// and there are none; it returns how many values it pushed.
+func pushCaptures(L *lua.LState, str string, m *match, whole bool) int {
+	if len(m.caps) == 0 {
+		if !whole {
+			return 0
+		}
+		L.Push(lua.LString(str[m.start:m.end]))
 		return 1
 	}
-	for i := 2; i < md.CaptureLength(); i += 2 {
-		if md.IsPosCapture(i) {
-			L.Push(lua.LNumber(md.Capture(i)))
-		} else {
-			L.Push(lua.LString(str[md.Capture(i):md.Capture(i+1)]))
+	for _, c := range m.caps {
+		if c.len == capUnfinished {
+			L.RaiseError("unfinished capture")
 		}
+		L.Push(captureValue(str, c))
 	}
-	return md.CaptureLength()/2 - 1
+	return len(m.caps)
 }
 
 // findArgs reads (s, pattern, init?) for find and match; ok is false
@@ -178,7 +94,7 @@ func pushCaptures(L *lua.LState, str string, md *pm.MatchData, whole bool) int {
 func findArgs(L *lua.LState) (str, pattern string, init int, ok bool) {
 	str = L.CheckString(1)
 	pattern = L.CheckString(2)
-	init = strIndex(str, L.OptInt(3, 1), true)
+	init = strIndex(str, intArg(L, 3, 1), true)
 	return str, pattern, init, init <= len(str)
 }
 
@@ -187,11 +103,6 @@ func (st *state) strFind(L *lua.LState) int {
 	if !ok {
 		L.Push(lua.LNil)
 		return 1
-	}
-	if pattern == "" {
-		L.Push(lua.LNumber(init + 1))
-		L.Push(lua.LNumber(init))
-		return 2
 	}
 	if L.GetTop() >= 4 && lua.LVAsBool(L.Get(4)) || !strings.ContainsAny(pattern, "^$*+?.([%-") {
 		pos := strings.Index(str[init:], pattern)
@@ -203,15 +114,14 @@ func (st *state) strFind(L *lua.LState) int {
 		L.Push(lua.LNumber(init + pos + len(pattern)))
 		return 2
 	}
-	mds := st.find(L, pattern, str, init, 1)
-	if len(mds) == 0 {
+	m := findWith(L, st.matcher(str, pattern), init)
+	if m == nil {
 		L.Push(lua.LNil)
 		return 1
 	}
-	md := mds[0]
-	L.Push(lua.LNumber(md.Capture(0) + 1))
-	L.Push(lua.LNumber(md.Capture(1)))
-	return 2 + pushCaptures(L, str, md, false)
+	L.Push(lua.LNumber(m.start + 1))
+	L.Push(lua.LNumber(m.end))
+	return 2 + pushCaptures(L, str, m, false)
 }
 
 func (st *state) strMatch(L *lua.LState) int {
@@ -220,19 +130,20 @@ func (st *state) strMatch(L *lua.LState) int {
 		L.Push(lua.LNil)
 		return 1
 	}
-	mds := st.find(L, pattern, str, init, 1)
-	if len(mds) == 0 {
+	m := findWith(L, st.matcher(str, pattern), init)
+	if m == nil {
 		L.Push(lua.LNil)
 		return 1
 	}
-	return pushCaptures(L, str, mds[0], true)
+	return pushCaptures(L, str, m, true)
 }
 
 // A gmatchState is one gmatch iteration. It belongs to the call that
 // made it: a module-level iterator used by a later call would carry
 // state from one call into the next.
 type gmatchState struct {
-	*matchStream
+	mt    *matcher
+	init  int
 	owner *scripting.Call
 }
 
@@ -241,7 +152,7 @@ func (st *state) strGmatch(L *lua.LState) int {
 	pattern := L.CheckString(2)
 	L.Push(L.Get(lua.UpvalueIndex(1)))
 	ud := L.NewUserData()
-	ud.Value = &gmatchState{matchStream: newMatchStream(str, pattern), owner: st.cur}
+	ud.Value = &gmatchState{mt: st.matcher(str, pattern), owner: st.cur}
 	L.Push(ud)
 	return 2
 }
@@ -254,11 +165,19 @@ func (st *state) strGmatchIter(L *lua.LState) int {
 	if gs.owner != st.cur {
 		L.RaiseError("string.gmatch: this iterator was made by another call (an iterator cannot outlive its call)")
 	}
-	md := gs.next(st, L)
-	if md == nil {
+	if gs.init > len(gs.mt.src) {
 		return 0
 	}
-	return pushCaptures(L, gs.str, md, true)
+	m := findWith(L, gs.mt, gs.init)
+	if m == nil {
+		gs.init = len(gs.mt.src) + 1
+		return 0
+	}
+	gs.init = nextInit(m)
+	if gs.mt.anchored() {
+		gs.init = len(gs.mt.src) + 1
+	}
+	return pushCaptures(L, gs.mt.src, m, true)
 }
 
 func (st *state) strGsub(L *lua.LState) int {
@@ -268,26 +187,27 @@ func (st *state) strGsub(L *lua.LState) int {
 	repl := L.Get(3)
 	limit := intArg(L, 4, -1)
 	max := st.prog.limits.MaxStringSize
+	mt := st.matcher(str, pattern)
 	var b strings.Builder
 	last, n := 0, 0
-	for m := newMatchStream(str, pattern); n != limit; n++ {
-		md := m.next(st, L)
-		if md == nil {
+	for init := 0; init <= len(str) && n != limit; {
+		m := findWith(L, mt, init)
+		if m == nil {
 			break
 		}
-		start, end := md.Capture(0), md.Capture(1)
-		b.WriteString(str[last:start])
-		r, keep := gsubReplacement(L, str, md, repl)
+		n++
+		b.WriteString(str[last:m.start])
+		r, keep := gsubReplacement(L, str, m, repl)
 		if keep {
-			r = str[start:end]
+			r = str[m.start:m.end]
 		}
 		if b.Len()+len(r) > max {
 			L.RaiseError("string.gsub: result would exceed %d bytes", max)
 		}
 		b.WriteString(r)
-		last = end
-		if n%interruptEvery == 0 {
-			st.checkInterrupt(L, "string.gsub")
+		last, init = m.end, nextInit(m)
+		if mt.anchored() {
+			break
 		}
 	}
 	if b.Len()+len(str)-last > max {
@@ -302,21 +222,16 @@ func (st *state) strGsub(L *lua.LState) int {
 
 // gsubReplacement computes one replacement; keep reports that the
 // replacement was false or nil, which keeps the original text.
-func gsubReplacement(L *lua.LState, str string, md *pm.MatchData, repl lua.LValue) (string, bool) {
+func gsubReplacement(L *lua.LState, str string, m *match, repl lua.LValue) (string, bool) {
 	switch r := repl.(type) {
 	case lua.LString, lua.LNumber:
-		return expandPercent(L, str, md, r.String()), false
+		return expandPercent(L, str, m, r.String()), false
 	case *lua.LTable:
-		v := L.GetTable(r, firstCapture(str, md))
+		v := L.GetTable(r, firstCapture(str, m))
 		return lua.LVAsString(v), lua.LVIsFalse(v)
 	case *lua.LFunction:
 		L.Push(r)
-		n := 1
-		if md.CaptureLength() > 2 {
-			n = pushCaptures(L, str, md, false)
-		} else {
-			L.Push(lua.LString(str[md.Capture(0):md.Capture(1)]))
-		}
+		n := pushCaptures(L, str, m, true)
 		L.Call(n, 1)
 		v := L.Get(-1)
 		L.Pop(1)
@@ -325,19 +240,17 @@ func gsubReplacement(L *lua.LState, str string, md *pm.MatchData, repl lua.LValu
 	return "", true
 }
 
-func firstCapture(str string, md *pm.MatchData) lua.LValue {
-	idx := 0
-	if md.CaptureLength() > 2 {
-		idx = 2
+// firstCapture is the first capture, or the whole match when there is
+// none.
+func firstCapture(str string, m *match) lua.LValue {
+	if len(m.caps) == 0 {
+		return lua.LString(str[m.start:m.end])
 	}
-	if md.IsPosCapture(idx) {
-		return lua.LNumber(md.Capture(idx))
-	}
-	return lua.LString(str[md.Capture(idx):md.Capture(idx+1)])
+	return captureValue(str, m.caps[0])
 }
 
 // expandPercent expands %0-%9 and %% in a gsub replacement string.
-func expandPercent(L *lua.LState, str string, md *pm.MatchData, repl string) string {
+func expandPercent(L *lua.LState, str string, m *match, repl string) string {
 	if !strings.Contains(repl, "%") {
 		return repl
 	}
@@ -354,20 +267,19 @@ func expandPercent(L *lua.LState, str string, md *pm.MatchData, repl string) str
 			b.WriteByte(d)
 			continue
 		}
-		b.WriteString(captureText(L, str, md, int(d-'0')))
+		b.WriteString(lua.LVAsString(captureText(L, str, m, int(d-'0'))))
 	}
 	return b.String()
 }
 
-func captureText(L *lua.LState, str string, md *pm.MatchData, n int) string {
-	idx := 2 * n
-	if n == 0 || (n == 1 && md.CaptureLength() == 2) {
-		idx = 0
-	} else if idx >= md.CaptureLength() {
+// captureText is %n of a replacement: %0 and, without captures, %1 are
+// the whole match.
+func captureText(L *lua.LState, str string, m *match, n int) lua.LValue {
+	if n == 0 || n == 1 && len(m.caps) == 0 {
+		return lua.LString(str[m.start:m.end])
+	}
+	if n > len(m.caps) {
 		L.RaiseError("invalid capture index %%%d", n)
 	}
-	if md.IsPosCapture(idx) {
-		return fmt.Sprint(md.Capture(idx))
-	}
-	return str[md.Capture(idx):md.Capture(idx+1)]
+	return captureValue(str, m.caps[n-1])
 }

@@ -1,5 +1,5 @@
--- string.find, match, gmatch and gsub are hookhost's own (so a deadline
--- can abandon a runaway match): they must behave as Lua 5.1's.
+-- string.find, match, gmatch and gsub run on hookhost's own matcher (so a
+-- deadline stops a runaway match): they must behave as Lua 5.1's.
 local expect = require("expect")
 
 expect.eq({ string.find("hello world", "o w") }, { 5, 7 })
@@ -18,7 +18,32 @@ expect.eq({ string.match("key = value", "(%w+)%s*=%s*(%w+)") }, { "key", "value"
 expect.eq(string.match("abc", "x"), nil)
 expect.eq(string.match("  trim  ", "^%s*(.-)%s*$"), "trim")
 expect.eq(string.match("f(a(b)c)", "%b()"), "(a(b)c)")
--- (gopher-lua's %f frontier differs from Lua 5.1; not tested here)
+expect.eq({ string.find("THE (quick) fox", "%f[%a]%a+") }, { 1, 3 })
+expect.eq({ string.gsub("hello world from Lua", "%f[%w]%w+", "X") }, { "X X X X", 4 })
+expect.eq({ string.find("aaa", "%f[a]") }, { 1, 0 })
+expect.eq({ string.find("a1", "%f[%d]") }, { 2, 1 })
+expect.eq({ string.find("hello", "(l)%1") }, { 3, 4, "l" })
+expect.eq({ string.find("a]b", "[]]") }, { 2, 2 })
+expect.eq({ string.find("12a", "[^%d]") }, { 3, 3 })
+expect.eq(string.match("Q", "[A-Z]"), "Q")
+expect.eq({ string.match("abc", "()b()") }, { 2, 3 })
+expect.eq(string.match("<a><b>", "<(.-)>"), "a")
+expect.eq(string.match("<a><b>", "<(.*)>"), "a><b")
+expect.eq({ string.find("a$b", "$b") }, { 2, 3 })
+expect.eq(string.match("x = 1", "^(%w+)%s*=%s*(%d+)$"), "x")
+expect.eq(string.match("a.b", "%."), ".")
+expect.eq(string.match("tab	here", "%s"), "\t")
+expect.eq(string.match("A1_", "[%w_]+"), "A1_")
+expect.eq(string.match("x", "x?x?x"), "x")
+expect.eq(string.match("--x", "%-+"), "--")
+expect.eq(string.match("\0", "%z"), "\0")
+expect.fails(function() return string.find("x", "%") end, "malformed pattern (ends with '%')")
+expect.fails(function() return string.find("x", "[a") end, "missing ']'")
+expect.fails(function() return string.match("x", "x)") end, "invalid pattern capture")
+expect.fails(function() return string.find("x", "(x") end, "unfinished capture")
+expect.fails(function() return string.find("x", "%b") end, "missing arguments to '%b'")
+expect.fails(function() return string.find("x", "%f") end, "missing '[' after '%f'")
+expect.fails(function() return string.find("x", "%1") end, "invalid capture index")
 
 local words = {}
 for w in string.gmatch("one two  three", "%a+") do words[#words + 1] = w end
