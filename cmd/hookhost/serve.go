@@ -198,8 +198,10 @@ func runServe(ctx context.Context, opts *serveOptions, _ io.Reader, stdout, stde
 		return failedErrorf("serve: %v", err)
 	}
 	defer dlog.close()
-	m := metrics.New(metrics.Options{DecisionLogDropped: dlog.dropped})
-	h, err := opts.openServedHost(ctx, logger, m, dlog)
+	var h *host.Host // set before anything can scrape the metrics
+	m := metrics.New(metrics.Options{DecisionLogDropped: dlog.dropped,
+		LoadProblems: func() int { return len(h.Status().Problems) }})
+	h, err = opts.openServedHost(ctx, logger, m, dlog)
 	if err != nil {
 		return err
 	}

@@ -69,6 +69,9 @@ func TestServeStrict(t *testing.T) {
 		if len(res.Problems) != 1 || !strings.HasPrefix(res.Problems[0], "broken.lua:") {
 			t.Errorf("strict %v: problems %q, want broken.lua's", strict, res.Problems)
 		}
+		if _, text := s.get("/metrics"); !strings.Contains(text, "\nhookhost_load_problems 1\n") {
+			t.Errorf("strict %v: /metrics has no hookhost_load_problems 1", strict)
+		}
 		switch {
 		case strict && (code != 503 || !strings.Contains(health, `broken.lua:3 failed to load`)):
 			t.Errorf("strict: GET /healthz: %d %s, want 503 naming broken.lua", code, health)

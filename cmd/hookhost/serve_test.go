@@ -281,6 +281,7 @@ func TestServeMetrics(t *testing.T) {
 		`hookhost_decision_log_dropped_total 0`,
 		`hookhost_reloads_total{trigger="start"} 1`,
 		`hookhost_last_reload_successful 1`,
+		`hookhost_load_problems 0`,
 		`# TYPE hookhost_hook_duration_seconds histogram`,
 	} {
 		if !strings.Contains(text, want+"\n") {

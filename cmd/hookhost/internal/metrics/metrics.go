@@ -22,6 +22,10 @@ type Options struct {
 	// DecisionLogDropped, when set, reports how many decision-log lines
 	// were dropped so far; hookhost_decision_log_dropped_total reads it.
 	DecisionLogDropped func() uint64
+	// LoadProblems, when set, reports how many load problems the serving
+	// snapshot has (host.Status's Problems); hookhost_load_problems reads
+	// it at each scrape.
+	LoadProblems func() int
 }
 
 // Metrics is a host.Observer that records into its own registry.
@@ -56,7 +60,14 @@ func New(opts Options) *Metrics {
 	if dropped == nil {
 		dropped = func() uint64 { return 0 }
 	}
+	problems := opts.LoadProblems
+	if problems == nil {
+		problems = func() int { return 0 }
+	}
 	m.reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: namespace, Name: "load_problems",
+			Help: "Files (and packs) of the serving snapshot that failed to load, whether or not an older version serves."},
+			func() float64 { return float64(problems()) }),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: namespace, Name: "decision_log_dropped_total",
@@ -92,7 +103,7 @@ func (m *Metrics) newReloadMetrics() {
 	m.reloadDuration = prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: namespace, Name: "reload_duration_seconds",
 		Help: "How long a reload took.", Buckets: prometheus.ExponentialBuckets(.001, 2.5, 10)})
 	m.lastReloadOK = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "last_reload_successful",
-		Help: "1 when the last reload loaded every file and the config, 0 otherwise."})
+		Help: "1 when the last reload loaded every file it read and the config, 0 otherwise."})
 	m.lastReloadTime = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "last_reload_timestamp_seconds",
 		Help: "When the last reload began, in seconds since the Unix epoch."})
 	m.generation = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "snapshot_generation",

@@ -31,7 +31,8 @@ func fire(event string, action host.Action, trace ...host.TraceEntry) host.FireR
 
 func TestSeries(t *testing.T) {
 	dropped := uint64(0)
-	m := New(Options{DecisionLogDropped: func() uint64 { return dropped }})
+	problems := 0
+	m := New(Options{DecisionLogDropped: func() uint64 { return dropped }, LoadProblems: func() int { return problems }})
 	guard := host.TraceEntry{Hook: "g.lua:guard", Outcome: host.OutcomeDecision, Action: host.Deny, Duration: 300 * time.Microsecond}
 	slow := host.TraceEntry{Hook: "s.star:slow", Outcome: host.OutcomeTimeout, Duration: 1200 * time.Millisecond}
 	boom := host.TraceEntry{Hook: "b.lua:boom", Outcome: host.OutcomeError, Duration: 40 * time.Microsecond}
@@ -46,7 +47,7 @@ func TestSeries(t *testing.T) {
 	m.ReloadDone(host.ReloadReport{Generation: 1, Trigger: "start", Start: start})
 	m.ReloadDone(host.ReloadReport{Generation: 2, Trigger: "watch", Start: start.Add(time.Second),
 		Files: []host.FileOutcome{{Path: "a.lua", Outcome: host.FileFailed, Err: errors.New("a.lua:1: x")}}})
-	dropped = 7
+	dropped, problems = 7, 2
 
 	text := scrape(t, m)
 	for _, want := range []string{
@@ -71,6 +72,7 @@ func TestSeries(t *testing.T) {
 		`hookhost_last_reload_timestamp_seconds 1.700000001e+09`,
 		`hookhost_snapshot_generation 2`,
 		`hookhost_decision_log_dropped_total 7`,
+		`hookhost_load_problems 2`,
 		"# TYPE hookhost_hook_duration_seconds histogram",
 		"# TYPE hookhost_fires_total counter",
 		"# TYPE hookhost_last_reload_successful gauge",
