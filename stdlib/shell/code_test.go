@@ -70,6 +70,10 @@ var codeCases = []struct {
 	{"node", "require('child_process').execSync(`rm -rf ${dir}`)", []Call{{Kind: "shell", Func: "execSync", Args: []string{"rm -rf ${dir}"}, Dynamic: true}}},
 	{"node", `const m = /a(b)/.exec("ab"); console.log(m[1])`, nil},
 	{"node", `console.log("execSync('rm -rf /')") // rmSync("/")`, nil},
+	// An options object inside a list is no argument (a fuzzer found it
+	// breaking the Args and Paths pairing).
+	{"node", `fs.rmSync(["/tmp/x", {recursive: true}])`, []Call{{Kind: "delete", Func: "fs.rmSync", Args: []string{"/tmp/x"}, Recursive: true}}},
+	{"node", "Deno.removeSync(\x00\x00(  {recursive! true))", []Call{{Kind: "delete", Func: "Deno.removeSync", Args: []string{"\x00\x00(  {recursive! true))"}, Recursive: true, Dynamic: true}}},
 	// PHP and Lua.
 	{"php", `system("rm -rf /");`, []Call{{Kind: "shell", Func: "system", Args: []string{"rm -rf /"}}}},
 	{"php", `echo shell_exec('rm -rf ~');`, []Call{{Kind: "shell", Func: "shell_exec", Args: []string{"rm -rf ~"}}}},

@@ -13,10 +13,11 @@ import (
 // literal), which of them are not literals, and whether it is an
 // option that names no path or command (shell=True, {recursive: true}).
 type codeArg struct {
-	vals   []string
-	dyn    []bool
-	list   bool
-	option bool
+	vals      []string
+	dyn       []bool // as long as vals
+	list      bool
+	option    bool
+	recursive bool // an option that asks for a recursive delete
 }
 
 // parenless lists the languages whose calls may omit parentheses:
@@ -111,7 +112,7 @@ func (s *scanner) arg(ts []token) codeArg {
 	case isKeyword(ts):
 		return codeArg{option: true}
 	case first.kind == tPunct && first.text == "{":
-		return codeArg{option: true, vals: recursiveOption(ts)}
+		return codeArg{option: true, recursive: recursiveOption(ts)}
 	case first.kind == tPunct && (first.text == "[" || first.text == "(") && s.closerOf(first.idx) == ts[len(ts)-1].idx:
 		return s.listArg(ts)
 	}
@@ -141,15 +142,15 @@ func isKeyword(ts []token) bool {
 	return (ts[1].text == "=" && (len(ts) < 3 || ts[2].text != "=")) || ts[1].text == ":"
 }
 
-// recursiveOption returns ["recursive"] for an options object that sets
-// recursive (fs.rmSync("/", {recursive: true})).
-func recursiveOption(ts []token) []string {
+// recursiveOption reports an options object that sets recursive
+// (fs.rmSync("/", {recursive: true})).
+func recursiveOption(ts []token) bool {
 	for i := 0; i+2 < len(ts); i++ {
 		if ts[i].kind == tIdent && ts[i].text == "recursive" && ts[i+2].text == "true" {
-			return []string{"recursive"}
+			return true
 		}
 	}
-	return nil
+	return false
 }
 
 // listArg reads a list literal: ["rm", "-rf", "/"], ("a", "b").
@@ -160,8 +161,11 @@ func (s *scanner) listArg(ts []token) codeArg {
 	}
 	inner := s.split(ts[1].idx, ts[len(ts)-1].idx)
 	for _, e := range inner {
-		a.vals = append(a.vals, e.vals...)
-		a.dyn = append(a.dyn, e.dyn...)
+		a.recursive = a.recursive || e.recursive
+		if !e.option {
+			a.vals = append(a.vals, e.vals...)
+			a.dyn = append(a.dyn, e.dyn...)
+		}
 	}
 	return a
 }
@@ -172,8 +176,8 @@ func (s *scanner) build(r rule, name string, args []codeArg) (Call, bool) {
 	var pos []codeArg
 	recursive := r.recursive
 	for _, a := range args {
+		recursive = recursive || a.recursive
 		if a.option {
-			recursive = recursive || slices.Contains(a.vals, "recursive")
 			continue
 		}
 		pos = append(pos, a)

@@ -29,6 +29,7 @@ func FuzzParse(f *testing.F) {
 	for _, line := range []string{
 		"((((((((((((1))))))))))))", "a <<EOF\n$(b)\nEOF", "x=$'\\x00'", "{1..3..0}",
 		"sh -c", "find -exec", "xargs", "ssh", "env -S", "eval ''", "trap", "su -c",
+		"deno eval 'Deno.removeSync(\x00\x00(  {recursive! true))'",
 	} {
 		f.Add(line)
 	}
