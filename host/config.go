@@ -37,7 +37,20 @@ type Config struct {
 type Defaults struct {
 	// Timeout is the budget of hooks nothing else gives one.
 	Timeout time.Duration
+	// Isolation is where the files nothing else configures run.
+	Isolation Isolation
 }
+
+// Isolation says where a file's hooks run.
+type Isolation string
+
+const (
+	// InProcess runs hooks in the host's own process (the default).
+	InProcess Isolation = "none"
+	// ProcessIsolation runs hooks in a supervised worker process, one per
+	// file or pack, under operating-system limits.
+	ProcessIsolation Isolation = "process"
+)
 
 // ConfigLimits holds the config's limits section.
 type ConfigLimits struct {
@@ -93,6 +106,9 @@ type HookConfig struct {
 	Timeouts map[string]time.Duration
 	// Config reaches the hooks as ctx.config (neutral values).
 	Config map[string]any
+	// Isolation is where the file's (or pack's) hooks run; empty leaves
+	// it to the pack or the defaults. Not for a single hook.
+	Isolation Isolation
 	// Line is where the entry starts in the file.
 	Line int
 
@@ -205,8 +221,13 @@ func (p *configParser) root(n *yaml.Node) {
 				p.cfg.Limits = ConfigLimits{Memory: p.size(v, "limits.memory", MinMemoryLimit), Line: k.Line}
 			})
 		case "defaults":
-			p.mapping(v, "defaults", []string{"timeout"}, func(_ string, _, v *yaml.Node) {
-				p.cfg.Defaults.Timeout = p.duration(v, "defaults.timeout")
+			p.mapping(v, "defaults", []string{"timeout", "isolation"}, func(key string, _, v *yaml.Node) {
+				switch key {
+				case "timeout":
+					p.cfg.Defaults.Timeout = p.duration(v, "defaults.timeout")
+				case "isolation":
+					p.cfg.Defaults.Isolation = p.isolation(v, "defaults.isolation")
+				}
 			})
 		case "events":
 			p.cfg.Events = map[string]EventConfig{}
@@ -248,17 +269,23 @@ func (p *configParser) event(name string, k, n *yaml.Node) {
 	p.cfg.Events[name] = ec
 }
 
-var hookKeys = []string{"enabled", "priority", "timeout", "timeouts", "config"}
+var hookKeys = []string{"enabled", "priority", "timeout", "timeouts", "config", "isolation"}
 
 func (p *configParser) hook(key string, k, n *yaml.Node) {
-	if _, _, err := splitHookKey(key); err != nil {
+	hc := HookConfig{Line: k.Line}
+	what := "hooks." + key
+	_, hookName, err := splitHookKey(key)
+	if err != nil {
 		p.errorf(k, "hooks: %v", err)
 		return
 	}
-	hc := HookConfig{Line: k.Line}
-	what := "hooks." + key
 	p.mapping(n, what, hookKeys, func(field string, _, v *yaml.Node) {
 		switch field {
+		case "isolation":
+			if hookName != "" {
+				p.errorf(v, "%s.isolation: isolation applies to a whole file or pack, not to one hook", what)
+			}
+			hc.Isolation = p.isolation(v, what+".isolation")
 		case "enabled":
 			var b bool
 			if err := v.Decode(&b); err != nil || v.Tag != "!!bool" {
@@ -373,6 +400,32 @@ func (p *configParser) freeMap(n *yaml.Node, what string) map[string]any {
 		m = map[string]any{}
 	}
 	return m
+}
+
+func (p *configParser) isolation(n *yaml.Node, what string) Isolation {
+	s := Isolation(p.str(n, what))
+	if s != "" && s != InProcess && s != ProcessIsolation {
+		p.errorf(n, "%s: want process or none, got %q", what, s)
+	}
+	return s
+}
+
+// isolationOf is where a file's hooks run: the file's setting, else its
+// pack's, else the defaults'.
+func (c *Config) isolationOf(file, pack string) Isolation {
+	keys := []string{file}
+	if pack != "" {
+		keys = append(keys, pack+"/")
+	}
+	for _, key := range keys {
+		if hc := c.Hooks[key]; hc.Isolation != "" {
+			return hc.Isolation
+		}
+	}
+	if c.Defaults.Isolation != "" {
+		return c.Defaults.Isolation
+	}
+	return InProcess
 }
 
 // splitHookKey splits a hooks key into file and hook name ("" for a

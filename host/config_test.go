@@ -50,12 +50,14 @@ func TestParseConfigErrors(t *testing.T) {
 		{"bad size", "limits:\n  memory: 512MB\n", `hookhost.yaml:2: limits.memory: size "512MB": want a whole number and a unit, such as 512MiB or 1GiB`},
 		{"small size", "limits:\n  memory: 1MiB\n", "hookhost.yaml:2: limits.memory: 1MiB is below the 32MiB minimum"},
 		{"size list", "limits:\n  memory: [1]\n", "hookhost.yaml:2: limits.memory: want a size such as 512MiB or 1GiB"},
-		{"unknown hook key", "hooks:\n  a.lua:\n    priorty: 1\n", `hookhost.yaml:3: hooks.a.lua: unknown key "priorty" (want enabled, priority, timeout, timeouts, config)`},
+		{"unknown hook key", "hooks:\n  a.lua:\n    priorty: 1\n", `hookhost.yaml:3: hooks.a.lua: unknown key "priorty" (want enabled, priority, timeout, timeouts, config, isolation)`},
 		{"zero timeout", "defaults: { timeout: 0s }\n", "hookhost.yaml:1: defaults.timeout: 0s must be more than zero"},
 		{"negative", "hooks:\n  a.lua: { timeout: -1s }\n", "hookhost.yaml:2: hooks.a.lua.timeout: duration must not be negative"},
 		{"too long", "hooks:\n  a.lua: { timeout: 11m }\n", "hookhost.yaml:2: hooks.a.lua.timeout: 11m is over the 10m0s cap"},
 		{"bad duration", "hooks:\n  a.lua: { timeout: soon }\n", `hookhost.yaml:2: hooks.a.lua.timeout: bad duration "soon"`},
 		{"bad key", "hooks:\n  guard: {}\n", `hookhost.yaml:2: hooks: key "guard": want a file (guard.lua), a hook id (guard.lua:no-rm-root) or a hook pack (pack/)`},
+		{"hook isolation", "hooks:\n  a.lua:h: { isolation: process }\n", "hookhost.yaml:2: hooks.a.lua:h.isolation: isolation applies to a whole file or pack, not to one hook"},
+		{"bad isolation", "defaults: { isolation: vm }\n", `hookhost.yaml:1: defaults.isolation: want process or none, got "vm"`},
 		{"bad bool", "hooks:\n  a.lua: { enabled: yes please }\n", "hookhost.yaml:2: hooks.a.lua.enabled: want true or false"},
 		{"bad priority", "hooks:\n  a.lua: { priority: high }\n", "hookhost.yaml:2: hooks.a.lua.priority: want an integer"},
 		{"bad behavior", "events:\n  tool.approve: { timeout_behavior: maybe }\n", "hookhost.yaml:2: events.tool.approve.timeout_behavior: want skip or deny"},
@@ -122,5 +124,36 @@ func TestParseConfigLimits(t *testing.T) {
 		if got := cfg.MemoryLimit(); got != c.want {
 			t.Errorf("%q: memory limit %d, want %d", c.yaml, got, c.want)
 		}
+	}
+}
+
+func TestConfigIsolation(t *testing.T) {
+	cfg, err := ParseConfig("hookhost.yaml", []byte(`
+defaults: { isolation: process }
+hooks:
+  trusted.lua: { isolation: none }
+  untrusted/: { isolation: process }
+  vetted/: { isolation: none }
+  vetted/odd.star: { isolation: process }
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		file, pack string
+		want       Isolation
+	}{
+		{"trusted.lua", "", InProcess},
+		{"other.lua", "", ProcessIsolation},
+		{"untrusted/a.lua", "untrusted", ProcessIsolation},
+		{"vetted/a.lua", "vetted", InProcess},
+		{"vetted/odd.star", "vetted", ProcessIsolation},
+	} {
+		if got := cfg.isolationOf(c.file, c.pack); got != c.want {
+			t.Errorf("isolationOf(%s) = %s, want %s", c.file, got, c.want)
+		}
+	}
+	if got := (&Config{}).isolationOf("a.lua", ""); got != InProcess {
+		t.Errorf("no config: %s, want in process", got)
 	}
 }

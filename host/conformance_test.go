@@ -43,7 +43,14 @@ import (
 //
 // In expectations and in hookhost.yaml, "EXT" stands for the file extension of the language
 // under test, so hook ids read a.EXT:name.
-func TestConformance(t *testing.T) {
+func TestConformance(t *testing.T) { runConformance(t, false) }
+
+// TestConformanceIsolated runs the suite again with every file isolated
+// (defaults: isolation: process): each file's hooks run in a worker
+// process, and every result must be the same.
+func TestConformanceIsolated(t *testing.T) { runConformance(t, true) }
+
+func runConformance(t *testing.T, isolated bool) {
 	files, err := filepath.Glob("testdata/conformance/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no conformance cases: %v", err)
@@ -55,7 +62,7 @@ func TestConformance(t *testing.T) {
 		}
 		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
 		for _, ext := range languages(t, file, ar) {
-			t.Run(name+"/"+ext, func(t *testing.T) { runCase(t, ar, ext) })
+			t.Run(name+"/"+ext, func(t *testing.T) { runCase(t, ar, ext, isolated) })
 		}
 	}
 }
@@ -85,7 +92,7 @@ func section(ar *txtar.Archive, name string) []byte {
 }
 
 // runCase loads the scripts of one language and runs the test section.
-func runCase(t *testing.T, ar *txtar.Archive, ext string) {
+func runCase(t *testing.T, ar *txtar.Archive, ext string, isolated bool) {
 	fsys := fstest.MapFS{}
 	other := map[string]string{"lua": ".star", "star": ".lua"}[ext]
 	for _, f := range ar.Files {
@@ -100,6 +107,13 @@ func runCase(t *testing.T, ar *txtar.Archive, ext string) {
 			t.Fatalf("config: %v", err)
 		}
 		opts.Config = c
+	}
+	if isolated {
+		if opts.Config == nil {
+			opts.Config = &Config{}
+		}
+		opts.Config.Defaults.Isolation = ProcessIsolation
+		opts.WorkerExecutable = testWorker
 	}
 	h, err := New(context.Background(), opts)
 	if err != nil {

@@ -10,20 +10,21 @@ import (
 )
 
 // heapBombs grow the heap without end through the interpreter itself
-// (table and list growth), which no per-call budget sees, beside a
-// lower-priority hook that must still run.
+// (a table or list of fresh 1 KiB strings), which the per-call budget
+// lifted in these tests would otherwise stop, beside a lower-priority
+// hook that must still run.
 var heapBombs = map[string]string{
 	"bomb.lua": `
 hook.on("tool.execute.pre", function()
-  local t = {}
-  for i = 1, 1e9 do t[i] = i end
+  local t, s = {}, string.rep("x", 1024)
+  for i = 1, 1e9 do t[i] = s .. i end
 end, { name = "bomb", priority = 10, timeout = "60s" })
 hook.on("tool.execute.pre", function() return hook.deny("the next hook ran") end, { name = "next" })`,
 	"bomb.star": `
 def bomb():
-    x = []
+    x, s = [], "x" * 1024
     for i in range(1000000000):
-        x.append(i)
+        x.append(s + str(i))
 
 def next():
     return hook.deny("the next hook ran")
@@ -81,8 +82,8 @@ func TestHeapLimitFailsClosed(t *testing.T) {
 	}
 	h := newTestHost(t, map[string]string{"bomb.lua": `
 hook.on("tool.approve", function()
-  local t = {}
-  for i = 1, 1e9 do t[i] = i end
+  local t, s = {}, string.rep("x", 1024)
+  for i = 1, 1e9 do t[i] = s .. i end
 end, { name = "bomb", timeout = "60s" })`}, Options{Config: cfg, Limits: scripting.Limits{MaxCallMemory: 1 << 40}})
 	runtime.GC()
 	r, err := h.Fire(context.Background(), "tool.approve", map[string]any{})

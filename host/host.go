@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hookhost/hookhost/host/isolate"
 	"github.com/hookhost/hookhost/scripting"
 	"github.com/hookhost/hookhost/scripting/lua"
 	"github.com/hookhost/hookhost/scripting/starlark"
@@ -46,6 +47,11 @@ type Options struct {
 	// Engines compile the scripts, one per file extension; nil means Lua
 	// (.lua) and Starlark (.star).
 	Engines []scripting.Engine
+	// WorkerExecutable is the program the worker processes of files
+	// configured "isolation: process" are started from; empty means this
+	// program (os.Executable), whose main must then call
+	// isolate.RunWorkerIfRequested first.
+	WorkerExecutable string
 	// ConfigPath is the operator's config file (hookhost.yaml). The host
 	// reads it itself, re-reads it on every reload (Watch watches it), and
 	// keeps the last good config live when an edit fails. Set Config or
@@ -71,6 +77,7 @@ type Host struct {
 	env     *scripting.Env
 	engines map[string]scripting.Engine
 	wd      *watchdog
+	workers *isolate.Pool // the worker processes of isolated files
 	strikes *quarantine
 	now     func() time.Time
 	obs     Observer
@@ -134,6 +141,8 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		h.engines[e.Extension()] = e
 	}
 	h.strikes = newQuarantine()
+	h.workers = isolate.NewPool(isolate.Options{Executable: opts.WorkerExecutable, Logger: h.logger,
+		Limits: isolate.OSLimits{Data: h.cfg.MemoryLimit()}})
 	h.wd = newWatchdog(h.cfg.MemoryLimit())
 	if rep := h.Rescan(ctx, TriggerStart); rep.Err != nil {
 		h.Close()
@@ -255,6 +264,9 @@ func (h *Host) Close() error {
 		old.release()
 	}
 	h.files, h.packs = nil, nil
+	if h.workers != nil {
+		h.workers.Close()
+	}
 	return nil
 }
 

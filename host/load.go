@@ -28,6 +28,9 @@ type loadedFile struct {
 	// unchanged bad file is not recompiled on every reload. It is only
 	// recorded for a compile that ran to its end.
 	lastHash string
+	// unit is the worker the latest content was compiled in ("" in
+	// process): a change of isolation compiles the file again.
+	unit string
 }
 
 // A version is one compiled content of a file. Every snapshot that holds
@@ -75,7 +78,7 @@ func (s *fileSet) discard() {
 // latest content failed are compiled again even if unchanged (new events
 // may make them valid). If ctx ends, everything compiled is closed and
 // nothing is recorded: the next reload starts from prev again.
-func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, prevPacks map[string]*packState, events map[string]*EventSpec, retryFailed bool) (*fileSet, error) {
+func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, prevPacks map[string]*packState, events map[string]*EventSpec, cfg *Config, retryFailed bool) (*fileSet, error) {
 	sc, err := h.scan()
 	if err != nil {
 		return nil, err
@@ -87,7 +90,7 @@ func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, prevP
 			set.discard()
 			return nil, err
 		}
-		f, outcome, err := h.loadFile(ctx, prev[name], sc.files[name], events, retryFailed)
+		f, outcome, err := h.loadFile(ctx, prev[name], sc.files[name], events, cfg, retryFailed)
 		if err != nil {
 			set.discard()
 			return nil, err
@@ -196,7 +199,7 @@ type fileOutcome struct {
 
 // loadFile compiles a file if its content changed since prev. The error
 // is only for a compile cut short by ctx.
-func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, events map[string]*EventSpec, retryFailed bool) (*loadedFile, fileOutcome, error) {
+func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, events map[string]*EventSpec, cfg *Config, retryFailed bool) (*loadedFile, fileOutcome, error) {
 	name := sf.name
 	if prev == nil {
 		prev = &loadedFile{path: name, pack: sf.pack}
@@ -204,17 +207,18 @@ func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, e
 	out := fileOutcome{FileOutcome: FileOutcome{Path: name, Pack: sf.pack}}
 	code, err := fs.ReadFile(h.fsys, name)
 	if err != nil {
-		f := &loadedFile{path: name, pack: sf.pack, live: prev.live,
+		f := &loadedFile{path: name, pack: sf.pack, live: prev.live, unit: prev.unit,
 			err: &scripting.Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err), Err: err}}
 		return f, out.failed(f), nil
 	}
 	hash := contentHash(code)
-	if hash == prev.lastHash && prev.pack == sf.pack && !(retryFailed && prev.err != nil) {
+	unit, engine := h.engineFor(cfg, name, sf.pack)
+	if hash == prev.lastHash && prev.pack == sf.pack && prev.unit == unit && !(retryFailed && prev.err != nil) {
 		out.Outcome, out.Err = FileUnchanged, prev.err
 		out.Version = prev.liveHash()
 		return prev, out, nil
 	}
-	prog, err := h.engines[path.Ext(name)].Compile(ctx, scripting.Source{Name: name, Code: code}, h.env)
+	prog, err := engine.Compile(ctx, scripting.Source{Name: name, Code: code}, h.env)
 	if err != nil && ctx.Err() != nil {
 		return nil, out, fmt.Errorf("compiling %s: %w", name, ctx.Err())
 	}
@@ -224,7 +228,7 @@ func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, e
 		}
 	}
 	if err != nil {
-		f := &loadedFile{path: name, pack: sf.pack, live: prev.live, err: err, lastHash: hash}
+		f := &loadedFile{path: name, pack: sf.pack, live: prev.live, err: err, lastHash: hash, unit: unit}
 		return f, out.failed(f), nil
 	}
 	v := &version{hash: hash, prog: prog}
@@ -232,7 +236,22 @@ func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, e
 	if prev.live == nil && prev.lastHash == "" {
 		out.Outcome = FileAdded
 	}
-	return &loadedFile{path: name, pack: sf.pack, live: v, lastHash: hash}, out, nil
+	return &loadedFile{path: name, pack: sf.pack, live: v, lastHash: hash, unit: unit}, out, nil
+}
+
+// engineFor is the engine that compiles a file, and the worker unit it
+// runs in ("" in process): a file configured "isolation: process" runs in
+// a worker of its own, or in its pack's.
+func (h *Host) engineFor(cfg *Config, name, pack string) (unit string, e scripting.Engine) {
+	ext := path.Ext(name)
+	if cfg.isolationOf(name, pack) != ProcessIsolation {
+		return "", h.engines[ext]
+	}
+	unit = name
+	if pack != "" {
+		unit = pack + "/"
+	}
+	return unit, h.workers.Engine(unit, ext)
 }
 
 func (o fileOutcome) failed(f *loadedFile) fileOutcome {

@@ -75,7 +75,7 @@ func (h *Host) reloadLocked(ctx context.Context, retryFailed bool) (ReloadReport
 		rep.Err = err
 		return rep, nil
 	}
-	set, err := h.loadFiles(ctx, h.files, h.packs, events, retryFailed || next.changed)
+	set, err := h.loadFiles(ctx, h.files, h.packs, events, next.cfg, retryFailed || next.changed)
 	if err != nil {
 		rep.Err = err
 		return rep, nil

@@ -5,9 +5,13 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/hookhost/hookhost/host/isolate"
 )
 
 func main() {
+	// The worker processes of isolated files are this binary too.
+	isolate.RunWorkerIfRequested()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := runMain(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()

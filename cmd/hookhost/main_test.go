@@ -10,11 +10,14 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/hookhost/hookhost/host/isolate"
 )
 
 // TestMain makes the test binary double as the hookhost command, so the
 // scripts' "exec hookhost" runs this package's main.
 func TestMain(m *testing.M) {
+	isolate.RunWorkerIfRequested() // the workers of isolated files
 	testscript.Main(m, map[string]func(){"hookhost": main})
 }
 

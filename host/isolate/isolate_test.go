@@ -1,0 +1,188 @@
+package isolate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookhost/hookhost/host/isolate/isolatetest"
+	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// testWorker is the binary workers start from in these tests ("" for
+// the test binary itself).
+var testWorker string
+
+// TestMain lets the test binary serve as the workers it starts, or builds
+// one when the race detector makes it unfit.
+func TestMain(m *testing.M) {
+	RunWorkerIfRequested()
+	exe, cleanup, err := isolatetest.Worker()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	testWorker = exe
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
+}
+
+func TestCodecRoundTrip(t *testing.T) {
+	for _, v := range []any{
+		nil, true, false, int64(0), int64(-1), int64(math.MaxInt64), int64(math.MinInt64), 2.0, -0.5, math.MaxFloat64,
+		"", "ünï\x00code", []any{}, map[string]any{}, []any{int64(1), "a", nil, []any{map[string]any{"k": 2.5}}},
+		map[string]any{"a": map[string]any{"b": []any{true}}, "": int64(3)},
+	} {
+		b, err := appendValue(nil, v, 0)
+		if err != nil {
+			t.Fatalf("%v: %v", v, err)
+		}
+		got, err := decodeValue(b)
+		if err != nil || !stdlib.Equal(got, v) {
+			t.Errorf("%#v came back as %#v, %v", v, got, err)
+		}
+		if f, ok := v.(float64); ok {
+			if _, isFloat := got.(float64); !isFloat || got != f {
+				t.Errorf("%v lost its kind: %#v", v, got)
+			}
+		}
+	}
+}
+
+// A corrupt or hostile message is an error, never a panic or a huge
+// allocation.
+func FuzzDecode(f *testing.F) {
+	for _, v := range []any{map[string]any{"id": int64(1), "value": []any{"x", 1.5}}, "s", []any{nil}} {
+		b, _ := appendValue(nil, v, 0)
+		f.Add(b)
+	}
+	f.Add([]byte{tagList, 0xff, 0xff, 0xff, 0xff, 0x0f})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, err := decodeValue(b)
+		if err != nil {
+			return
+		}
+		again, err := appendValue(nil, v, 0)
+		if err != nil {
+			t.Fatalf("decoded %#v does not encode: %v", v, err)
+		}
+		if w, err := decodeValue(again); err != nil || !stdlib.Equal(v, w) {
+			t.Fatalf("re-encoding changed %#v to %#v (%v)", v, w, err)
+		}
+	})
+}
+
+// A worker runs under the limits it was given: its data segment, its
+// address space, a CPU allowance, and no descriptor beyond its standard
+// streams.
+func TestWorkerLimits(t *testing.T) {
+	if _, err := os.Stat("/proc/self/limits"); err != nil {
+		t.Skip("needs /proc")
+	}
+	pool := NewPool(Options{Executable: testWorker, Limits: OSLimits{Data: 256 << 20, CPU: 90 * time.Second}})
+	defer pool.Close()
+	prog, err := pool.Engine("a.lua", ".lua").Compile(context.Background(),
+		scripting.Source{Name: "a.lua", Code: []byte(`hook.on("x", function() return 1 end, { name = "h" })`)}, &scripting.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prog.Close()
+	w := pool.worker("a.lua")
+	w.mu.Lock()
+	pid := w.proc.cmd.Process.Pid
+	w.mu.Unlock()
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/limits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := map[string]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 4 {
+			limits[strings.Join(f[:len(f)-3], " ")] = f[len(f)-3] + " " + f[len(f)-2]
+		}
+	}
+	high := 0
+	fds, _ := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/fd")
+	for _, e := range fds {
+		if n, err := strconv.Atoi(e.Name()); err == nil && n > high {
+			high = n
+		}
+	}
+	if high < 2 || high > 8 {
+		t.Errorf("the worker has descriptors up to %d open, want its standard streams and the runtime's few", high)
+	}
+	files := strconv.Itoa(high + 1)
+	want := map[string]string{"Max data size": "268435456 268435456", "Max cpu time": "90 90", "Max open files": files + " " + files}
+	for k, v := range want {
+		if limits[k] != v {
+			t.Errorf("%s = %q, want %q", k, limits[k], v)
+		}
+	}
+	if as := limits["Max address space"]; as == "unlimited unlimited" || as == "" {
+		t.Errorf("address space is not limited: %q", as)
+	}
+	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err == nil && strings.Contains(string(env), "HOME=") {
+		t.Errorf("the worker got the host's environment: %q", env)
+	}
+}
+
+// A program that does not call RunWorkerIfRequested is no worker: the
+// start fails with a clear error instead of hanging.
+func TestNotAWorker(t *testing.T) {
+	pool := NewPool(Options{Executable: "/bin/true"})
+	defer pool.Close()
+	_, err := pool.Engine("a.lua", ".lua").Compile(context.Background(),
+		scripting.Source{Name: "a.lua", Code: []byte(`hook.on("x", function() end)`)}, &scripting.Env{})
+	if err == nil || !strings.Contains(err.Error(), "must call isolate.RunWorkerIfRequested") {
+		t.Fatalf("got %v, want the error naming RunWorkerIfRequested", err)
+	}
+}
+
+// Calls through a worker: values keep their kinds, only the named
+// fields travel, and the deadline interrupts.
+func TestRemoteCall(t *testing.T) {
+	pool := NewPool(Options{Executable: testWorker})
+	defer pool.Close()
+	prog, err := pool.Engine("a.star", ".star").Compile(context.Background(), scripting.Source{Name: "a.star", Code: []byte(`
+def echo(v, ctx):
+    return {"v": v, "event": ctx.event, "hook": ctx.hook, "others": 0}
+
+def spin():
+    for i in range(1000000000):
+        pass
+
+hook.on("x", echo)
+hook.on("y", spin)`)}, &scripting.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prog.Close()
+	hooks := prog.Hooks()
+	if len(hooks) != 2 || strings.Join(hooks[0].Params, ",") != "v,ctx" {
+		t.Fatalf("hooks %+v", hooks)
+	}
+	c := &scripting.Call{Payload: map[string]any{"v": []any{2.0, int64(2)}, "big": strings.Repeat("x", 1<<20)},
+		Event: "x", Hook: "a.star:echo", Config: map[string]any{}, Timeout: time.Second, Deadline: time.Now().Add(10 * time.Second)}
+	v, err := hooks[0].Func.Call(c)
+	want := map[string]any{"v": []any{2.0, int64(2)}, "event": "x", "hook": "a.star:echo", "others": int64(0)}
+	if err != nil || !stdlib.Equal(v, want) {
+		t.Fatalf("echo: %#v, %v", v, err)
+	}
+	if got := hooks[0].Func.(*function).message(c)["payload"].(map[string]any); len(got) != 1 {
+		t.Errorf("sent fields %v, want only v", got)
+	}
+	c = &scripting.Call{Payload: map[string]any{}, Event: "y", Hook: "a.star:spin", Config: map[string]any{},
+		Timeout: 50 * time.Millisecond, Deadline: time.Now().Add(50 * time.Millisecond)}
+	_, err = hooks[1].Func.Call(c)
+	if !c.Interrupted() || err == nil {
+		t.Fatalf("spin: interrupted %v, err %v; want an interrupted call", c.Interrupted(), err)
+	}
+}

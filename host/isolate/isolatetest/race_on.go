@@ -1,0 +1,5 @@
+//go:build race
+
+package isolatetest
+
+const raceBuild = true

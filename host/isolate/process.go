@@ -1,0 +1,274 @@
+package isolate
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// A process is one running worker, seen from the host: the pipes to it,
+// the requests waiting for an answer, and why it ended once it has.
+type process struct {
+	cmd *exec.Cmd
+
+	wmu sync.Mutex // serialises frames to the worker
+	in  io.WriteCloser
+
+	mu      sync.Mutex // guards pending, nextID, err
+	pending map[int64]chan map[string]any
+	nextID  int64
+	err     error // why the process ended; set before dead closes
+
+	dead   chan struct{}
+	killed atomic.Bool // kill was called: the process is as good as dead
+	tail   tail        // the end of the worker's stderr, to explain a crash
+}
+
+// helloTimeout bounds the start of a worker: a program that does not
+// call RunWorkerIfRequested never says hello.
+const helloTimeout = 10 * time.Second
+
+// errNoHello explains a binary that started but is no worker.
+var errNoHello = errors.New("the worker did not start: the program must call isolate.RunWorkerIfRequested first thing in main")
+
+// startProcess starts a worker from exe and waits for its hello.
+func startProcess(ctx context.Context, exe string, limits OSLimits, unit string, logger *slog.Logger) (*process, error) {
+	cmd := exec.Command(exe, workerArg, unit)
+	cmd.Env = workerEnviron(limits)
+	cmd.SysProcAttr = sysProcAttr()
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting a worker: %w", err)
+	}
+	p := &process{cmd: cmd, in: in, pending: map[int64]chan map[string]any{}, dead: make(chan struct{})}
+	logsDone := make(chan struct{})
+	go p.copyLogs(errPipe, unit, logger, logsDone)
+	hello := make(chan error, 1)
+	go p.read(bufio.NewReaderSize(out, 64<<10), hello, logsDone)
+	ctx, cancel := context.WithTimeout(ctx, helloTimeout)
+	defer cancel()
+	select {
+	case err := <-hello:
+		if err != nil {
+			p.kill()
+			return nil, err
+		}
+		return p, nil
+	case <-ctx.Done():
+		p.kill()
+		if ctx.Err() == context.DeadlineExceeded {
+			return nil, errNoHello
+		}
+		return nil, ctx.Err()
+	}
+}
+
+// workerEnviron is the worker's whole environment: its limits and the Go
+// runtime's own settings, nothing of the host's secrets.
+func workerEnviron(limits OSLimits) []string {
+	env := []string{workerEnv + "=" + limits.encode()}
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "GOMAXPROCS", "GOGC", "GODEBUG", "GORACE", "GOTRACEBACK", "GOCOVERDIR":
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// read dispatches the worker's answers until its output ends, then
+// records why the process ended.
+func (p *process) read(r io.Reader, hello chan<- error, logsDone <-chan struct{}) {
+	first, err := readFrame(r)
+	if err == nil && str(first, "op") != "hello" {
+		err = errCorrupt
+	}
+	if err != nil {
+		err = fmt.Errorf("%w (%v)", errNoHello, err)
+	}
+	hello <- err
+	for err == nil {
+		var msg map[string]any
+		if msg, err = readFrame(r); err != nil {
+			break
+		}
+		p.mu.Lock()
+		ch := p.pending[integer(msg, "id")]
+		delete(p.pending, integer(msg, "id"))
+		p.mu.Unlock()
+		if ch != nil {
+			ch <- msg
+		}
+	}
+	p.kill() // a worker that speaks garbage is no better than a dead one
+	<-logsDone
+	werr := p.cmd.Wait()
+	p.mu.Lock()
+	p.err = p.explain(werr)
+	p.pending = nil
+	p.mu.Unlock()
+	close(p.dead)
+}
+
+// explain says why the process ended, with the last line of its stderr
+// (the Go runtime's "fatal error: …").
+func (p *process) explain(werr error) error {
+	msg := "the worker process exited"
+	if werr != nil {
+		msg = "the worker process ended: " + werr.Error()
+	}
+	if last := p.tail.lastError(); last != "" {
+		msg += ": " + last
+	}
+	return errors.New(msg)
+}
+
+// copyLogs copies the worker's stderr (its log and print output) to the
+// host's logger, keeping its end for explain.
+func (p *process) copyLogs(r io.Reader, unit string, logger *slog.Logger, done chan<- struct{}) {
+	defer close(done)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4096), 64<<10)
+	for sc.Scan() {
+		line := sc.Text()
+		p.tail.add(line)
+		logger.Info("worker output", "unit", unit, "line", line)
+	}
+	_, _ = io.Copy(io.Discard, r)
+}
+
+// request sends msg with a fresh id and returns the channel its answer
+// comes on; ok is false when the process has ended.
+func (p *process) request(msg map[string]any) (id int64, answer chan map[string]any, err error) {
+	p.mu.Lock()
+	if p.pending == nil {
+		p.mu.Unlock()
+		return 0, nil, p.deadErr()
+	}
+	p.nextID++
+	id = p.nextID
+	answer = make(chan map[string]any, 1)
+	p.pending[id] = answer
+	p.mu.Unlock()
+	msg["id"] = id
+	if err := p.send(msg); err != nil {
+		p.forget(id)
+		return 0, nil, err
+	}
+	return id, answer, nil
+}
+
+func (p *process) send(msg map[string]any) error {
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	if err := writeFrame(p.in, msg); err != nil {
+		if errors.Is(err, errFrameTooLarge) {
+			return err
+		}
+		p.kill()
+		return fmt.Errorf("writing to the worker: %w", err)
+	}
+	return nil
+}
+
+func (p *process) forget(id int64) {
+	p.mu.Lock()
+	if p.pending != nil {
+		delete(p.pending, id)
+	}
+	p.mu.Unlock()
+}
+
+// deadErr is why the process ended (or is ending).
+func (p *process) deadErr() error {
+	select {
+	case <-p.dead:
+		return p.err
+	default:
+		return errors.New("the worker process is ending")
+	}
+}
+
+func (p *process) alive() bool {
+	if p.killed.Load() {
+		return false
+	}
+	select {
+	case <-p.dead:
+		return false
+	default:
+		return true
+	}
+}
+
+// kill ends the process at once; read records it.
+func (p *process) kill() {
+	p.killed.Store(true)
+	if p.cmd.Process != nil {
+		_ = p.cmd.Process.Kill()
+	}
+}
+
+// stop asks the worker to finish (its input ends) and kills it if it has
+// not after grace.
+func (p *process) stop(grace time.Duration) {
+	p.wmu.Lock()
+	_ = p.in.Close()
+	p.wmu.Unlock()
+	select {
+	case <-p.dead:
+	case <-time.After(grace):
+		p.kill()
+		<-p.dead
+	}
+}
+
+// A tail keeps what explains a worker's end: the Go runtime's first
+// "fatal error: …" or "panic: …" line, and the last line of its stderr.
+type tail struct {
+	mu    sync.Mutex
+	fatal string
+	last  string
+}
+
+func (t *tail) add(line string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.fatal == "" && (strings.HasPrefix(line, "fatal error: ") || strings.HasPrefix(line, "panic: ")) {
+		t.fatal = line
+	}
+	if line != "" {
+		t.last = line
+	}
+}
+
+// lastError is the fatal line if there was one, else the last line.
+func (t *tail) lastError() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.fatal != "" {
+		return t.fatal
+	}
+	return t.last
+}
