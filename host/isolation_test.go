@@ -81,9 +81,10 @@ hook.on("tool.execute.pre", bomb, priority = 10)`,
 func TestIsolatedStuckBuiltin(t *testing.T) {
 	h, _ := isolatedHost(t, map[string]string{"stuck.lua": `
 hook.on("tool.approve", function(tool_name)
-  if tool_name == "stuck" then string.find(string.rep("a", 600), ".-.-b") end
+  -- backtracks for minutes: only killing the worker ends it
+  if tool_name == "stuck" then string.find(string.rep("a", 3000), ".-.-b") end
   return hook.allow("fine")
-end, { name = "h", timeout = "50ms" })`}, "defaults: { isolation: process }\n")
+end, { name = "h", timeout = "500ms" })`}, "defaults: { isolation: process }\n")
 	r := fireOK(t, h, "tool.approve", map[string]any{"tool_name": "stuck"})
 	if len(r.Trace) != 1 || r.Trace[0].Outcome != OutcomeTimeout || r.Decision.Action != Deny {
 		t.Fatalf("stuck: %+v %+v, want a timeout and the fail-closed deny", r.Decision, r.Trace)
