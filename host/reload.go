@@ -105,9 +105,9 @@ func (h *Host) publishLocked(events map[string]*EventSpec, set *fileSet) (*snaps
 	return snap, released
 }
 
-// outcomesAsPublished marks as failed the files whose new version
-// compiled but does not serve in the snapshot (a hook on an event the
-// snapshot does not have).
+// outcomesAsPublished marks as failed the files that do not serve in the
+// snapshot although their content loaded: a hook on an event the snapshot
+// does not have (a custom event the new config no longer declares).
 func outcomesAsPublished(outcomes []FileOutcome, snap *snapshot) []FileOutcome {
 	byPath := make(map[string]FileStatus, len(snap.files))
 	for _, f := range snap.files {
@@ -118,7 +118,7 @@ func outcomesAsPublished(outcomes []FileOutcome, snap *snapshot) []FileOutcome {
 		if !ok {
 			continue
 		}
-		if st.Err != nil && (o.Outcome == FileAdded || o.Outcome == FileReloaded) {
+		if st.Err != nil && o.Err == nil && o.Outcome != FileFailed {
 			outcomes[i].Outcome, outcomes[i].Err = FileFailed, st.Err
 		}
 		outcomes[i].Version = st.Version

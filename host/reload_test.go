@@ -258,3 +258,28 @@ func TestReloadWhileFiring(t *testing.T) {
 		t.Fatal("no fire ran")
 	}
 }
+
+// A config edit that drops a custom event fails the files whose hooks
+// use it, without recompiling them; restoring the event restores them.
+func TestReloadConfigDropsEvent(t *testing.T) {
+	dir, cfg := t.TempDir(), filepath.Join(t.TempDir(), "hookhost.yaml")
+	withEvent := "events:\n  deploy: { mode: first, actions: [deny] }\n"
+	os.WriteFile(cfg, []byte(withEvent), 0o644)
+	os.WriteFile(filepath.Join(dir, "d.star"), []byte("hook.on(\"deploy\", lambda: hook.deny(\"no\"), name = \"d\")\n"), 0o644)
+	h, err := New(context.Background(), Options{Dir: dir, ConfigPath: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	os.WriteFile(cfg, []byte("{}\n"), 0o644)
+	rep := h.Rescan(context.Background(), TriggerAPI)
+	if !rep.Config.Changed || len(rep.Files) != 1 || rep.Files[0].Outcome != FileFailed ||
+		!strings.Contains(rep.Files[0].Err.Error(), `unknown event "deploy"`) {
+		t.Fatalf("report %+v", rep)
+	}
+	os.WriteFile(cfg, []byte(withEvent), 0o644)
+	rep = h.Rescan(context.Background(), TriggerAPI)
+	if r, err := h.Fire(context.Background(), "deploy", nil); err != nil || r.Decision.Reason != "no" || rep.Files[0].Err != nil {
+		t.Fatalf("restored: %+v %v %+v", r, err, rep.Files)
+	}
+}
