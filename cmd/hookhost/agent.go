@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -24,17 +23,12 @@ type agentOptions struct {
 	// FailClosed blocks the agent when hookhost itself fails, at the
 	// events where the agent can block.
 	FailClosed bool
-	// Server is a running hookhost serve to fire through: a URL, unix:PATH
-	// or "auto"; empty loads the hooks in this process.
-	Server string
+	serverOptions
 	// PrintSettings prints the agent's configuration block and exits.
 	PrintSettings bool
 	// Log is where notes, logs and load problems go; empty means stderr,
 	// or nowhere for agents that read stderr as an answer.
 	Log string
-	// AutoIdleExit is how long a server started by --server auto waits
-	// for a request before it exits.
-	AutoIdleExit time.Duration
 
 	dialect adapter.CommandDialect
 }
@@ -63,13 +57,9 @@ func newAgentCommand(a agentCommand) *cli.Command {
 			"loaded, a server that is down) the reason goes to stderr and the exit status is 1 (the agent\n" +
 			"proceeds), or 2 with --fail-closed at the events where 2 blocks. --print-settings prints the\n" +
 			a.settings + " block that runs this command for every mapped event. See docs/integrations/.",
-		Flags: append(opts.flags(),
+		Flags: append(append(opts.flags(), opts.serverFlags()...),
 			&cli.BoolFlag{Name: "fail-closed", Destination: &opts.FailClosed,
 				Usage: "block the agent when hookhost itself fails (exit 2), where the event allows it"},
-			&cli.StringFlag{Name: "server", Destination: &opts.Server, EnvVars: []string{"HOOKHOST_SERVER"},
-				Usage: "fire through a running hookhost serve at `URL`: http://HOST:PORT, unix:PATH, or auto (start one per user)"},
-			&cli.DurationFlag{Name: "auto-idle-exit", Value: adapter.AutoIdleExit, Destination: &opts.AutoIdleExit,
-				EnvVars: []string{"HOOKHOST_AUTO_IDLE_EXIT"}, Usage: "a server started by --server auto exits after `DURATION` without requests"},
 			&cli.BoolFlag{Name: "print-settings", Destination: &opts.PrintSettings,
 				Usage: "print the " + a.settings + " block that wires every event to this command"},
 			&cli.StringFlag{Name: "log", Destination: &opts.Log,
@@ -85,8 +75,8 @@ func newAgentCommand(a agentCommand) *cli.Command {
 			if err := opts.validate(); err != nil {
 				return failOpen(err)
 			}
-			if opts.AutoIdleExit <= 0 {
-				return failOpen(usageErrorf("--auto-idle-exit %s: want a positive duration", opts.AutoIdleExit))
+			if err := opts.validateServer(); err != nil {
+				return failOpen(err)
 			}
 			return runAgent(c.Context, opts, c.App.Reader, c.App.Writer, c.App.ErrWriter)
 		},
@@ -145,69 +135,21 @@ func (o *agentOptions) openLog(stderr io.Writer) (io.Writer, func(), error) {
 }
 
 // connector gives the Firer for an event: the server of --server, with
-// the hooks loaded in this process as the fallback when it does not
-// answer (never with --fail-closed, unless the server is auto); without
-// --server, the hooks loaded in this process. Load problems go to logw.
+// the hooks loaded in this process as the fallback (see
+// serverOptions.connect); without --server, the hooks loaded in this
+// process. Load problems go to logw.
 func (o *agentOptions) connector(logw io.Writer) adapter.Connector {
 	return func(ctx context.Context, event string) (adapter.Firer, error) {
 		local := func(ctx context.Context) (adapter.Firer, error) { return o.openForEvent(ctx, event, logw) }
-		switch o.Server {
-		case "":
+		if o.Server == "" {
 			return local(ctx)
-		case "auto":
-			return o.autoServer(ctx, logw, local)
 		}
-		r, err := adapter.NewRemote(o.Server, os.Getenv("HOOKHOST_TOKEN"))
+		dir, cfg, err := o.absPaths()
 		if err != nil {
 			return nil, err
 		}
-		remote := reportingProblems{r, logw}
-		if o.FailClosed {
-			return remote, nil
-		}
-		return &adapter.Fallback{Primary: remote, Local: local, Log: logw}, nil
+		return o.connect(ctx, dir, cfg, o.FailClosed, logw, local)
 	}
-}
-
-// autoServer is --server auto: the user's server for this directory and
-// config, started in the background when none answers; the hooks loaded
-// in this process when that fails.
-func (o *agentOptions) autoServer(ctx context.Context, logw io.Writer, local func(context.Context) (adapter.Firer, error)) (adapter.Firer, error) {
-	dir, cfg, err := o.absPaths()
-	if err != nil {
-		return nil, err
-	}
-	sock, err := adapter.AutoSocket(dir, cfg)
-	if err == nil && !adapter.Answers(sock) {
-		var exe string
-		if exe, err = os.Executable(); err == nil {
-			err = adapter.StartServer(ctx, adapter.ServerCommand{Exe: exe, Socket: sock, Dir: dir, Config: cfg, IdleExit: o.AutoIdleExit})
-		}
-	}
-	if err != nil {
-		fmt.Fprintf(logw, "hookhost: --server auto: %v; loading the hooks in this process\n", err)
-		return local(ctx)
-	}
-	r, err := adapter.NewRemote("unix:"+sock, "")
-	if err != nil {
-		return nil, err
-	}
-	return &adapter.Fallback{Primary: reportingProblems{r, logw}, Local: local, Log: logw}, nil
-}
-
-// reportingProblems writes the load problems a server's answer carries
-// to the log, one a line, as the in-process host's are.
-type reportingProblems struct {
-	adapter.Firer
-	log io.Writer
-}
-
-func (r reportingProblems) Fire(ctx context.Context, event string, payload map[string]any) (host.Result, error) {
-	res, err := r.Firer.Fire(ctx, event, payload)
-	for _, p := range res.Problems {
-		fmt.Fprintln(r.log, p)
-	}
-	return res, err
 }
 
 // absPaths are --dir and --config made absolute.

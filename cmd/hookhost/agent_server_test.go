@@ -98,7 +98,22 @@ func TestServerURL(t *testing.T) {
 	if stdout != `{"decision":"deny","reason":"no"}`+"\n" {
 		t.Errorf("gemini through the server: %q", stdout)
 	}
+	pico := startPicoclaw(t, dir, "--server", "unix:"+sock)
+	pico.hello()
+	rmRoot := toolCall("bash", map[string]any{"command": "rm -rf /"})
+	if a := pico.call("hook.before_tool", rmRoot); jsonOf(a.Result) != `{"action":"deny_tool","reason":"no"}` {
+		t.Errorf("picoclaw through the server: %s", a.raw)
+	}
 	s.kill()
+	if a := pico.call("hook.before_tool", rmRoot); jsonOf(a.Result) != `{"action":"deny_tool","reason":"no"}` {
+		t.Errorf("picoclaw, server down: %s, want the in-process answer", a.raw)
+	}
+	if err := pico.closeAndWait(); err != nil {
+		t.Errorf("picoclaw exit: %v", err)
+	}
+	if !strings.Contains(pico.stderr.String(), "loading the hooks in this process") {
+		t.Errorf("picoclaw did not note the fallback:\n%s", pico.stderr)
+	}
 
 	stdout, stderr, code = runAgentCmd(t, nil, event, "claude", "--dir", dir, "--server", "unix:"+sock)
 	if stdout != want || code != 0 || !strings.Contains(stderr, "loading the hooks in this process") || !strings.Contains(stderr, "broken.lua:1: ") {

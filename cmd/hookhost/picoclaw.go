@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 // picoclawOptions are the options of hookhost picoclaw.
 type picoclawOptions struct {
 	commonOptions
+	serverOptions
 	// The timeouts PicoClaw is configured with (its hooks.defaults);
 	// hookhost answers each stage before its timeout ends.
 	InterceptorTimeout time.Duration
@@ -29,12 +31,14 @@ func newPicoclawCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "picoclaw",
 		Usage:     "run as a PicoClaw process hook (JSON-RPC on stdin and stdout)",
-		UsageText: "hookhost picoclaw [--dir DIR] [--config FILE] [--interceptor-timeout D] [--approval-timeout D]",
+		UsageText: "hookhost picoclaw [--dir DIR] [--config FILE] [--server URL] [--interceptor-timeout D] [--approval-timeout D]",
 		Description: "Speaks PicoClaw's process-hook protocol: JSON-RPC 2.0, one object per line, on stdin and\n" +
 			"stdout, until stdin ends. The hooks directory is loaded in the background and reloaded when\n" +
 			"it changes. Set the timeouts to PicoClaw's hooks.defaults so that hookhost ends a slow chain\n" +
-			"before PicoClaw gives up on it. See docs/integrations/picoclaw.md.",
-		Flags: append(opts.flags(),
+			"before PicoClaw gives up on it. With --server, calls fire through a running hookhost serve\n" +
+			"(shared state with other agents), and through the hooks loaded here when it does not answer.\n" +
+			"See docs/integrations/picoclaw.md.",
+		Flags: append(append(opts.flags(), opts.serverFlags()...),
 			&cli.DurationFlag{Name: "interceptor-timeout", Value: picoclaw.DefaultInterceptorTimeout,
 				Destination: &opts.InterceptorTimeout, Usage: "PicoClaw's interceptor_timeout_ms, as a `DURATION`"},
 			&cli.DurationFlag{Name: "approval-timeout", Value: picoclaw.DefaultApprovalTimeout,
@@ -64,6 +68,9 @@ func (o *picoclawOptions) validate() error {
 			return usageErrorf("%s %s: want at least 200ms", t.name, t.d)
 		}
 	}
+	if err := o.validateServer(); err != nil {
+		return err
+	}
 	return o.commonOptions.validate()
 }
 
@@ -74,15 +81,46 @@ func runPicoclaw(ctx context.Context, opts *picoclawOptions, stdin io.Reader, st
 	defer cancel()
 	hosts := &hostLoader{open: func(ctx context.Context) (*host.Host, error) { return opts.openHost(ctx, stderr) },
 		logger: newLogger(stderr, opts.level), retry: 2 * time.Second}
-	go hosts.load(ctx)
 	defer hosts.close()
+	firer := hosts.firer
+	if opts.Server == "" {
+		hosts.start(ctx)
+	} else {
+		var err error
+		if firer, err = opts.remoteFirer(ctx, hosts, stderr); err != nil {
+			return failedErrorf("picoclaw: %v", err)
+		}
+	}
 	d := picoclaw.Dialect{InterceptorTimeout: opts.InterceptorTimeout, ApprovalTimeout: opts.ApprovalTimeout,
 		ObserverTimeout: opts.ObserverTimeout}
-	err := adapter.Serve(ctx, adapter.RPCOptions{Dialect: d, Firer: hosts.firer, Log: newLogger(stderr, opts.level)}, stdin, stdout)
+	err := adapter.Serve(ctx, adapter.RPCOptions{Dialect: d, Firer: firer, Log: newLogger(stderr, opts.level)}, stdin, stdout)
 	if err != nil {
 		return failedErrorf("picoclaw: %v", err)
 	}
 	return nil
+}
+
+// remoteFirer fires through --server, with the hooks loaded here (on
+// first need) as the fallback. The connection is made per call, so a
+// server that comes back is used again.
+func (o *picoclawOptions) remoteFirer(ctx context.Context, hosts *hostLoader, stderr io.Writer) (func(context.Context) (adapter.Firer, error), error) {
+	dir, err := filepath.Abs(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	cfg := ""
+	if o.Config != "" {
+		if cfg, err = filepath.Abs(o.Config); err != nil {
+			return nil, err
+		}
+	}
+	local := func(c context.Context) (adapter.Firer, error) {
+		hosts.start(ctx)
+		return hosts.firer(c)
+	}
+	return func(c context.Context) (adapter.Firer, error) {
+		return o.connect(c, dir, cfg, false, stderr, local)
+	}, nil
 }
 
 // A hostLoader loads the hooks once in the background, watches them, and
@@ -92,8 +130,9 @@ type hostLoader struct {
 	logger *slog.Logger
 	retry  time.Duration
 
-	once  sync.Once
-	ready chan struct{} // closed after the first attempt
+	once    sync.Once
+	started sync.Once
+	ready   chan struct{} // closed after the first attempt
 
 	mu    sync.Mutex
 	h     *host.Host
@@ -103,6 +142,12 @@ type hostLoader struct {
 }
 
 func (l *hostLoader) init() { l.once.Do(func() { l.ready = make(chan struct{}) }) }
+
+// start makes the first attempt in the background, once.
+func (l *hostLoader) start(ctx context.Context) {
+	l.init()
+	l.started.Do(func() { go l.load(ctx) })
+}
 
 // load makes the first attempt.
 func (l *hostLoader) load(ctx context.Context) {

@@ -53,9 +53,10 @@ const DrainTime = 1500 * time.Millisecond
 // RPCOptions configure Serve.
 type RPCOptions struct {
 	Dialect RPCDialect
-	// Firer returns the hooks to fire through; it may block until they are
-	// loaded. An error answers each call as its event fails: deny where
-	// the event fails closed, continue elsewhere.
+	// Firer returns the hooks to fire through for one call, closed after
+	// it; it may block until they are loaded. An error answers the call as
+	// its event fails: deny where the event fails closed, continue
+	// elsewhere.
 	Firer func(ctx context.Context) (Firer, error)
 	// Log receives malformed lines, notes and failures (stderr: every
 	// line there is a warning in the agent's log).
@@ -216,6 +217,7 @@ func (s *rpcServer) serveCall(id json.RawMessage, notification bool, call Call) 
 func (s *rpcServer) fire(ctx context.Context, call Call) host.Result {
 	f, err := s.opts.Firer(ctx)
 	if err == nil {
+		defer f.Close()
 		var res host.Result
 		res, err = f.Fire(ctx, call.Event, call.Payload)
 		switch {

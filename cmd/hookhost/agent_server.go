@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
+	"github.com/hookhost/hookhost/host"
+)
+
+// serverOptions are the adapters' --server flags.
+type serverOptions struct {
+	// Server is a running hookhost serve to fire through: a URL, unix:PATH
+	// or "auto"; empty loads the hooks in this process.
+	Server string
+	// AutoIdleExit is how long a server started by --server auto waits
+	// for a request before it exits.
+	AutoIdleExit time.Duration
+}
+
+func (s *serverOptions) serverFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "server", Destination: &s.Server, EnvVars: []string{"HOOKHOST_SERVER"},
+			Usage: "fire through a running hookhost serve at `URL`: http://HOST:PORT, unix:PATH, or auto (start one per user)"},
+		&cli.DurationFlag{Name: "auto-idle-exit", Value: adapter.AutoIdleExit, Destination: &s.AutoIdleExit,
+			EnvVars: []string{"HOOKHOST_AUTO_IDLE_EXIT"}, Usage: "a server started by --server auto exits after `DURATION` without requests"},
+	}
+}
+
+func (s *serverOptions) validateServer() error {
+	if s.AutoIdleExit <= 0 {
+		return usageErrorf("--auto-idle-exit %s: want a positive duration", s.AutoIdleExit)
+	}
+	return nil
+}
+
+// connect is the Firer of --server for the hooks directory dir and the
+// config cfg (absolute): the server, and local (the hooks loaded in this
+// process) when it does not answer — never with failClosed, unless the
+// server is auto, whose own failure to start always falls back.
+func (s *serverOptions) connect(ctx context.Context, dir, cfg string, failClosed bool, logw io.Writer,
+	local func(context.Context) (adapter.Firer, error)) (adapter.Firer, error) {
+	if s.Server == "auto" {
+		return s.autoServer(ctx, dir, cfg, logw, local)
+	}
+	r, err := adapter.NewRemote(s.Server, os.Getenv("HOOKHOST_TOKEN"))
+	if err != nil {
+		return nil, err
+	}
+	remote := reportingProblems{r, logw}
+	if failClosed {
+		return remote, nil
+	}
+	return &adapter.Fallback{Primary: remote, Local: local, Log: logw}, nil
+}
+
+// autoServer is --server auto: the user's server for this directory and
+// config, started in the background when none answers; the hooks loaded
+// in this process when that fails.
+func (s *serverOptions) autoServer(ctx context.Context, dir, cfg string, logw io.Writer,
+	local func(context.Context) (adapter.Firer, error)) (adapter.Firer, error) {
+	sock, err := adapter.AutoSocket(dir, cfg)
+	if err == nil && !adapter.Answers(sock) {
+		var exe string
+		if exe, err = os.Executable(); err == nil {
+			err = adapter.StartServer(ctx, adapter.ServerCommand{Exe: exe, Socket: sock, Dir: dir, Config: cfg, IdleExit: s.AutoIdleExit})
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(logw, "hookhost: --server auto: %v; loading the hooks in this process\n", err)
+		return local(ctx)
+	}
+	r, err := adapter.NewRemote("unix:"+sock, "")
+	if err != nil {
+		return nil, err
+	}
+	return &adapter.Fallback{Primary: reportingProblems{r, logw}, Local: local, Log: logw}, nil
+}
+
+// reportingProblems writes the load problems a server's answer carries
+// to the log, one a line, as the in-process host's are.
+type reportingProblems struct {
+	adapter.Firer
+	log io.Writer
+}
+
+// Fire implements adapter.Firer.
+func (r reportingProblems) Fire(ctx context.Context, event string, payload map[string]any) (host.Result, error) {
+	res, err := r.Firer.Fire(ctx, event, payload)
+	for _, p := range res.Problems {
+		fmt.Fprintln(r.log, p)
+	}
+	return res, err
+}
+
