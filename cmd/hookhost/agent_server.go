@@ -97,4 +97,3 @@ func (r reportingProblems) Fire(ctx context.Context, event string, payload map[s
 	}
 	return res, err
 }
-
