@@ -22,9 +22,14 @@ type testState struct {
 
 	mu     sync.Mutex
 	h      *host.Host
+	closed bool // the test ended: a fire it abandoned must not make a new host
 	fires  []Fire
 	misuse error // the last fire the test asked for wrongly
 }
+
+// errTestEnded is the error of a fire that starts after its test ended
+// (one the test's deadline abandoned).
+var errTestEnded = errors.New("the test has ended")
 
 // allowHookErrors is the option of hook.fire (and the key of a table
 // case) that lets a fire pass although a hook failed.
@@ -86,6 +91,9 @@ func allowErrors(opts map[string]any) (bool, error) {
 func (ts *testState) host(ctx context.Context) (*host.Host, error) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
+	if ts.closed {
+		return nil, errTestEnded
+	}
 	if ts.h != nil {
 		return ts.h, nil
 	}
@@ -123,6 +131,7 @@ func (ts *testState) finish() ([]Fire, error) {
 func (ts *testState) close() {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
+	ts.closed = true
 	if ts.h != nil {
 		ts.h.Close()
 	}

@@ -180,3 +180,17 @@ func (h cancelOnRecord) Enabled(context.Context, slog.Level) bool  { return true
 func (h cancelOnRecord) Handle(context.Context, slog.Record) error { h.cancel(); return nil }
 func (h cancelOnRecord) WithAttrs([]slog.Attr) slog.Handler        { return h }
 func (h cancelOnRecord) WithGroup(string) slog.Handler             { return h }
+
+// TestNoHostAfterTheTest: a fire that starts after its test ended (one
+// the deadline abandoned) gets an error, not a new host nobody closes.
+func TestNoHostAfterTheTest(t *testing.T) {
+	r := &runner{opts: Options{Dir: writeDir(t, counterHooks)}, report: &Report{}}
+	ts := &testState{r: r}
+	if _, err := ts.host(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ts.close()
+	if _, err := ts.fire(context.Background(), "turn.pre", map[string]any{}, nil); !errors.Is(err, errTestEnded) {
+		t.Errorf("fire after close: %v, want %v", err, errTestEnded)
+	}
+}
