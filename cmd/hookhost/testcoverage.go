@@ -44,11 +44,12 @@ func unfiredNames(f testrun.FileCoverage) []string {
 
 // testSummaryJSON is the last --json object of hookhost test.
 type testSummaryJSON struct {
-	Passed     int                `json:"passed"`
-	Failed     int                `json:"failed"`
-	LoadErrors []string           `json:"load_errors"`
-	Problems   []string           `json:"problems"`
-	Coverage   []fileCoverageJSON `json:"coverage,omitempty"`
+	Passed     int      `json:"passed"`
+	Failed     int      `json:"failed"`
+	LoadErrors []string `json:"load_errors"`
+	Problems   []string `json:"problems"`
+	// Coverage is there with --coverage only ([] when there are no hooks).
+	Coverage *[]fileCoverageJSON `json:"coverage,omitempty"`
 }
 
 type fileCoverageJSON struct {
@@ -65,7 +66,8 @@ func summaryJSON(r *testrun.Report, coverage bool) testSummaryJSON {
 	if !coverage {
 		return s
 	}
-	s.Coverage = []fileCoverageJSON{}
+	files := []fileCoverageJSON{}
+	s.Coverage = &files
 	for _, f := range r.Coverage() {
 		unfired := f.Unfired()
 		if unfired == nil {
@@ -77,7 +79,7 @@ func summaryJSON(r *testrun.Report, coverage bool) testSummaryJSON {
 				disabled = append(disabled, h.ID)
 			}
 		}
-		s.Coverage = append(s.Coverage, fileCoverageJSON{File: f.File, Hooks: len(f.Hooks), Fired: len(f.Hooks) - len(unfired),
+		files = append(files, fileCoverageJSON{File: f.File, Hooks: len(f.Hooks), Fired: len(f.Hooks) - len(unfired),
 			NotFired: unfired, Disabled: disabled})
 	}
 	return s
