@@ -60,17 +60,11 @@ func (s *serverOptions) connect(ctx context.Context, dir, cfg string, failClosed
 }
 
 // autoServer is --server auto: the user's server for this directory and
-// config, started in the background when none answers; the hooks loaded
-// in this process when that fails.
+// config, started in the background when it does not answer; the hooks
+// loaded in this process when that fails.
 func (s *serverOptions) autoServer(ctx context.Context, dir, cfg string, logw io.Writer,
 	local func(context.Context) (adapter.Firer, error)) (adapter.Firer, error) {
 	sock, err := adapter.AutoSocket(dir, cfg)
-	if err == nil && !adapter.Answers(sock) {
-		var exe string
-		if exe, err = os.Executable(); err == nil {
-			err = adapter.StartServer(ctx, adapter.ServerCommand{Exe: exe, Socket: sock, Dir: dir, Config: cfg, IdleExit: s.AutoIdleExit})
-		}
-	}
 	if err != nil {
 		fmt.Fprintf(logw, "hookhost: --server auto: %v; loading the hooks in this process\n", err)
 		return local(ctx)
@@ -79,7 +73,14 @@ func (s *serverOptions) autoServer(ctx context.Context, dir, cfg string, logw io
 	if err != nil {
 		return nil, err
 	}
-	return &adapter.Fallback{Primary: reportingProblems{r, logw}, Local: local, Log: logw}, nil
+	start := func(ctx context.Context) error {
+		exe, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		return adapter.StartServer(ctx, adapter.ServerCommand{Exe: exe, Socket: sock, Dir: dir, Config: cfg, IdleExit: s.AutoIdleExit})
+	}
+	return &adapter.Fallback{Primary: reportingProblems{adapter.Starting{Firer: r, Start: start}, logw}, Local: local, Log: logw}, nil
 }
 
 // reportingProblems writes the load problems a server's answer carries

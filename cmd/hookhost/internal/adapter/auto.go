@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/hookhost/hookhost/host"
 )
 
 // "--server auto": one "hookhost serve" per user and hooks directory,
@@ -138,4 +140,24 @@ func waitFor(ctx context.Context, sock string) error {
 		case <-time.After(delay):
 		}
 	}
+}
+
+// Starting fires through Firer, and when no server answers, runs Start
+// (StartServer) and tries once more. A server that cannot be started is
+// ErrUnavailable, so that a Fallback around it loads the hooks instead.
+type Starting struct {
+	Firer
+	Start func(ctx context.Context) error
+}
+
+// Fire implements Firer.
+func (s Starting) Fire(ctx context.Context, event string, payload map[string]any) (host.Result, error) {
+	res, err := s.Firer.Fire(ctx, event, payload)
+	if !errors.Is(err, ErrUnavailable) {
+		return res, err
+	}
+	if serr := s.Start(ctx); serr != nil {
+		return host.Result{}, fmt.Errorf("%w: %w", ErrUnavailable, serr)
+	}
+	return s.Firer.Fire(ctx, event, payload)
 }

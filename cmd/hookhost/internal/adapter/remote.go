@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -26,11 +27,14 @@ var ErrUnavailable = errors.New("no hookhost server answers")
 const ConnectTimeout = 200 * time.Millisecond
 
 // Remote fires through a running "hookhost serve": POST /v1/fire/{event}
-// with the payload, answered with the fire --json object.
+// with the payload, answered with the fire --json object. Each fire is
+// one connection, written and read on the calling goroutine: a command
+// hook makes one request, and a connection pool's goroutines would only
+// add to its start-up.
 type Remote struct {
-	base   string
-	token  string
-	client *http.Client
+	network, address string
+	host             string // the Host header
+	token            string
 }
 
 var _ Firer = (*Remote)(nil)
@@ -38,25 +42,21 @@ var _ Firer = (*Remote)(nil)
 // NewRemote is a client of the server at addr: http://HOST:PORT, or
 // unix:/path/to.sock. token, when set, is sent as a bearer token.
 func NewRemote(addr, token string) (*Remote, error) {
-	dialer := &net.Dialer{Timeout: ConnectTimeout}
-	tr := &http.Transport{DialContext: dialer.DialContext, DisableCompression: true, MaxIdleConns: 1}
-	r := &Remote{token: token, client: &http.Client{Transport: tr}}
 	if path, ok := strings.CutPrefix(addr, "unix:"); ok {
 		if path == "" {
 			return nil, fmt.Errorf("--server %q: want unix:/path/to.sock", addr)
 		}
-		tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) {
-			return dialer.DialContext(ctx, "unix", path)
-		}
-		r.base = "http://localhost"
-		return r, nil
+		return &Remote{network: "unix", address: path, host: "localhost", token: token}, nil
 	}
 	u, err := url.Parse(addr)
 	if err != nil || u.Scheme != "http" || u.Host == "" || (u.Path != "" && u.Path != "/") {
 		return nil, fmt.Errorf("--server %q: want http://HOST:PORT, unix:/path/to.sock or auto", addr)
 	}
-	r.base = "http://" + u.Host
-	return r, nil
+	hostport := u.Host
+	if u.Port() == "" {
+		hostport = net.JoinHostPort(u.Hostname(), "80")
+	}
+	return &Remote{network: "tcp", address: hostport, host: u.Host, token: token}, nil
 }
 
 // Fire implements Firer. A server that cannot be reached is
@@ -67,31 +67,52 @@ func (r *Remote) Fire(ctx context.Context, event string, payload map[string]any)
 	if err := wire.WriteJSONLine(&body, payload); err != nil {
 		return host.Result{}, fmt.Errorf("%w: %w", host.ErrBadPayload, err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.base+"/v1/fire/"+url.PathEscape(event), &body)
+	dialer := net.Dialer{Timeout: ConnectTimeout}
+	conn, err := dialer.DialContext(ctx, r.network, r.address)
 	if err != nil {
-		return host.Result{}, err
+		return host.Result{}, fmt.Errorf("%w at %s: %w", ErrUnavailable, r.address, err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	if r.token != "" {
-		req.Header.Set("Authorization", "Bearer "+r.token)
-	}
-	resp, err := r.client.Do(req)
+	defer conn.Close()
+	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+	status, data, err := r.roundTrip(conn, event, body.Bytes())
 	if err != nil {
-		return host.Result{}, fmt.Errorf("%w at %s: %w", ErrUnavailable, r.base, err)
+		if ctx.Err() != nil {
+			err = ctx.Err()
+		}
+		return host.Result{}, fmt.Errorf("asking the server at %s: %w", r.address, err)
 	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return host.Result{}, fmt.Errorf("reading the server's answer: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return host.Result{}, refusal(resp.StatusCode, data)
+	if status != http.StatusOK {
+		return host.Result{}, refusal(status, data)
 	}
 	var res host.Result
 	if err := json.Unmarshal(data, &res); err != nil {
 		return host.Result{}, fmt.Errorf("the server's answer is not a fire result: %w", err)
 	}
 	return res, nil
+}
+
+// roundTrip writes one request on conn and reads the answer.
+func (r *Remote) roundTrip(conn net.Conn, event string, body []byte) (int, []byte, error) {
+	req, err := http.NewRequest(http.MethodPost, "http://"+r.host+"/v1/fire/"+url.PathEscape(event), bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Close = true
+	if r.token != "" {
+		req.Header.Set("Authorization", "Bearer "+r.token)
+	}
+	if err := req.Write(conn); err != nil {
+		return 0, nil, err
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, data, err
 }
 
 // refusal is the error for a server's non-200 answer.
@@ -112,8 +133,5 @@ func refusal(status int, body []byte) error {
 	return fmt.Errorf("the server answered %d: %s", status, msg)
 }
 
-// Close implements Firer.
-func (r *Remote) Close() error {
-	r.client.CloseIdleConnections()
-	return nil
-}
+// Close implements Firer: each fire closes its own connection.
+func (r *Remote) Close() error { return nil }
