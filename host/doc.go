@@ -4,7 +4,8 @@
 // # Lifecycle
 //
 // [New] loads every *.lua and *.star file of a directory (or of an fs.FS,
-// for tests), compiles each once, and publishes an immutable snapshot of
+// for tests) and of its hook packs (subdirectories with a HOOK.md, whose
+// hooks have ids "<pack>/<file>:<name>"), compiles each once, and publishes an immutable snapshot of
 // the hooks they registered: each event's hooks bound to the operator's
 // [Config] and sorted by priority (higher first, ties by id). [Host.Fire]
 // runs on the snapshot current when it starts, with no lock held.
@@ -12,8 +13,12 @@
 // only the files whose content changed, keeps the last good version of a
 // file that no longer compiles, builds the whole new snapshot and swaps it
 // in atomically; what it replaced is closed only when no fire can reach it
-// any more. Every reload returns a [ReloadReport]. [Host.Status] says what
-// is serving. [Host.Close] stops the host.
+// any more. Every reload returns a [ReloadReport]. [Host.Watch] runs
+// those reloads by itself as the directory, its packs or the config file
+// (Options.ConfigPath) change. [Host.Status] says what is serving, load
+// problems included; every [Result] carries them too, and in strict mode
+// (Options.Strict) a file that never loaded makes deny-capable events
+// deny. [Host.Close] stops the host.
 //
 // # Observing
 //

@@ -395,6 +395,7 @@ func (h *Host) heapFailure(b *boundHook) error {
 	h.logger.Warn("hook interrupted: the host's heap passed its limit", "hook", b.id, "file", b.file, "line", b.line,
 		"limit", scripting.FormatBytes(h.wd.limit.Load()))
 	if b.strikes.strike(time.Now()) {
+		defer h.quarantineChanged(b.id, true)
 		h.logger.Error("hook quarantined: it was running when the host's heap passed its limit, or could not be "+
 			"stopped at its deadline, 3 times within 10 minutes; it stays disabled until its file changes or it is released",
 			"hook", b.id, "file", b.file, "line", b.line)
