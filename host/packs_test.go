@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -246,4 +247,34 @@ func FuzzPackManifest(f *testing.F) {
 			t.Fatalf("error without its file: %v", err)
 		}
 	})
+}
+
+// Status's JSON shows each pack, its error as a string or null, and the
+// pack of each file.
+func TestPackStatusJSON(t *testing.T) {
+	files := map[string]string{
+		"good/HOOK.md": guardsManifest,
+		"good/a.lua":   `hook.on("tool.approve", function() end, { name = "a" })`,
+		"bad/HOOK.md":  "---\nenabled: maybe\n---\n",
+		"bad/b.star":   "hook.on(\"tool.approve\", lambda: None, name = \"b\")\n",
+	}
+	h, err := New(context.Background(), Options{FS: packFS(files)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	js, err := json.Marshal(h.Status())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"files":[{"path":"good/a.lua","pack":"good","hooks":1,"error":null,"live_version":"`,
+		`"packs":[{"dir":"bad","name":"bad","description":"","version":"","enabled":false,"live_version":"","error":"bad/HOOK.md:2: enabled: want true or false, got \"maybe\""},` +
+			`{"dir":"good","name":"Guards","description":"keeps the agent out of trouble","version":"1.2","enabled":true,"live_version":"`,
+		`"problems":["bad/HOOK.md:2: enabled: want true or false, got \"maybe\""]`,
+	} {
+		if !strings.Contains(string(js), want) {
+			t.Errorf("status JSON lacks %s:\n%s", want, js)
+		}
+	}
 }
