@@ -250,6 +250,12 @@ function Checker:disk(cmd)
       local target = a:match("^of=(.+)$")
       if target and is_device(path.clean(target)) then return "deny", "dd onto the disk " .. target end
     end
+  elseif n == "tee" or n == "cp" then
+    local ops = operands(cmd)
+    if n == "cp" then ops = { ops[#ops] } end -- its destination
+    for _, p in ipairs(ops) do
+      if is_device(path.clean(p.path)) then return "deny", n .. " onto the disk " .. p.path end
+    end
   end
   for _, r in ipairs(cmd.redirects) do
     if r.op:find(">", 1, true) and r.op ~= ">&" and is_device(r.target) then
