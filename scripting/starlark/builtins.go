@@ -33,6 +33,7 @@ func predeclared(hookMod *starlarkstruct.Module) starlark.StringDict {
 		"max":       minmax,
 		"min":       minmax,
 		"print":     printValues,
+		"range":     rangeBuiltin,
 		"repr":      repr,
 		"reversed":  reversed,
 		"set":       set,
@@ -59,7 +60,7 @@ func collect(thread *starlark.Thread, m *meter, name string, it starlark.Iterabl
 		}
 		elems = make([]starlark.Value, 0, n)
 	}
-	iter := it.Iterate()
+	iter := iterate(it)
 	defer iter.Done()
 	var x starlark.Value
 	for iter.Next(&x) {
@@ -76,11 +77,20 @@ func collect(thread *starlark.Thread, m *meter, name string, it starlark.Iterabl
 	return elems, nil
 }
 
+// iterate returns an iterator over it for a builtin that meters its own
+// loop: a range's elements are then not charged a second time.
+func iterate(it starlark.Iterable) starlark.Iterator {
+	if r, ok := it.(rangeValue); ok {
+		return &rangeIter{r: r}
+	}
+	return it.Iterate()
+}
+
 // each calls fn for every element of it, checking the call as it goes.
 // fn returns false to stop.
 func each(thread *starlark.Thread, name string, it starlark.Iterable, fn func(starlark.Value) (bool, error)) error {
 	m := meterOf(thread)
-	iter := it.Iterate()
+	iter := iterate(it)
 	defer iter.Done()
 	var x starlark.Value
 	for iter.Next(&x) {

@@ -169,7 +169,10 @@ func zip(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwar
 	}()
 	rows := -1
 	for i, seq := range args {
-		if iters[i] = starlark.Iterate(seq); iters[i] == nil {
+		if it, ok := seq.(starlark.Iterable); ok {
+			iters[i] = iterate(it)
+		}
+		if iters[i] == nil {
 			return nil, fmt.Errorf("zip: argument #%d is not iterable: %s", i+1, seq.Type())
 		}
 		if n := starlark.Len(seq); i == 0 || n < rows {

@@ -49,6 +49,10 @@ func TestBuiltinsMatchTheOriginals(t *testing.T) {
 		`repr("a\n\"b")`, `repr([{"k": ("v",)}])`, `repr(b"\x00")`, `repr(1.0)`, `repr()`,
 		`bytes([65, 66])`, `bytes("ab")`, `bytes(b"x")`, `bytes(range(3))`, `bytes([256])`, `bytes(1)`,
 		`print("a", 1, [2], b"c")`, `print("a", "b", sep = "-")`, `print()`, `print(x = 1)`,
+		`range(5)`, `range(1, 10, 3)`, `list(range(10, 1, -2))`, `range(0)`, `range(1, 2, 0)`, `range("a")`, `range()`, `range(1, 2, 3, 4)`,
+		`3 in range(1, 10, 2)`, `4 in range(1, 10, 2)`, `-3 in range(0, -10, -3)`, `"a" in range(3)`, `range(5) == range(0, 5)`, `range(0) == range(2, 1)`,
+		`range(1, 2) == range(1, 5, 9)`, `range(1, 10)[2:5]`, `list(range(10)[::-2])`, `range(3) < range(4)`, `len(range(1, 100, 7))`, `str(range(2, 3))`,
+		`bool(range(0))`, `{range(2): 1}`, `range(5)[7]`, `range(5)[-1]`, `[x * 2 for x in range(4)]`, `[1] + list(range(3))`, `type(range(1))`, `zip(range(3), "ab".elems())`,
 		`fail("boom", 1, [2])`, `fail("a", "b", sep = ",")`, `fail(b"x")`, `fail()`,
 	} {
 		want, wantErr := evalWith(t, nil, expr)
@@ -90,7 +94,7 @@ d["l"] = l
 // on ordinary input: a 1,000-element list, a small dict.
 func BenchmarkBuiltins(b *testing.B) {
 	const setup = "L = list(range(1000))\nR = [(i * 7919) % 1000 for i in range(1000)]\nD = {\"tool\": \"bash\", \"params\": {\"command\": \"ls -la\", \"args\": [1, 2, 3]}}\n"
-	for _, expr := range []string{"sorted(R)", "min(L)", "list(L)", "str(D)", "dict(D)", "any(L)", "enumerate(L)"} {
+	for _, expr := range []string{"[x for x in range(1000)]", "sorted(R)", "min(L)", "list(L)", "str(D)", "dict(D)", "any(L)", "enumerate(L)"} {
 		for _, impl := range []struct {
 			name string
 			env  starlark.StringDict

@@ -1,0 +1,172 @@
+package starlark
+
+import (
+	"fmt"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+
+	"github.com/hookhost/hookhost/scripting"
+)
+
+// range, metered. A range is the one cheap way to make a huge iterable,
+// and go.starlark.net's own Go code consumes iterables without looking at
+// the deadline: l.extend(range(1 << 62)), l += range(…), set.update,
+// set.union and f(*range(…)) would append until memory runs out. A
+// hookhost range behaves like go.starlark.net's, but its iterator tells
+// a Starlark for loop (which executes instructions between two elements,
+// so the interpreter's step budget and deadline already apply) from Go
+// code consuming it in a tight loop (no instruction in between): each
+// element it gives to Go code is charged to the call's memory budget as
+// one list slot and its share of the list's growth (two values), and
+// every tickEvery elements it checks the interrupt.
+// Past the budget or at the interrupt it stops and cancels the thread,
+// so the script fails at its next instruction with the reason. hookhost's
+// own builtins iterate ranges by index and meter them themselves.
+//
+// A range made while a file's top level runs (a global) is not metered:
+// it may be iterated by many calls at once, and belongs to none.
+
+type rangeValue struct {
+	start, stop, step, len int
+	owner                  *callThread     // the thread of the call that made it; nil for a global
+	call                   *scripting.Call // that call
+}
+
+var (
+	_ starlark.Indexable  = rangeValue{}
+	_ starlark.Sequence   = rangeValue{}
+	_ starlark.Sliceable  = rangeValue{}
+	_ starlark.Comparable = rangeValue{}
+	_ starlark.Container  = rangeValue{}
+)
+
+func rangeBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var start, stop, step int
+	step = 1
+	if err := starlark.UnpackPositionalArgs("range", args, kwargs, 1, &start, &stop, &step); err != nil {
+		return nil, err
+	}
+	if len(args) == 1 {
+		start, stop = 0, start
+	}
+	if step == 0 {
+		return nil, fmt.Errorf("range: step argument must not be zero")
+	}
+	r := rangeValue{start: start, stop: stop, step: step, len: rangeLen(start, stop, step)}
+	if ct := callThreadOf(thread); ct != nil && !ct.topLevel {
+		r.owner, r.call = ct, ct.call
+	}
+	return r, nil
+}
+
+// rangeLen is the number of elements of range(start, stop, step), step != 0.
+func rangeLen(start, stop, step int) int {
+	switch {
+	case step > 0 && stop > start:
+		return (stop-1-start)/step + 1
+	case step < 0 && start > stop:
+		return (start-1-stop)/-step + 1
+	}
+	return 0
+}
+
+func (r rangeValue) Len() int                   { return r.len }
+func (r rangeValue) Index(i int) starlark.Value { return starlark.MakeInt(r.start + i*r.step) }
+func (r rangeValue) Freeze()                    {}
+func (r rangeValue) Type() string               { return "range" }
+func (r rangeValue) Truth() starlark.Bool       { return r.len > 0 }
+func (r rangeValue) Hash() (uint32, error)      { return 0, fmt.Errorf("unhashable: range") }
+
+func (r rangeValue) String() string {
+	switch {
+	case r.step != 1:
+		return fmt.Sprintf("range(%d, %d, %d)", r.start, r.stop, r.step)
+	case r.start != 0:
+		return fmt.Sprintf("range(%d, %d)", r.start, r.stop)
+	default:
+		return fmt.Sprintf("range(%d)", r.stop)
+	}
+}
+
+func (r rangeValue) Slice(start, end, step int) starlark.Value {
+	s := r
+	s.start, s.stop, s.step = r.start+r.step*start, r.start+r.step*end, r.step*step
+	s.len = rangeLen(s.start, s.stop, s.step)
+	return s
+}
+
+func (r rangeValue) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
+	o := y.(rangeValue)
+	// Two ranges are equal when they denote the same sequence.
+	eq := r.len == o.len && (r.len == 0 || r.start == o.start && (r.len == 1 || r.step == o.step))
+	switch op {
+	case syntax.EQL:
+		return eq, nil
+	case syntax.NEQ:
+		return !eq, nil
+	}
+	return false, fmt.Errorf("%s %s %s not implemented", r.Type(), op, o.Type())
+}
+
+func (r rangeValue) Has(y starlark.Value) (bool, error) {
+	i, err := starlark.NumberToInt(y)
+	if err != nil {
+		return false, fmt.Errorf("'in <range>' requires integer as left operand, not %s", y.Type())
+	}
+	x, ok := i.Int64()
+	if !ok {
+		return false, nil
+	}
+	delta := int(x) - r.start
+	return delta%r.step == 0 && delta/r.step >= 0 && delta/r.step < r.len, nil
+}
+
+func (r rangeValue) Iterate() starlark.Iterator {
+	it := &rangeIter{r: r, lastSteps: ^uint64(0)}
+	if r.owner != nil {
+		it.meter = meterFor(r.call, r.owner.limits)
+	}
+	return it
+}
+
+type rangeIter struct {
+	r         rangeValue
+	i         int
+	meter     meter
+	lastSteps uint64 // the thread's steps at the last Next
+}
+
+func (it *rangeIter) Next(p *starlark.Value) bool {
+	if it.i >= it.r.len {
+		return false
+	}
+	if owner := it.r.owner; owner != nil && owner.call == it.r.call && !it.charge(&owner.thread) {
+		return false
+	}
+	*p = it.r.Index(it.i)
+	it.i++
+	return true
+}
+
+// charge meters one element given to Go code; it reports false, having
+// cancelled the thread, when the call must stop.
+func (it *rangeIter) charge(thread *starlark.Thread) bool {
+	steps := thread.Steps
+	consumedByGo := steps == it.lastSteps
+	it.lastSteps = steps
+	if !consumedByGo {
+		return true
+	}
+	err := it.meter.spend(2 * valueSize)
+	if err == nil {
+		err = it.meter.tick(nil)
+	}
+	if err != nil {
+		thread.Cancel(fmt.Sprintf("iterating range: %v", err))
+		return false
+	}
+	return true
+}
+
+func (it *rangeIter) Done() {}
