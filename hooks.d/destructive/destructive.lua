@@ -83,10 +83,17 @@ end
 local Checker = {}
 Checker.__index = Checker
 
-local function new_checker(ctx, cwd)
+-- new_checker starts in the workspace (the payload's cwd), or in the
+-- directory the tool call names to run in (Gemini CLI's directory,
+-- Codex's workdir), which may be relative to it.
+local function new_checker(ctx, cwd, params)
   local c = setmetatable({ cwd = nil, root = nil, moved = false, protected = {} }, Checker)
   if type(cwd) == "string" and cwd:sub(1, 1) == "/" then c.cwd = path.clean(cwd) end
   c.root = c.cwd -- the workspace; cwd follows the line's cd commands
+  local dir = type(params) == "table" and (params.directory or params.workdir)
+  if type(dir) == "string" and dir ~= "" then
+    c:cd({ argv = { "cd", dir }, paths = { {}, { path = dir, prefix = dir, glob = false, dynamic = false } } })
+  end
   if type(ctx.config.protected) == "table" then
     for _, p in ipairs(ctx.config.protected) do
       if type(p) == "string" and p:sub(1, 1) == "/" then c.protected[path.clean(p)] = true end
@@ -351,7 +358,7 @@ hook.on("tool.execute.pre", function(tool_name, params, cwd, workspace, ctx)
     return hook.ask("the command could not be checked (" .. tostring(cmds) .. "); run it anyway?",
       { title = "Unchecked shell command", severity = "medium" })
   end
-  local verdict, why = new_checker(ctx, cwd or workspace):check(cmds)
+  local verdict, why = new_checker(ctx, cwd or workspace, params):check(cmds)
   if verdict == "deny" then
     return hook.deny("refusing a destructive command: " .. why)
   elseif verdict == "ask" then

@@ -3,7 +3,7 @@
 // commands it would run, so that a guardrail holds against
 // `cd / && sudo r\m -fr *` as well as against `rm -rf /`. Scripts load it
 // with require("shell") in Lua and load("shell", "shell") in Starlark;
-// Go code calls [Parse], [Split] and [HasFlag] directly. Nothing is run:
+// Go code calls [Parse], [Split], [HasFlag] and [CodeCalls] directly. Nothing is run:
 // the package reads text, touches no file and looks up no variable.
 //
 // # What parse reports
@@ -134,7 +134,7 @@
 // sh`) is reported at position > 0, but what it reads is not known.
 // Aliases and functions defined outside the line are not known either.
 //
-// # has_flag and split
+// # has_flag, split and code_calls
 //
 // has_flag(cmd, short, long) reports whether a parsed command (or an
 // argv list) passes a flag, the GNU way: case-sensitive; combined
@@ -149,6 +149,12 @@
 //
 // split(line) returns the shell words of line after quote removal,
 // without any expansion; an operator (|, ;, &&, >, …) is an error.
+//
+// code_calls(lang, code) returns the calls in a Python, Perl, Ruby,
+// Node, PHP or Lua program that delete files or run commands ([Call]):
+// what parse reports in calls for a one-liner, for code that reaches a
+// hook some other way. It scans strings, comments and call syntax per
+// language; code built at run time is not seen.
 //
 // # Limits and errors
 //
