@@ -16,7 +16,7 @@ local path = require("path")
 local SHELL_TOOLS = { "bash", "run_shell_command", "exec", "shell", "sh", "run_command",
                       "execute_command", "local_shell", "terminal", "shell_command" }
 local WRITE_TOOLS = { "write", "edit", "multiedit", "write_file", "replace", "edit_file", "append_file",
-                      "save", "patch", "create_file", "str_replace_editor", "str_replace_based_edit_tool",
+                      "save", "patch", "append", "apply_patch", "create_file", "str_replace_editor", "str_replace_based_edit_tool",
                       "notebookedit" }
 local PATH_KEYS = { "file_path", "path", "absolute_path", "filename", "notebook_path" }
 
@@ -119,13 +119,27 @@ local function edits(cmd)
   return out
 end
 
+-- patch_paths returns the files a Codex apply_patch names in its patch
+-- text ("*** Update File: path", "*** Add File:", "*** Delete File:",
+-- "*** Move to:").
+local function patch_paths(params, out)
+  local text = type(params) == "table" and (params.input or params.patch)
+  if type(text) ~= "string" then return out end
+  for line in text:gmatch("[^\n]+") do
+    local p = line:match("^%*%*%* Add File: (.+)$") or line:match("^%*%*%* Update File: (.+)$")
+        or line:match("^%*%*%* Delete File: (.+)$") or line:match("^%*%*%* Move to: (.+)$")
+    if p then out[#out + 1] = p end
+  end
+  return out
+end
+
 local function tool_paths(params)
   local out = {}
   if type(params) ~= "table" then return out end
   for _, k in ipairs(PATH_KEYS) do
     if type(params[k]) == "string" then out[#out + 1] = params[k] end
   end
-  return out
+  return patch_paths(params, out)
 end
 
 local function ask(what)

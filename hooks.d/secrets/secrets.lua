@@ -14,9 +14,9 @@ local shell = require("shell")
 
 local SHELL_TOOLS = { "bash", "run_shell_command", "exec", "shell", "sh", "run_command",
                       "execute_command", "local_shell", "terminal", "shell_command" }
-local READ_TOOLS = { "read", "read_file", "read_many_files", "view", "cat", "open_file", "notebookread" }
+local READ_TOOLS = { "read", "read_file", "read_many_files", "view", "cat", "open_file", "notebookread", "grep" }
 local WRITE_TOOLS = { "write", "edit", "multiedit", "write_file", "replace", "edit_file", "append_file",
-                      "save", "patch", "create_file", "str_replace_editor", "str_replace_based_edit_tool",
+                      "save", "patch", "append", "apply_patch", "create_file", "str_replace_editor", "str_replace_based_edit_tool",
                       "notebookedit" }
 local PATH_KEYS = { "file_path", "path", "absolute_path", "filename", "notebook_path" }
 local NOT_READING = { ls = true, stat = true, test = true, ["["] = true, ssh = true, ["ssh-add"] = true }
@@ -79,6 +79,20 @@ local function check_path(p, ctx)
 end
 
 -- tool_paths returns the paths a file tool call names.
+-- patch_paths returns the files a Codex apply_patch names in its patch
+-- text ("*** Update File: path", "*** Add File:", "*** Delete File:",
+-- "*** Move to:").
+local function patch_paths(params, out)
+  local text = type(params) == "table" and (params.input or params.patch)
+  if type(text) ~= "string" then return out end
+  for line in text:gmatch("[^\n]+") do
+    local p = line:match("^%*%*%* Add File: (.+)$") or line:match("^%*%*%* Update File: (.+)$")
+        or line:match("^%*%*%* Delete File: (.+)$") or line:match("^%*%*%* Move to: (.+)$")
+    if p then out[#out + 1] = p end
+  end
+  return out
+end
+
 local function tool_paths(params)
   local out = {}
   if type(params) ~= "table" then return out end
@@ -90,7 +104,7 @@ local function tool_paths(params)
       if type(p) == "string" then out[#out + 1] = p end
     end
   end
-  return out
+  return patch_paths(params, out)
 end
 
 local function command_of(params)
