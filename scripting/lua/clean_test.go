@@ -2,6 +2,7 @@ package lua
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -179,6 +180,10 @@ func TestFrozenErrors(t *testing.T) {
 				t.Fatalf("got %v, want an error containing %q", err, tc.want)
 			case tc.want != "" && !strings.HasPrefix(err.Error(), "f.lua:3: "):
 				t.Errorf("error %q does not name the line", err)
+			}
+			var se *scripting.Error
+			if errors.As(err, &se) && (se.Backtrace == "" || strings.Contains(se.Backtrace, "hookhost.")) {
+				t.Errorf("backtrace %q: want the script's frames only", se.Backtrace)
 			}
 		})
 	}

@@ -118,7 +118,13 @@ func (st *state) concatMeta(L *lua.LState, n int) lua.LValue {
 // set implements obj[key] = value in a function body: Lua's assignment
 // (__newindex applies), refused on a frozen table.
 func (st *state) set(L *lua.LState) int {
-	st.setIndex(L, L.Get(1), L.Get(2), L.Get(3))
+	obj, key, value := L.Get(1), L.Get(2), L.Get(3)
+	if t, ok := obj.(*lua.LTable); ok && t.Metatable == lua.LNil { // the common case: no __newindex to follow
+		st.checkWritable(L, t)
+		st.rawSet(L, t, key, value)
+		return 0
+	}
+	st.setIndex(L, obj, key, value)
 	return 0
 }
 

@@ -263,11 +263,15 @@ func (p *program) firstLine(tb string) int {
 	return 0
 }
 
+// trimTraceback drops the header, the indentation and the frames of the
+// rewrite's helpers (rewrite.go), which the script did not write.
 func trimTraceback(tb string) string {
 	tb = strings.TrimPrefix(strings.TrimSpace(tb), "stack traceback:")
-	lines := strings.Split(strings.TrimSpace(tb), "\n")
-	for i := range lines {
-		lines[i] = strings.TrimSpace(lines[i])
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(tb), "\n") {
+		if l = strings.TrimSpace(l); !strings.HasPrefix(l, "[G]: in function 'hookhost.") {
+			lines = append(lines, l)
+		}
 	}
 	return strings.Join(lines, "\n")
 }
