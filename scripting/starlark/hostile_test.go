@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	"go.starlark.net/starlark"
 
 	"github.com/hookhost/hookhost/scripting"
 	"github.com/hookhost/hookhost/stdlib"
@@ -81,8 +85,52 @@ for _ in range(300000):
 
 // TestHostileScripts runs what an attacker would write; each call must
 // come back, within its deadline plus slack, with a clear error (or, for
-// print, a truncated line), and never crash or hang.
+// print, a truncated line), and never crash or hang. Several cases would
+// allocate gigabytes if the metering regressed, so the cases run in a
+// child process under a 4 GiB address-space limit (prlimit), except under
+// the race detector, whose shadow memory does not fit such a limit; there
+// the check that every replaced builtin is hookhost's own, first, keeps a
+// regression from reaching the big allocations.
 func TestHostileScripts(t *testing.T) {
+	requireMeteredBuiltins(t)
+	if os.Getenv(hostileChildEnv) == "" && raceSlowdown == 1 {
+		if prlimit, err := exec.LookPath("prlimit"); err == nil {
+			runHostileChild(t, prlimit)
+			return
+		}
+		t.Log("prlimit not found: running the hostile cases in this process")
+	}
+	runHostileCases(t)
+}
+
+// hostileChildEnv marks the child process that runs the hostile cases.
+const hostileChildEnv = "HOOKHOST_STARLARK_HOSTILE_CHILD"
+
+func runHostileChild(t *testing.T, prlimit string) {
+	cmd := exec.Command(prlimit, "--as=4294967296", os.Args[0], "-test.run=^TestHostileScripts$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), hostileChildEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the hostile cases failed in their memory-limited process: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "--- PASS: TestHostileScripts/min_of_range_2^62") {
+		t.Fatalf("the child process did not run the hostile cases:\n%s", out)
+	}
+}
+
+// requireMeteredBuiltins fails unless every builtin the hostile cases
+// rely on is hookhost's, not go.starlark.net's.
+func requireMeteredBuiltins(t *testing.T) {
+	env := predeclared(hookModule(&scripting.Env{}))
+	for _, name := range []string{"all", "any", "bytes", "dict", "enumerate", "fail", "list", "max", "min", "print", "range", "repr", "reversed", "set", "sorted", "str", "tuple", "zip"} {
+		b, ok := env[name].(*starlark.Builtin)
+		if !ok || b == starlark.Universe[name] {
+			t.Fatalf("%s is not hookhost's metered builtin", name)
+		}
+	}
+}
+
+func runHostileCases(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		prelude string // top-level code before the hook
