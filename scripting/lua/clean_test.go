@@ -211,3 +211,27 @@ hook.on("e", function() bump() return hook.respond(bump()) end, { name = "h" })`
 		}
 	}
 }
+
+// gopher-lua never shrinks an interpreter's value stack: one that a call
+// grew past its starting size (a big unpack) is closed, not pooled.
+func TestGrownStateNotPooled(t *testing.T) {
+	src := `hook.on("e", function(n) return hook.respond(select("#", unpack({}, 1, n))) end, { name = "h" })`
+	p, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "g.lua", Code: []byte(src)}, &scripting.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, tc := range []struct {
+		n    int64
+		idle int
+	}{{10, 1}, {60000, 0}} {
+		fillPool(t, p.(*program), 1)
+		if _, err := callWithDeadline(p.Hooks()[0].Func, map[string]any{"n": tc.n}, time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if got := idleStates(p); got != tc.idle {
+			t.Errorf("after unpacking %d values: %d idle interpreters, want %d", tc.n, got, tc.idle)
+		}
+		p.(*program).pool.drain()
+	}
+}

@@ -45,7 +45,7 @@ var hostileCases = []hostileCase{
 		for i = 1, 200000 do t[i] = "x" end
 		return hook.respond(#table.concat(t))`, check: wantResult(int64(200000))},
 	{name: "table.concat past the string limit", body: `
-		local big = string.rep("x", 8 * 1024 * 1024)
+		local big = string.rep("x", 16 * 1024 * 1024)
 		local t = {}
 		for i = 1, 300 do t[i] = big end
 		return hook.respond(#table.concat(t))`, want: "table.concat: the result would be"},
@@ -113,6 +113,10 @@ var hostileCases = []hostileCase{
 		local t = {}
 		for i = 1, 40 do t = {t, t} end
 		return hook.respond(#json.encode(t))`, want: "json.encode: argument 1 (value): [1]×21"},
+	{name: "a returned value nested too deep", body: `
+		local t = {}
+		for i = 1, 600 do t = {t} end
+		return hook.respond(t)`, want: "nests deeper than"},
 	{name: "a returned cycle", body: `local t = {} t.self = t return hook.respond(t)`, want: "contains itself"},
 	{name: "setmetatable on a number", body: `setmetatable(1, {__index = {secret = "x"}})`, want: "table expected"},
 	{name: "an endless __concat", body: `

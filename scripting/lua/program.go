@@ -88,7 +88,7 @@ func (f *function) Call(c *scripting.Call) (any, error) {
 		st.close()
 		return nil, p.interrupted(c)
 	}
-	if healthy {
+	if healthy && !st.grown {
 		st.reset()
 		p.release(st)
 	} else {

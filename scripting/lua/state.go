@@ -33,6 +33,9 @@ type state struct {
 	// module-level locals reset after every call (see freeze.go).
 	frozen   map[*lua.LTable]struct{}
 	upvalues []upvalueSnapshot
+	// grown is set when a call made the value stack much larger than it
+	// starts: gopher-lua never shrinks it, so the state is not pooled.
+	grown bool
 }
 
 type registration struct {

@@ -40,6 +40,9 @@ func (st *state) pushResults(L *lua.LState, what string, n int) {
 		L.RaiseError("%s: too many results (%d; at most %d)", what, n, maxResults)
 	}
 	st.charge(L, what, int64(n)*slotSize)
+	if n > registrySize {
+		st.grown = true
+	}
 	top := L.GetTop()
 	L.SetTop(top + n) // grows the stack once
 	L.SetTop(top)
