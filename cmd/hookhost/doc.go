@@ -10,7 +10,8 @@
 //	hookhost serve [--dir D] [--config F] [--http ADDR] [--token-file F] [--strict] …
 //	hookhost test [DIR] [--config F] [-run REGEX] [-v] [--json] [--coverage] [--timeout D]
 //	hookhost init [DIR]
-//	hookhost claude|gemini|codex [--dir D] [--config F] [--fail-closed] [--log FILE] [--print-settings]
+//	hookhost claude|gemini|codex [--dir D] [--config F] [--server URL] [--fail-closed] [--log FILE] [--print-settings]
+//	hookhost picoclaw [--dir D] [--config F] [--server URL]
 //
 // fire loads D (default ./hooks.d), fires EVENT once with PAYLOAD (a JSON
 // object; "-" reads it from stdin; omitted or empty means {}) and prints
@@ -28,8 +29,9 @@
 // tests; its last line is "N passed, N failed". init writes the embedded
 // scaffold of package internal/scaffold and never overwrites a file.
 // claude, gemini and codex are command hooks for those agents: one event
-// on stdin, the agent's own answer on stdout (package
-// internal/adapter and its dialects; docs/integrations/).
+// on stdin, the agent's own answer on stdout; picoclaw is a PicoClaw
+// process hook, JSON-RPC lines until stdin ends (package internal/adapter
+// and its dialects; docs/integrations/).
 //
 // Flags may come before or after the positional arguments: urfave/cli v2
 // stops at the first positional argument, so the command line is
