@@ -320,9 +320,10 @@ function Checker:check(cmds)
   local ask
   for i, cmd in ipairs(cmds) do
     local runs_delete = false
-    if cmd.name == "find" then
+    if cmd.name == "find" then -- its -exec commands follow it, wrapped by find
       for j = i + 1, #cmds do
-        if has(cmds[j].wrapped_by, "find") and DELETERS[cmds[j].name] then runs_delete = true end
+        if not has(cmds[j].wrapped_by, "find") then break end
+        if DELETERS[cmds[j].name] then runs_delete = true end
       end
     end
     for _, rule in ipairs({
