@@ -219,7 +219,7 @@ func (w *worker) drop(id int64) {
 }
 
 // stopGrace is how long a worker has to finish its calls when stopped.
-const stopGrace = 2 * time.Second
+const stopGrace = 500 * time.Millisecond
 
 func (w *worker) shutdown() {
 	w.mu.Lock()

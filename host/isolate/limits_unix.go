@@ -13,6 +13,10 @@ import (
 // Each limit is set hard, so nothing later can raise it.
 func (l OSLimits) apply() error {
 	set := func(name string, res int, v uint64) error {
+		var cur syscall.Rlimit
+		if err := syscall.Getrlimit(res, &cur); err == nil && cur.Max < v {
+			v = cur.Max // a limit the worker inherited is already tighter
+		}
 		if err := syscall.Setrlimit(res, &syscall.Rlimit{Cur: v, Max: v}); err != nil {
 			return fmt.Errorf("setting %s to %d: %w", name, v, err)
 		}

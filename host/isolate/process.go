@@ -105,7 +105,7 @@ func (p *process) read(r io.Reader, hello chan<- error, logsDone <-chan struct{}
 		err = errCorrupt
 	}
 	if err != nil {
-		err = fmt.Errorf("%w (%v)", errNoHello, err)
+		err = p.notStarted(err, logsDone)
 	}
 	hello <- err
 	for err == nil {
@@ -129,6 +129,20 @@ func (p *process) read(r io.Reader, hello chan<- error, logsDone <-chan struct{}
 	p.pending = nil
 	p.mu.Unlock()
 	close(p.dead)
+}
+
+// notStarted explains a worker that never said hello: with what it
+// wrote on stderr when it wrote anything (a limit it could not set),
+// else as a program that is no worker.
+func (p *process) notStarted(err error, logsDone <-chan struct{}) error {
+	select {
+	case <-logsDone:
+	case <-time.After(time.Second):
+	}
+	if last := p.tail.lastError(); last != "" {
+		return fmt.Errorf("the worker did not start: %s", last)
+	}
+	return fmt.Errorf("%w (%v)", errNoHello, err)
 }
 
 // explain says why the process ended, with the last line of its stderr

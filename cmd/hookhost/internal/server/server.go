@@ -100,11 +100,14 @@ func New(opts Options) (*Server, error) {
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	act := &activity{}
 	act.touch()
+	// Requests outlive ctx (they drain), until shutdown cancels them.
+	requests, cancelRequests := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelRequests()
 	hs := &http.Server{
 		Handler:           s.handler(ln.Addr(), act),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		BaseContext:       func(net.Listener) context.Context { return requests },
 		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)
@@ -127,16 +130,24 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	case <-idle:
 		s.logger.Info("stopping: idle", "idle_exit", s.idleExit.String())
 	}
-	s.shutdown(hs, act)
+	s.shutdown(hs, act, cancelRequests)
 	<-served // http.ErrServerClosed
 	return nil
 }
 
+// fireGrace is how long the fires in flight at shutdown may run on before
+// they are cancelled: a hook spinning to its (up to ten-minute) deadline
+// must not hold the process, so SIGTERM ends serve within about this.
+const fireGrace = time.Second
+
 // shutdown stops accepting and waits for the requests in flight, for at
-// most the drain timeout.
-func (s *Server) shutdown(hs *http.Server, act *activity) {
+// most the drain timeout; fires still running after fireGrace are
+// cancelled (each answers at once, a fail-closed event with deny).
+func (s *Server) shutdown(hs *http.Server, act *activity, cancelRequests context.CancelFunc) {
 	ctx, cancel := context.WithTimeout(context.Background(), s.drain)
 	defer cancel()
+	stopFires := time.AfterFunc(fireGrace, cancelRequests)
+	defer stopFires.Stop()
 	if err := hs.Shutdown(ctx); err != nil {
 		s.logger.Warn("stopping anyway: requests still in flight after the drain timeout",
 			"drain_timeout", s.drain.String(), "in_flight", act.inflight.Load())

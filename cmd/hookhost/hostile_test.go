@@ -1,0 +1,373 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The end-to-end hostile suite: each hostile hook of the issue, in both
+// languages, beside a lower-priority hook that must still run, fired
+// through the real binary with "hookhost fire --json" under an address
+// space of 4 GiB and a minute of CPU (prlimit, or ulimit where prlimit is
+// missing), so that a regression cannot take the shared machine down.
+// Whatever the hostile hook does, hookhost answers with one JSON object
+// before the hook's deadline plus a generous slack, exits 0, and the
+// lower hook's decision is in the trace.
+
+// hostileSlack is what the process may take beyond the hostile hook's
+// deadline: starting, loading, the lower hook, printing, on a loaded
+// machine.
+const hostileSlack = 3 * time.Second
+
+// hostileDeadline is the hostile hooks' timeout.
+const hostileDeadline = time.Second
+
+// memoryCap and cpuCap bound every process the suite starts.
+const (
+	memoryCap = 4 << 30
+	cpuCap    = 60 // seconds
+)
+
+// A hostileCase is one hostile hook.
+type hostileCase struct {
+	name string
+	file string // the hook file's name: its extension picks the language
+	code string // registers the hook "bomb" on tool.execute.pre at priority 10
+	// stdin is the payload, when the case needs a large one.
+	stdin []byte
+	// isolated runs the file with isolation: process.
+	isolated bool
+}
+
+// lowHook is the lower-priority hook that must run after every hostile
+// one.
+const lowHook = `hook.on("tool.execute.pre", function() return hook.message("low ran") end, { name = "low", priority = -10 })`
+
+func luaBomb(body string) string {
+	return "hook.on(\"tool.execute.pre\", function()\n" + body + "\nend, { name = \"bomb\", priority = 10, timeout = \"1s\" })\n"
+}
+
+func starBomb(body string) string {
+	return "def bomb():\n" + indent(body) + "\nhook.on(\"tool.execute.pre\", bomb, priority = 10, timeout = \"1s\")\n"
+}
+
+func indent(s string) string {
+	lines := strings.Split(strings.Trim(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = "    " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sharedLua and sharedStar build a value of 2^40 leaves in 40 steps.
+const (
+	sharedLua  = "local t = {}\nfor i = 1, 40 do t = { t, t } end"
+	sharedStar = "t = []\nfor _ in range(40):\n    t = [t, t]"
+)
+
+func hostileCases() []hostileCase {
+	wide := map[string]any{}
+	for i := range 120_000 {
+		wide[fmt.Sprintf("field_%06d", i)] = i
+	}
+	widePayload, _ := json.Marshal(wide)
+	return []hostileCase{
+		{name: "lua unpack 1e8", file: "bomb.lua", code: luaBomb(`return hook.message(tostring(select("#", unpack({}, 1, 1e8))))`)},
+		{name: "lua table.concat of 200000 strings", file: "bomb.lua", code: luaBomb(`
+local t = {}
+for i = 1, 200000 do t[i] = "x" end
+return hook.message(tostring(#table.concat(t)))`)},
+		{name: "lua string.byte of 1 MiB", file: "bomb.lua", code: luaBomb(`
+local s = string.rep("x", 1024 * 1024)
+return hook.message(tostring(select("#", string.byte(s, 1, -1))))`)},
+		{name: "lua s = s .. s", file: "bomb.lua", code: luaBomb(`
+local s = "x"
+for i = 1, 64 do s = s .. s end`)},
+		{name: "lua table.concat of 300 x 16 MiB", file: "bomb.lua", code: luaBomb(`
+local big = string.rep("x", 16 * 1024 * 1024)
+local t = {}
+for i = 1, 300 do t[i] = big end
+return hook.message(tostring(#table.concat(t)))`)},
+		{name: "lua string.format huge widths", file: "bomb.lua", code: luaBomb(`
+local parts = {}
+for i = 1, 1000 do parts[i] = string.format("%99d", i) end
+return hook.message(string.format("%999999999d", 1))`)},
+		{name: "lua gmatch of the empty pattern over 16 MiB", file: "bomb.lua", code: luaBomb(`
+local s = string.rep("x", 16 * 1024 * 1024)
+local n = 0
+for m in s:gmatch("") do n = n + 1 end
+return hook.message(tostring(n))`)},
+		{name: "lua shared sub-tables returned", file: "bomb.lua", code: luaBomb(sharedLua + "\nreturn hook.modify({ v = t })")},
+		{name: "lua json.encode of shared sub-tables", file: "bomb.lua", code: "local json = require(\"json\")\n" +
+			luaBomb(sharedLua+"\nreturn hook.message(json.encode(t))")},
+		{name: "star min(range(1 << 62))", file: "bomb.star", code: starBomb(`return hook.message(str(min(range(1 << 62))))`)},
+		{name: "star sorted(range(1 << 25))", file: "bomb.star", code: starBomb(`return hook.message(str(len(sorted(range(1 << 25)))))`)},
+		{name: "star str of a 300000-deep list", file: "bomb.star", code: starBomb(`
+x = []
+for _ in range(300000):
+    x = [x]
+return hook.message(str(x)[:10])`)},
+		// One operation of 4 GiB: only an OS limit can stop it, so it runs
+		// isolated; in process it still ends hookhost with the Go
+		// runtime's out-of-memory error (exit 2).
+		{name: "star [0] * (1 << 28), isolated", file: "bomb.star", isolated: true,
+			code: starBomb(`return hook.message(str(len([0] * (1 << 28))))`)},
+		{name: "star list(range(1 << 30))", file: "bomb.star", code: starBomb(`return hook.message(str(len(list(range(1 << 30)))))`)},
+		{name: "star s + s doubling", file: "bomb.star", code: starBomb(`
+s = "x"
+for _ in range(64):
+    s = s + s
+return hook.message(str(len(s)))`)},
+		{name: "star shared sub-lists returned", file: "bomb.star", code: starBomb(sharedStar + "\nreturn hook.modify({\"v\": t})")},
+		{name: "star json.encode of shared sub-lists", file: "bomb.star", code: "load(\"json\", \"json\")\n" +
+			starBomb(sharedStar+"\nreturn hook.message(json.encode(t))")},
+		{name: "star **kwargs of a 120000-field payload", file: "bomb.star", stdin: widePayload,
+			code: "def bomb(**kw):\n    return hook.message(str(len(kw)))\n\nhook.on(\"tool.execute.pre\", bomb, priority = 10, timeout = \"1s\")\n"},
+		{name: "lua vararg of a 120000-field payload", file: "bomb.lua", stdin: widePayload,
+			code: "hook.on(\"tool.execute.pre\", function(...) local n = 0 for _ in pairs((...)) do n = n + 1 end return hook.message(tostring(n)) end, { name = \"bomb\", priority = 10, timeout = \"1s\" })\n"},
+	}
+}
+
+// TestHostile runs every hostile case through the binary, in process,
+// then the memory bombs in process and isolated, then serve's SIGTERM.
+func TestHostile(t *testing.T) {
+	bin := buildHookhost(t)
+	for _, c := range hostileCases() {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			dir := filepath.Join(root, "hooks.d")
+			writeFiles(t, dir, map[string]string{c.file: c.code, "low.lua": lowHook})
+			args := []string{"fire", "--dir", dir, "tool.execute.pre", "-", "--json"}
+			if c.isolated {
+				writeFiles(t, root, map[string]string{"hookhost.yaml": "hooks:\n  " + c.file + ": { isolation: process }\n"})
+				args = append(args, "--config", filepath.Join(root, "hookhost.yaml"))
+			}
+			out := runBounded(t, bin, hostileDeadline+hostileSlack, c.stdin, args...)
+			checkFireAnswer(t, out)
+		})
+	}
+}
+
+// A fireAnswer is what one bounded run of hookhost gave.
+type fireAnswer struct {
+	stdout, stderr []byte
+	exit           int
+	maxRSS         int64 // bytes
+	elapsed        time.Duration
+}
+
+// checkFireAnswer checks the contract: exit 0, exactly one JSON object,
+// the bomb's entry and the lower hook's decision in the trace.
+func checkFireAnswer(t *testing.T, out fireAnswer) map[string]any {
+	t.Helper()
+	if out.exit != 0 {
+		t.Fatalf("exit %d, want 0; stderr:\n%s", out.exit, tailOf(out.stderr))
+	}
+	dec := json.NewDecoder(bytes.NewReader(out.stdout))
+	var res map[string]any
+	if err := dec.Decode(&res); err != nil {
+		t.Fatalf("stdout is not a JSON object: %v\n%s", err, tailOf(out.stdout))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		t.Fatalf("stdout holds more than one JSON object:\n%s", tailOf(out.stdout))
+	}
+	trace, _ := res["trace"].([]any)
+	var bomb, low map[string]any
+	for _, e := range trace {
+		m, _ := e.(map[string]any)
+		switch m["hook"] {
+		case "bomb.lua:bomb", "bomb.star:bomb":
+			bomb = m
+		case "low.lua:low":
+			low = m
+		}
+	}
+	if bomb == nil || low == nil || low["outcome"] != "decision" {
+		t.Fatalf("trace %v: want the hostile hook and then the lower hook's decision", trace)
+	}
+	t.Logf("%s in %v, max RSS %d MiB: %s %.160v", bomb["hook"], out.elapsed.Round(time.Millisecond), out.maxRSS>>20, bomb["outcome"], bomb["error"])
+	return bomb
+}
+
+func tailOf(b []byte) string {
+	if len(b) > 2000 {
+		return "…" + string(b[len(b)-2000:])
+	}
+	return string(b)
+}
+
+// buildHookhost builds the command (without the race detector, whatever
+// the test binary has: the race runtime does not fit in 4 GiB of address
+// space) into the test's temporary directory.
+func buildHookhost(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "hookhost")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building hookhost: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// boundedCommand is argv that runs bin with args under the memory and
+// CPU caps: prlimit where it exists, else a shell's ulimit, the command
+// passed as arguments, never as shell text.
+func boundedCommand(t *testing.T, bin string, args ...string) []string {
+	t.Helper()
+	if prlimit, err := exec.LookPath("prlimit"); err == nil {
+		return append([]string{prlimit, fmt.Sprintf("--as=%d", memoryCap), fmt.Sprintf("--cpu=%d", cpuCap), bin}, args...)
+	}
+	script := fmt.Sprintf(`ulimit -v %d && ulimit -t %d && exec "$0" "$@"`, memoryCap>>10, cpuCap)
+	return append([]string{"/bin/sh", "-c", script, bin}, args...)
+}
+
+// runBounded runs hookhost under the caps and fails the test if it has
+// not finished within limit.
+func runBounded(t *testing.T, bin string, limit time.Duration, stdin []byte, args ...string) fireAnswer {
+	t.Helper()
+	argv := boundedCommand(t, bin, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = time.Second
+	start := time.Now()
+	err := cmd.Run()
+	out := fireAnswer{stdout: stdout.Bytes(), stderr: stderr.Bytes(), elapsed: time.Since(start)}
+	if ctx.Err() != nil {
+		t.Fatalf("hookhost did not answer within %v (the hook's deadline plus %v); stderr:\n%s", limit, hostileSlack, tailOf(out.stderr))
+	}
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		out.exit = ee.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		out.maxRSS = int64(ru.Maxrss) << 10
+	}
+	return out
+}
+
+// memoryBombs grow the heap step by step through the interpreter (a
+// table of small tables, a list of fresh 1 KiB strings): nothing counts
+// them one by one, so only the heap watchdog (in process) or the worker's
+// limits (isolated) stop them.
+var memoryBombs = map[string]string{
+	"bomb.lua": luaBomb(`
+local t = {}
+for i = 1, 1e9 do t[i] = { i, i, i, i } end`),
+	"bomb.star": starBomb(`
+x, s = [], "x" * 1024
+for i in range(1000000000):
+    x.append(s + str(i))`),
+}
+
+// A memory bomb in process stays near limits.memory: the watchdog stops
+// it within a sample or so, and its hook fails with the memory limit.
+func TestHostileMemoryInProcess(t *testing.T) {
+	bin := buildHookhost(t)
+	const limit = 256 << 20
+	for file, code := range memoryBombs {
+		t.Run(file, func(t *testing.T) {
+			root := t.TempDir()
+			dir := filepath.Join(root, "hooks.d")
+			writeFiles(t, dir, map[string]string{file: strings.Replace(code, `timeout = "1s"`, `timeout = "30s"`, 1), "low.lua": lowHook})
+			writeFiles(t, root, map[string]string{"hookhost.yaml": "limits: { memory: 256MiB }\n"})
+			out := runBounded(t, bin, 30*time.Second+hostileSlack, nil, "fire", "--dir", dir, "--config", filepath.Join(root, "hookhost.yaml"),
+				"tool.execute.pre", "--json")
+			bomb := checkFireAnswer(t, out)
+			if e, _ := bomb["error"].(string); !strings.Contains(e, "memory limit") {
+				t.Errorf("the bomb's error %q does not name the memory limit", e)
+			}
+			// The heap passes the limit by what the interpreter allocates
+			// between two samples; the process also holds its code,
+			// stacks and the runtime's own memory.
+			if out.maxRSS > 2*limit {
+				t.Errorf("max RSS %d MiB, want under twice limits.memory (%d MiB)", out.maxRSS>>20, 2*limit>>20)
+			}
+		})
+	}
+}
+
+// Isolated, a memory bomb takes down only its worker: the host answers,
+// exits 0 and runs the lower hook, and the hook's failure names the
+// worker's end.
+func TestHostileMemoryIsolated(t *testing.T) {
+	bin := buildHookhost(t)
+	for file, code := range memoryBombs {
+		t.Run(file, func(t *testing.T) {
+			root := t.TempDir()
+			dir := filepath.Join(root, "hooks.d")
+			writeFiles(t, dir, map[string]string{file: strings.Replace(code, `timeout = "1s"`, `timeout = "30s"`, 1), "low.lua": lowHook})
+			writeFiles(t, root, map[string]string{"hookhost.yaml": "limits: { memory: 128MiB }\nhooks:\n  " + file + ": { isolation: process }\n"})
+			out := runBounded(t, bin, 30*time.Second+hostileSlack, nil, "fire", "--dir", dir, "--config", filepath.Join(root, "hookhost.yaml"),
+				"tool.execute.pre", "--json")
+			bomb := checkFireAnswer(t, out)
+			if e, _ := bomb["error"].(string); !strings.Contains(e, "isolation: the worker process ended") {
+				t.Errorf("the bomb's error %q does not name its worker's end", e)
+			}
+			if out.maxRSS > 128<<20 {
+				t.Errorf("the host's own max RSS is %d MiB: the bomb reached it", out.maxRSS>>20)
+			}
+		})
+	}
+}
+
+// SIGTERM ends serve within 2 s whatever a hook is doing: spinning in the
+// interpreter, stuck in a builtin, consuming a huge range, or spinning in
+// an isolated worker.
+func TestHostileServeSIGTERM(t *testing.T) {
+	for _, c := range []struct{ name, file, code, config string }{
+		{"lua spin", "spin.lua", `hook.on("turn.pre", function() print("spinning") while true do end end, { name = "spin", timeout = "60s" })`, ""},
+		{"lua stuck builtin", "spin.lua", `hook.on("turn.pre", function() print("spinning") string.find(string.rep("a", 3000), ".-.-b") end, { name = "spin", timeout = "60s" })`, ""},
+		{"star huge range", "spin.star", "def spin():\n    print(\"spinning\")\n    return min(range(1 << 62))\n\nhook.on(\"turn.pre\", spin, timeout = \"60s\")\n", ""},
+		{"isolated spin", "spin.lua", `hook.on("turn.pre", function() print("spinning") while true do end end, { name = "spin", timeout = "60s" })`,
+			"hooks:\n  spin.lua: { isolation: process }\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := t.TempDir()
+			dir := filepath.Join(root, "hooks.d")
+			writeFiles(t, dir, map[string]string{c.file: c.code})
+			args := []string{"--dir", dir}
+			if c.config != "" {
+				writeFiles(t, root, map[string]string{"hookhost.yaml": c.config})
+				args = append(args, "--config", filepath.Join(root, "hookhost.yaml"))
+			}
+			s := startServe(t, nil, args...)
+			go func() {
+				req, _ := http.NewRequest("POST", s.base+"/v1/fire/turn.pre", strings.NewReader(`{"prompt":"x"}`))
+				req.Header.Set("Content-Type", "application/json")
+				if resp, err := s.client.Do(req); err == nil {
+					resp.Body.Close()
+				}
+			}()
+			s.waitLog("spinning")
+			start := time.Now()
+			s.signal(syscall.SIGTERM)
+			select {
+			case <-s.exited:
+			case <-time.After(2 * time.Second):
+				t.Fatalf("serve was still running 2s after SIGTERM:\n%s", s.log)
+			}
+			if code := s.wait(); code != 0 {
+				t.Errorf("exit %d after SIGTERM, want 0:\n%s", code, s.log)
+			}
+			t.Logf("exited %v after SIGTERM", time.Since(start).Round(time.Millisecond))
+		})
+	}
+}
