@@ -306,7 +306,8 @@ func TestHostileMemoryInProcess(t *testing.T) {
 
 // Isolated, a memory bomb takes down only its worker: the host answers,
 // exits 0 and runs the lower hook, and the hook's failure names the
-// worker's end.
+// worker's end. (The max RSS the kernel reports for the host includes its
+// workers', so it is not checked here.)
 func TestHostileMemoryIsolated(t *testing.T) {
 	bin := buildHookhost(t)
 	for file, code := range memoryBombs {
@@ -320,9 +321,6 @@ func TestHostileMemoryIsolated(t *testing.T) {
 			bomb := checkFireAnswer(t, out)
 			if e, _ := bomb["error"].(string); !strings.Contains(e, "isolation: the worker process ended") {
 				t.Errorf("the bomb's error %q does not name its worker's end", e)
-			}
-			if out.maxRSS > 128<<20 {
-				t.Errorf("the host's own max RSS is %d MiB: the bomb reached it", out.maxRSS>>20)
 			}
 		})
 	}
