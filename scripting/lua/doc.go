@@ -20,9 +20,10 @@
 // patterns.go): each is bounded before it starts, looks at the call's
 // interrupt as it goes, and charges what it builds to the call's memory
 // budget (scripting.Limits.MaxCallMemory), as the conversions do
-// (convert.go). Pattern searches whose worst case on the input is large
-// run through scripting.Guard, which the deadline abandons, a batch of
-// matches at a time.
+// (convert.go). Pattern matching is hookhost's own (match.go) and looks
+// at the interrupt as it backtracks, so no Lua builtin has to be
+// abandoned; only a module function that blocks runs through
+// scripting.Guard.
 //
 // gopher-lua gives no hook on concatenation or on table writes, so the
 // parsed file is rewritten before it is compiled (rewrite.go): a .. b and
