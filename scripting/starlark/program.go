@@ -56,9 +56,10 @@ func (f *function) Call(c *scripting.Call) (out any, err error) {
 	if ct == nil {
 		ct = &callThread{limits: &p.limits}
 		ct.thread.SetLocal(callKey, ct)
+		ct.thread.Print = p.print // once: a method value costs an allocation
 	}
 	th := &ct.thread
-	th.Name, th.Print, th.Steps = c.Hook, p.print, 0
+	th.Name, th.Steps = c.Hook, 0
 	th.Uncancel() // a recycled thread may have run out of steps last time
 	th.SetMaxExecutionSteps(p.limits.MaxSteps)
 	ct.call = c
