@@ -279,3 +279,31 @@ func BenchmarkKwargsOfAWidePayload(b *testing.B) {
 		}
 	}
 }
+
+// A file's top level is metered like a call: its builtins stop at the
+// initialisation timeout and charge the same budget.
+func TestTopLevelIsMetered(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"x = min(range(1 << 62))", "top.star:1: min: interrupted at its deadline"},
+		{"x = list(range(1 << 30))", "list: 1073741824 elements: memory limit exceeded: this call would allocate more than 64MiB"},
+		{"x = str([[[1]]] * 10) + repr(set([1]))", ""},
+	} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "top.star", Code: []byte(tc.src)},
+				&scripting.Env{Limits: scripting.Limits{InitTimeout: 200 * time.Millisecond}})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("%s: %v", tc.src, err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("%s: got %v, want an error containing %q", tc.src, err, tc.want)
+			}
+		case <-time.After(returnSlack):
+			t.Fatalf("%s: the top level did not stop within %v of its timeout", tc.src, returnSlack)
+		}
+	}
+}
