@@ -126,6 +126,9 @@ func (c *Call) InterruptedAt() time.Time {
 // error wrapping ErrMemoryLimit and the allocation must not happen. It is
 // safe to call from guarded work on another goroutine.
 func (c *Call) Charge(n, limit int64) error {
+	if limit > 0 && (n > limit || n < 0) { // also keeps the total from overflowing
+		return fmt.Errorf("%w: this call would allocate more than %s", ErrMemoryLimit, FormatBytes(limit))
+	}
 	total := c.charged.Add(n)
 	if limit > 0 && total > limit {
 		return fmt.Errorf("%w: this call would allocate more than %s", ErrMemoryLimit, FormatBytes(limit))
