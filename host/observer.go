@@ -44,9 +44,14 @@ type FireReport struct {
 
 // A ReloadReport says what one reload did.
 type ReloadReport struct {
-	// Generation is the snapshot the reload published; when Err is set
-	// and nothing was published, the generation still serving.
+	// Generation is the snapshot the reload published; when nothing was
+	// published (Published is false), the generation still serving.
 	Generation uint64
+	// Published reports that the reload swapped in a new snapshot. A
+	// reload that finds nothing changed (every file and pack manifest
+	// unchanged, the config content the same, the same notes) publishes
+	// nothing and keeps the generation; so does one with Err.
+	Published bool
 	// Trigger names what asked for the reload: "start", "watch", "signal",
 	// "api" or whatever an embedder passes.
 	Trigger string
@@ -65,18 +70,37 @@ type ReloadReport struct {
 	Err error
 }
 
-// OK reports whether the reload ran and every file and the config
-// loaded.
+// OK reports whether the reload ran and everything on disk is what
+// serves: no file, pack manifest or config whose current content failed
+// to load, whether it failed in this reload or in an earlier one and has
+// not changed since. A reload that leaves a broken file as it was is not
+// OK while the file stays broken.
 func (r ReloadReport) OK() bool {
 	if r.Err != nil || r.Config.Err != nil {
 		return false
 	}
 	for _, f := range r.Files {
-		if f.Outcome == FileFailed {
+		if f.Err != nil {
 			return false
 		}
 	}
 	return true
+}
+
+// FailedNow reports whether something failed in this reload: it could
+// not run, or content it read for the first time (a file, a pack
+// manifest, the config) did not load. A file still broken from an
+// earlier reload is not counted again.
+func (r ReloadReport) FailedNow() bool {
+	if r.Err != nil || (r.Config.Err != nil && !r.Config.Unchanged) {
+		return true
+	}
+	for _, f := range r.Files {
+		if f.Outcome == FileFailed {
+			return true
+		}
+	}
+	return false
 }
 
 // A FileOutcome is what a reload did with one file.
@@ -113,8 +137,13 @@ type ConfigOutcome struct {
 	Path string
 	// Changed reports that a new config was applied.
 	Changed bool
-	// Err is the new config's error; the last good config stays live.
+	// Err is the error of the config content on disk when it did not
+	// load; the last good config stays live. It stays set on later
+	// reloads until the file changes, with Unchanged set.
 	Err error
+	// Unchanged reports that the config file's content is the one the
+	// previous reload read, so Err (if any) was reported already.
+	Unchanged bool
 }
 
 // A QuarantineReport says that a hook was quarantined or released.

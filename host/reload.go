@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -69,7 +70,10 @@ func (h *Host) reloadLocked(ctx context.Context, retryFailed bool) (ReloadReport
 		return rep, nil
 	}
 	next := h.nextConfigLocked()
-	rep.Config = ConfigOutcome{Path: h.cfgPath, Changed: next.changed, Err: next.err}
+	rep.Config = ConfigOutcome{Path: h.cfgPath, Changed: next.changed, Err: next.err, Unchanged: !next.tried}
+	if !next.tried {
+		rep.Config.Err = h.cfgErr
+	}
 	events, err := resolveEvents(h.base, next.cfg)
 	if err != nil { // the base events changed under a config that fit the old ones
 		rep.Err = err
@@ -84,10 +88,32 @@ func (h *Host) reloadLocked(ctx context.Context, retryFailed bool) (ReloadReport
 	if next.tried {
 		h.cfgErr = next.err
 	}
+	if !retryFailed && !next.tried && !set.changes(h.current.Load()) {
+		set.discard()
+		cur := h.current.Load()
+		rep.Generation = cur.gen
+		rep.Files, rep.Notes = outcomesAsPublished(set.outcomes, cur), set.notes
+		return rep, nil
+	}
 	snap, released := h.publishLocked(events, set)
-	rep.Generation = snap.gen
+	rep.Generation, rep.Published = snap.gen, true
 	rep.Files, rep.Notes = outcomesAsPublished(set.outcomes, snap), set.notes
 	return rep, released
+}
+
+// changes reports whether publishing the set would change what serves
+// or what status shows, compared with the snapshot serving: a file or
+// pack manifest that is not unchanged, or other notes.
+func (s *fileSet) changes(cur *snapshot) bool {
+	if cur == nil || !slices.Equal(s.notes, cur.notes) {
+		return true
+	}
+	for _, o := range s.outcomes {
+		if o.Outcome != FileUnchanged {
+			return true
+		}
+	}
+	return false
 }
 
 // publishLocked builds the snapshot of a file set, swaps it in and
@@ -146,7 +172,7 @@ func (h *Host) logReload(rep ReloadReport) {
 	if rep.Err != nil {
 		h.logger.Error("reload failed; the previous hooks keep serving", "trigger", rep.Trigger, "error", rep.Err)
 	}
-	if rep.Config.Err != nil {
+	if rep.Config.Err != nil && !rep.Config.Unchanged {
 		h.logger.Warn("config failed to load; the last good config stays live", "error", rep.Config.Err)
 	}
 	for _, f := range rep.Files {

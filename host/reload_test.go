@@ -198,6 +198,58 @@ func TestReloadReport(t *testing.T) {
 	}
 }
 
+// A rescan that finds nothing changed publishes nothing and keeps the
+// generation. OK means that what is on disk is what serves, so it stays
+// false while a broken file or config is left as it is; FailedNow is
+// true only for the reload that first read the broken content.
+func TestReloadUnchangedAndOK(t *testing.T) {
+	dir, cfgDir := t.TempDir(), t.TempDir()
+	cfgPath := filepath.Join(cfgDir, "hookhost.yaml")
+	write := func(path, code string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(code), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	good := `hook.on("tool.approve", function() return hook.deny("ok") end, { name = "g" })`
+	write(filepath.Join(dir, "a.lua"), good)
+	write(cfgPath, "defaults: { timeout: 2s }\n")
+	h, err := New(context.Background(), Options{Dir: dir, ConfigPath: cfgPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	type want struct {
+		published, ok, failedNow, cfgErr, cfgUnchanged bool
+		gen                                            uint64
+	}
+	check := func(step string, w want) {
+		t.Helper()
+		rep := h.Rescan(context.Background(), TriggerAPI)
+		got := want{rep.Published, rep.OK(), rep.FailedNow(), rep.Config.Err != nil, rep.Config.Unchanged, rep.Generation}
+		if got != w || rep.Err != nil {
+			t.Errorf("%s: got %+v, want %+v (report %+v)", step, got, w, rep)
+		}
+		if g, _ := h.Generation(); g != w.gen {
+			t.Errorf("%s: the host serves generation %d, want %d", step, g, w.gen)
+		}
+	}
+	check("nothing changed", want{ok: true, cfgUnchanged: true, gen: 1})
+	write(filepath.Join(dir, "a.lua"), "hook.on(\n")
+	check("a.lua broken", want{published: true, failedNow: true, cfgUnchanged: true, gen: 2})
+	check("a.lua still broken", want{cfgUnchanged: true, gen: 2})
+	write(cfgPath, "bogus: 1\n")
+	check("config broken", want{published: true, failedNow: true, cfgErr: true, gen: 3})
+	check("both still broken", want{cfgErr: true, cfgUnchanged: true, gen: 3})
+	write(filepath.Join(dir, "a.lua"), good)
+	write(cfgPath, "defaults: { timeout: 3s }\n")
+	check("both fixed", want{published: true, ok: true, gen: 4})
+	check("nothing changed again", want{ok: true, cfgUnchanged: true, gen: 4})
+	if r := approveReason(t, h); r != "ok" {
+		t.Errorf("fixed a.lua decides %q", r)
+	}
+}
+
 // Goroutines fire continuously while the files are rewritten and
 // reloaded: every answer is a whole decision from one version, never an
 // error, and no fire ever calls a closed program.

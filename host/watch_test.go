@@ -286,7 +286,8 @@ func TestWatchNeverGoodStrict(t *testing.T) {
 func TestWatchOverflowRescans(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "g.lua"), []byte(denyLua("v1")), 0o644)
-	h, err := New(context.Background(), Options{Dir: dir})
+	obs := &recordingObserver{}
+	h, err := New(context.Background(), Options{Dir: dir, Observer: obs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,22 +299,37 @@ func TestWatchOverflowRescans(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() { done <- h.watchLoop(ctx, ws, events, errs) }()
-	waitGen := func(gen uint64) {
+	// watchRescans waits for n rescans by the loop and returns the last.
+	watchRescans := func(n int) ReloadReport {
 		t.Helper()
 		deadline := time.Now().Add(waitDeadline)
-		for g, _ := h.Generation(); g < gen; g, _ = h.Generation() {
+		for {
+			var watch []ReloadReport
+			for _, r := range obs.reloads() {
+				if r.Trigger == TriggerWatch {
+					watch = append(watch, r)
+				}
+			}
+			if len(watch) >= n {
+				return watch[n-1]
+			}
 			if time.Now().After(deadline) {
-				t.Fatalf("generation %d, want %d", g, gen)
+				t.Fatalf("%d rescans by the watcher, want %d", len(watch), n)
 			}
 			time.Sleep(2 * time.Millisecond)
 		}
 	}
 	// The rescan at the start, then one more because it began watching
-	// the directory; then the loop waits for events.
-	waitGen(3)
+	// the directory; then the loop waits for events. Neither finds a
+	// change, so neither publishes.
+	if r := watchRescans(2); r.Published || r.Generation != 1 {
+		t.Fatalf("a rescan that found nothing changed: %+v", r)
+	}
 	os.WriteFile(filepath.Join(dir, "g.lua"), []byte(denyLua("v2")), 0o644)
 	errs <- fmt.Errorf("inotify: %w", fsnotify.ErrEventOverflow)
-	waitGen(4)
+	if r := watchRescans(3); !r.Published || r.Generation != 2 {
+		t.Fatalf("the rescan after the overflow: %+v", r)
+	}
 	if r, _ := h.Fire(context.Background(), "tool.approve", nil); r.Decision.Reason != "v2" {
 		t.Fatalf("after the overflow: %+v", r.Decision)
 	}

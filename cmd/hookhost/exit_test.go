@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
-	"time"
 
 	"github.com/urfave/cli/v2"
 )
@@ -63,13 +63,17 @@ func TestExitOnWriteFailure(t *testing.T) {
 func TestExitOnInterruptedFire(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "spin.lua"), []byte(`
-hook.on("tool.approve", function() while true do end end, { name = "spin", timeout = "60s" })`), 0o644); err != nil {
+hook.on("tool.approve", function() print("spinning") while true do end end, { name = "spin", timeout = "60s" })`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	// The interrupt comes once the hook runs (it prints first), however
+	// long the start-up took on a loaded machine.
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stdout, stderr bytes.Buffer
-	code := runMain(ctx, []string{"hookhost", "fire", "--dir", dir, "tool.approve", "--json"}, strings.NewReader(""), &stdout, &stderr)
+	var stdout bytes.Buffer
+	stderr := &cancelOnText{text: "spinning", cancel: cancel}
+	code := runMain(ctx, []string{"hookhost", "fire", "--dir", dir, "--log-level", "info", "tool.approve", "--json"},
+		strings.NewReader(""), &stdout, stderr)
 	if code != exitFailed || !strings.Contains(stderr.String(), "fire interrupted") {
 		t.Errorf("exit %d, stderr %q; want exit 1, fire interrupted", code, stderr.String())
 	}
@@ -77,4 +81,29 @@ hook.on("tool.approve", function() while true do end end, { name = "spin", timeo
 		!strings.Contains(stdout.String(), `"hook":"spin.lua:spin"`) {
 		t.Errorf("stdout %q, want the partial result with the fail-closed deny", stdout.String())
 	}
+}
+
+// cancelOnText is a writer that keeps what is written and cancels once
+// text appears in it.
+type cancelOnText struct {
+	mu     sync.Mutex
+	buf    bytes.Buffer
+	text   string
+	cancel context.CancelFunc
+}
+
+func (w *cancelOnText) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if strings.Contains(w.buf.String(), w.text) {
+		w.cancel()
+	}
+	return len(p), nil
+}
+
+func (w *cancelOnText) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }

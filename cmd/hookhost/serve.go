@@ -247,7 +247,12 @@ func watch(ctx context.Context, h *host.Host, logger *slog.Logger) {
 	}
 }
 
-// onHangups rescans and reopens the decision log on every SIGHUP.
+// onHangups reopens the decision log and then rescans, on every SIGHUP.
+// The reopen comes first so that the rescan's report (the "reloaded"
+// line with trigger=signal) also says the reopen is done: a fire that
+// finished before the reopen is in the old file, one that starts after
+// the report is in the new file, and a fire in flight during the reopen
+// is written whole to one of them.
 func onHangups(ctx context.Context, hangups <-chan os.Signal, h *host.Host, dlog *decisions, logger *slog.Logger) {
 	for {
 		select {
@@ -257,11 +262,11 @@ func onHangups(ctx context.Context, hangups <-chan os.Signal, h *host.Host, dlog
 			if !ok {
 				return
 			}
-			logger.Info("SIGHUP: rescanning the hooks directory and reopening the decision log")
-			h.Rescan(ctx, host.TriggerSignal) // the report goes to the observers
+			logger.Info("SIGHUP: reopening the decision log and rescanning the hooks directory")
 			if err := dlog.reopen(); err != nil {
 				logger.Error("decision log: reopening", "error", err)
 			}
+			h.Rescan(ctx, host.TriggerSignal) // the report goes to the observers
 		}
 	}
 }

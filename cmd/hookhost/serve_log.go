@@ -34,11 +34,11 @@ func (l logObserver) ReloadDone(r host.ReloadReport) {
 			changed++
 		}
 	}
-	if r.Config.Err != nil {
+	if r.Config.Err != nil && !r.Config.Unchanged {
 		l.logger.Warn("config failed to load; the last good config stays live", "file", r.Config.Path, "error", r.Config.Err)
 	}
-	l.logger.Info("reloaded", "trigger", r.Trigger, "generation", r.Generation, "files_changed", changed,
-		"ok", r.OK(), "duration", r.Duration.String())
+	l.logger.Info("reloaded", "trigger", r.Trigger, "generation", r.Generation, "published", r.Published,
+		"files_changed", changed, "ok", r.OK(), "duration", r.Duration.String())
 }
 
 // QuarantineChanged logs quarantines at warn and releases at info.

@@ -99,11 +99,11 @@ func (m *Metrics) newReloadMetrics() {
 	m.reloads = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "reloads_total",
 		Help: "Reloads of the hooks directory and config, by trigger."}, []string{"trigger"})
 	m.reloadFailures = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "reload_failures_total",
-		Help: "Reloads in which a file or the config failed to load, or that could not run, by trigger."}, []string{"trigger"})
+		Help: "Reloads that could not run, or in which content read for the first time (a file, a pack manifest, the config) failed to load, by trigger."}, []string{"trigger"})
 	m.reloadDuration = prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: namespace, Name: "reload_duration_seconds",
 		Help: "How long a reload took.", Buckets: prometheus.ExponentialBuckets(.001, 2.5, 10)})
 	m.lastReloadOK = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "last_reload_successful",
-		Help: "1 when the last reload loaded every file it read and the config, 0 otherwise."})
+		Help: "1 when, after the last reload, every file, pack manifest and the config on disk is what serves; 0 while any of them does not load."})
 	m.lastReloadTime = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "last_reload_timestamp_seconds",
 		Help: "When the last reload began, in seconds since the Unix epoch."})
 	m.generation = prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "snapshot_generation",
@@ -142,12 +142,14 @@ func (m *Metrics) ReloadDone(r host.ReloadReport) {
 	m.reloadDuration.Observe(r.Duration.Seconds())
 	m.lastReloadTime.Set(float64(r.Start.UnixNano()) / 1e9)
 	m.generation.Set(float64(r.Generation))
+	if r.FailedNow() {
+		m.reloadFailures.WithLabelValues(r.Trigger).Inc()
+	}
 	if r.OK() {
 		m.lastReloadOK.Set(1)
-		return
+	} else {
+		m.lastReloadOK.Set(0)
 	}
-	m.reloadFailures.WithLabelValues(r.Trigger).Inc()
-	m.lastReloadOK.Set(0)
 }
 
 // QuarantineChanged counts quarantines and tracks which hooks are in one.

@@ -85,7 +85,15 @@ func TestSeries(t *testing.T) {
 	if strings.Contains(text, `hookhost_hook_errors_total{hook="g.lua:guard"}`) {
 		t.Errorf("an error counted for a hook that decided")
 	}
-	m.ReloadDone(host.ReloadReport{Generation: 3, Trigger: "signal"})
+	// A reload that leaves a.lua broken as it was: not a new failure, but
+	// not successful either, since what is on disk does not serve.
+	m.ReloadDone(host.ReloadReport{Generation: 2, Trigger: "watch",
+		Files: []host.FileOutcome{{Path: "a.lua", Outcome: host.FileUnchanged, Err: errors.New("a.lua:1: x")}}})
+	text = scrape(t, m)
+	if !strings.Contains(text, "hookhost_last_reload_successful 0\n") || !strings.Contains(text, `hookhost_reload_failures_total{trigger="watch"} 1`+"\n") {
+		t.Errorf("after a reload that left a.lua broken: want last_reload_successful 0 and still one failure")
+	}
+	m.ReloadDone(host.ReloadReport{Generation: 3, Trigger: "signal", Published: true})
 	if text := scrape(t, m); !strings.Contains(text, "hookhost_last_reload_successful 1\n") {
 		t.Errorf("after a good reload: last_reload_successful is not 1")
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/testrun"
 	"github.com/hookhost/hookhost/host"
@@ -43,13 +44,22 @@ func TestWriteThenTest(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the scaffold's hookhost.yaml: %v", err)
 	}
-	for _, c := range []*host.Config{nil, cfg} {
-		rep, err := testrun.Run(context.Background(), testrun.Options{Dir: dir, Config: c})
+	// The scaffold's hooks get a second each, which a loaded machine
+	// running the race detector can use up; this test is about what they
+	// decide, so it gives them (and each test) a minute. The run without
+	// the scaffold's hookhost.yaml has a config of that timeout alone.
+	cfg.Defaults.Timeout = time.Minute
+	bare, err := host.ParseConfig("generous.yaml", []byte("defaults: { timeout: 1m }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*host.Config{bare, cfg} {
+		rep, err := testrun.Run(context.Background(), testrun.Options{Dir: dir, Config: c, Timeout: time.Minute})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if rep.Failed() > 0 || rep.Passed() < 6 || len(rep.LoadErrors)+len(rep.Problems) > 0 {
-			t.Errorf("config %v: %d passed, %d failed, load errors %v, problems %v", c != nil, rep.Passed(), rep.Failed(), rep.LoadErrors, rep.Problems)
+			t.Errorf("config %s: %d passed, %d failed, load errors %v, problems %v", c.Path, rep.Passed(), rep.Failed(), rep.LoadErrors, rep.Problems)
 			for _, r := range rep.Results {
 				if r.Outcome != testrun.Pass {
 					t.Log(r.Failure)
