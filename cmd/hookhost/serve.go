@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -211,7 +212,7 @@ func runServe(ctx context.Context, opts *serveOptions, _ io.Reader, stdout, stde
 		return failedErrorf("serve: %v", err)
 	}
 	defer ln.Close()
-	srv, err := server.New(server.Options{Backend: h, Metrics: m.Handler(), Token: token,
+	srv, err := server.New(server.Options{Backend: h, Metrics: m.Handler(metricsError), Token: token,
 		MaxBody: opts.MaxBody, IdleExit: opts.IdleExit, DrainTimeout: opts.drainTimeout, Logger: logger})
 	if err != nil {
 		return failedErrorf("serve: %v", err)
@@ -269,6 +270,12 @@ func onHangups(ctx context.Context, hangups <-chan os.Signal, h *host.Host, dlog
 			h.Rescan(ctx, host.TriggerSignal) // the report goes to the observers
 		}
 	}
+}
+
+// metricsError answers a scrape whose gathering failed, as JSON like
+// every other error of the API.
+func metricsError(w http.ResponseWriter, err error) {
+	server.WriteError(w, http.StatusInternalServerError, err)
 }
 
 // listenURL is how the log names the address.

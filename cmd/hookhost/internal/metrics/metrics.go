@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -112,9 +113,28 @@ func (m *Metrics) newReloadMetrics() {
 }
 
 // Handler serves the registry as Prometheus text (or the protobuf
-// format, when a scraper asks for it).
-func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+// format, when a scraper asks for it). When gathering fails, nothing of
+// the scrape is served: onError answers with the error (serve answers
+// JSON, as for every other error); nil answers 500 in plain text.
+func (m *Metrics) Handler(onError func(http.ResponseWriter, error)) http.Handler {
+	if onError == nil {
+		onError = func(w http.ResponseWriter, err error) { http.Error(w, err.Error(), http.StatusInternalServerError) }
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		families, err := m.reg.Gather()
+		if err != nil {
+			onError(w, fmt.Errorf("gathering metrics: %w", err))
+			return
+		}
+		promhttp.HandlerFor(prometheus.GathererFunc(gathered(families)), promhttp.HandlerOpts{}).ServeHTTP(w, r)
+	})
+}
+
+// gathered is a gatherer's function that returns what was gathered
+// already. (Generic only so that the metric family type, from a module
+// hookhost does not depend on directly, need not be named.)
+func gathered[T any](families T) func() (T, error) {
+	return func() (T, error) { return families, nil }
 }
 
 // Registry is the registry the metrics live on.

@@ -3,6 +3,7 @@ package metrics
 import (
 	"errors"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ import (
 func scrape(t *testing.T, m *Metrics) string {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	m.Handler(nil).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	if rec.Code != 200 {
 		t.Fatalf("GET /metrics: %d", rec.Code)
 	}
@@ -115,5 +116,37 @@ func TestOwnRegistry(t *testing.T) {
 		if strings.HasPrefix(f.GetName(), "hookhost_") {
 			t.Errorf("%s is on the default registry", f.GetName())
 		}
+	}
+}
+
+// brokenCollector fails every gather.
+type brokenCollector struct{ desc *prometheus.Desc }
+
+func (c brokenCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+func (c brokenCollector) Collect(ch chan<- prometheus.Metric) {
+	ch <- prometheus.NewInvalidMetric(c.desc, errors.New("the collector broke"))
+}
+
+// A gather that fails is answered by onError alone, with the error:
+// nothing of the scrape is served.
+func TestHandlerGatherError(t *testing.T) {
+	m := New(Options{})
+	m.Registry().MustRegister(brokenCollector{prometheus.NewDesc("hookhost_broken", "fails", nil, nil)})
+	var got error
+	rec := httptest.NewRecorder()
+	m.Handler(func(w http.ResponseWriter, err error) {
+		got = err
+		w.WriteHeader(http.StatusTeapot)
+	}).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	if got == nil || !strings.Contains(got.Error(), "gathering metrics") || !strings.Contains(got.Error(), "the collector broke") {
+		t.Errorf("onError got %v", got)
+	}
+	if rec.Code != http.StatusTeapot || rec.Body.Len() != 0 {
+		t.Errorf("answer %d %q, want only what onError wrote", rec.Code, rec.Body)
+	}
+	rec = httptest.NewRecorder()
+	m.Handler(nil).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "the collector broke") {
+		t.Errorf("without onError: %d %q", rec.Code, rec.Body)
 	}
 }

@@ -62,7 +62,7 @@ func BenchmarkFire(b *testing.B) {
 	})
 	b.Run("handler", func(b *testing.B) {
 		m := metrics.New(metrics.Options{})
-		srv, err := New(Options{Backend: benchHost(b, m), Metrics: m.Handler()})
+		srv, err := New(Options{Backend: benchHost(b, m), Metrics: m.Handler(nil)})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -85,7 +85,7 @@ func BenchmarkFire(b *testing.B) {
 func benchHTTP(b *testing.B, clients int) {
 	m := metrics.New(metrics.Options{})
 	h := benchHost(b, m)
-	base := serve(b, Options{Backend: h, Metrics: m.Handler()})
+	base := serve(b, Options{Backend: h, Metrics: m.Handler(nil)})
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
 	url := base + "/v1/fire/tool.execute.pre"
 	concurrently(b, clients, func() error { return post(client, url) })

@@ -158,6 +158,13 @@ type errorBody struct {
 	Unhealthy []string `json:"unhealthy,omitempty"`
 }
 
+// WriteError answers an error as every error of the API is answered:
+// {"error": "..."} with the status. The metrics handler answers a failed
+// gather with it.
+func WriteError(w http.ResponseWriter, status int, err error) {
+	writeError(w, status, "%v", err)
+}
+
 func writeError(w http.ResponseWriter, status int, format string, args ...any) {
 	writeJSON(w, status, errorBody{Error: fmt.Sprintf(format, args...)})
 }

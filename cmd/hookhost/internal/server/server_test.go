@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -338,4 +339,15 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// WriteError is the API's error answer: the status and {"error": …}.
+func TestWriteError(t *testing.T) {
+	rec := httptest.NewRecorder()
+	WriteError(rec, http.StatusInternalServerError, errors.New("gathering metrics: broke"))
+	var body struct{ Error string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || rec.Code != 500 ||
+		rec.Header().Get("Content-Type") != "application/json" || body.Error != "gathering metrics: broke" {
+		t.Errorf("%d %q %q (%v)", rec.Code, rec.Header().Get("Content-Type"), rec.Body, err)
+	}
 }
