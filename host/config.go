@@ -145,7 +145,8 @@ func LoadConfig(path string) (*Config, error) {
 func ParseConfig(name string, data []byte) (*Config, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, &ConfigError{File: name, Line: yamlErrorLine(err), Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+		line, msg := yamlSyntaxError(err)
+		return nil, &ConfigError{File: name, Line: line, Msg: msg}
 	}
 	p := &configParser{file: name, cfg: &Config{Path: name}}
 	if len(doc.Content) > 0 {
@@ -157,12 +158,18 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 	return p.cfg, nil
 }
 
-func yamlErrorLine(err error) int {
-	var line int
-	if _, e := fmt.Sscanf(strings.TrimPrefix(err.Error(), "yaml: "), "line %d:", &line); e == nil {
-		return line
+// yamlSyntaxError splits a YAML syntax error ("yaml: line 3: did not
+// find expected node content") into its line and the rest, so that the
+// error names the line once, as file:line. The YAML package gives syntax
+// errors no type of their own; its text is all there is.
+func yamlSyntaxError(err error) (line int, msg string) {
+	msg = strings.TrimPrefix(err.Error(), "yaml: ")
+	var rest string
+	if _, e := fmt.Sscanf(msg, "line %d:", &line); e == nil {
+		_, rest, _ = strings.Cut(msg, ": ")
+		return line, rest
 	}
-	return 0
+	return 0, msg
 }
 
 type configParser struct {

@@ -62,7 +62,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"bad priority", "hooks:\n  a.lua: { priority: high }\n", "hookhost.yaml:2: hooks.a.lua.priority: want an integer"},
 		{"bad behavior", "events:\n  tool.approve: { timeout_behavior: maybe }\n", "hookhost.yaml:2: events.tool.approve.timeout_behavior: want skip or deny"},
 		{"duplicate", "hooks:\n  a.lua: {}\n  a.lua: {}\n", `hookhost.yaml:3: hooks: key "a.lua" appears twice`},
-		{"yaml syntax", "hooks: [\n", "hookhost.yaml:"},
+		{"yaml syntax", "hooks: [\n", "hookhost.yaml:1: did not find expected node content"},
 		{"not a map", "hooks: 5\n", "hookhost.yaml:1: hooks: want a mapping"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

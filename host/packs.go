@@ -176,7 +176,8 @@ func parsePackMeta(file, dir string, data []byte) (*packMeta, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(front, &doc); err != nil {
-		return nil, &scripting.Error{File: file, Line: yamlErrorLine(err), Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+		line, msg := yamlSyntaxError(err)
+		return nil, &scripting.Error{File: file, Line: line, Msg: msg}
 	}
 	meta := &packMeta{name: dir, enabled: true}
 	p := &configParser{file: file, cfg: &Config{}}
