@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hookhost/hookhost/host/isolate"
 	"github.com/hookhost/hookhost/scripting"
 	"github.com/hookhost/hookhost/stdlib"
 )
@@ -235,6 +236,9 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 	if err != nil {
 		entry.Outcome, entry.Error = OutcomeError, err.Error()
 		fr.h.logFailure(b, err)
+		if errors.Is(err, isolate.ErrWorkerDied) {
+			fr.h.strike(b, "its worker process died")
+		}
 		return reply{}, entry, err
 	}
 	rep, err := parseReply(v, fr.spec)
@@ -387,20 +391,28 @@ func (h *Host) noteOverrun(b *boundHook, c *scripting.Call) {
 var ErrHeapLimit = errors.New("memory limit")
 
 // heapFailure is the failure of a hook the watchdog interrupted because
-// the heap passed its limit. It counts a strike, like an abandoned call:
-// a hook that keeps exhausting the heap is quarantined.
+// the heap passed its limit. It counts a strike, like an abandoned call
+// or a worker that died: a hook that keeps exhausting the heap is
+// quarantined.
 func (h *Host) heapFailure(b *boundHook) error {
 	err := &scripting.Error{File: b.file, Line: b.line, Hook: b.id, Err: ErrHeapLimit,
 		Msg: fmt.Sprintf("memory limit: the host's heap passed %s while this hook ran", scripting.FormatBytes(h.wd.limit.Load()))}
 	h.logger.Warn("hook interrupted: the host's heap passed its limit", "hook", b.id, "file", b.file, "line", b.line,
 		"limit", scripting.FormatBytes(h.wd.limit.Load()))
-	if b.strikes.strike(time.Now()) {
-		defer h.quarantineChanged(b.id, true)
-		h.logger.Error("hook quarantined: it was running when the host's heap passed its limit, or could not be "+
-			"stopped at its deadline, 3 times within 10 minutes; it stays disabled until its file changes or it is released",
-			"hook", b.id, "file", b.file, "line", b.line)
-	}
+	h.strike(b, "the host's heap passed its limit while it ran")
 	return err
+}
+
+// strike counts a strike against a hook for a failure that costs the
+// host more than one call (why says which), and quarantines a repeat
+// offender.
+func (h *Host) strike(b *boundHook, why string) {
+	if b.strikes.strike(time.Now()) {
+		h.logger.Error("hook quarantined: 3 strikes within 10 minutes (the heap passed its limit while it ran, "+
+			"it could not be stopped at its deadline, or its worker process died); it stays disabled until its file "+
+			"changes or it is released", "hook", b.id, "file", b.file, "line", b.line, "last", why)
+		h.quarantineChanged(b.id, true)
+	}
 }
 
 func (h *Host) logFailure(b *boundHook, err error) {

@@ -51,7 +51,8 @@ func fireOK(t *testing.T, h *Host, event string, payload map[string]any) Result 
 
 // A worker that dies (here: one allocation past its data limit) costs
 // only that call: the hook fails, the next hook runs, and the next call
-// gets a fresh worker that decides as before.
+// gets a fresh worker that decides as before. Each death is a strike: the
+// third within ten minutes quarantines the hook.
 func TestIsolatedWorkerRestarts(t *testing.T) {
 	h, _ := isolatedHost(t, map[string]string{
 		"bomb.star": `
@@ -63,16 +64,22 @@ def bomb(tool_name):
 hook.on("tool.execute.pre", bomb, priority = 10)`,
 		"next.lua": `hook.on("tool.execute.pre", function() return hook.message("next ran") end, { name = "next" })`,
 	}, "hooks:\n  bomb.star: { isolation: process }\n")
-	for range 3 {
+	for i := range strikeLimit {
 		r := fireOK(t, h, "tool.execute.pre", map[string]any{"tool_name": "bomb"})
 		if len(r.Trace) != 2 || r.Trace[0].Outcome != OutcomeError || !strings.Contains(r.Trace[0].Error, "isolation: the worker process ended") ||
 			r.Trace[1].Outcome != OutcomeDecision {
 			t.Fatalf("bomb: trace %+v, want the bomb's failure then the next hook", r.Trace)
 		}
+		if i == strikeLimit-1 {
+			break
+		}
 		r = fireOK(t, h, "tool.execute.pre", map[string]any{"tool_name": "ls"})
 		if r.Decision.Action != Deny || r.Decision.Reason != "ls refused" {
 			t.Fatalf("after a restart: decision %+v (%v), want the isolated hook's deny", r.Decision, r.Trace)
 		}
+	}
+	if q := h.Quarantined(); len(q) != 1 || q[0] != "bomb.star:bomb" {
+		t.Fatalf("quarantined %v after %d deaths of its worker, want the bomb", q, strikeLimit)
 	}
 }
 

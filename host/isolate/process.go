@@ -121,7 +121,7 @@ func (p *process) read(r io.Reader, hello chan<- error, logsDone <-chan struct{}
 			ch <- msg
 		}
 	}
-	p.kill() // a worker that speaks garbage is no better than a dead one
+	_ = p.cmd.Process.Kill() // output ended: the worker is dead, or speaks garbage
 	<-logsDone
 	werr := p.cmd.Wait()
 	p.mu.Lock()
@@ -147,16 +147,28 @@ func (p *process) notStarted(err error, logsDone <-chan struct{}) error {
 
 // explain says why the process ended, with the last line of its stderr
 // (the Go runtime's "fatal error: …").
+//
+// A process the host killed itself (a call stuck past its interrupt, a
+// builtin left running, a pool closing) did not die of what it ran, so
+// its error is not ErrWorkerDied.
 func (p *process) explain(werr error) error {
-	msg := "the worker process exited"
+	if p.killed.Load() {
+		return errors.New("the worker process was stopped by the host")
+	}
+	msg := ""
 	if werr != nil {
-		msg = "the worker process ended: " + werr.Error()
+		msg = ": " + werr.Error()
 	}
 	if last := p.tail.lastError(); last != "" {
 		msg += ": " + last
 	}
-	return errors.New(msg)
+	return fmt.Errorf("%w%s", ErrWorkerDied, msg)
 }
+
+// ErrWorkerDied is the cause of a call's failure when its worker process
+// ended on its own while the call ran: the kernel refused it memory or
+// CPU, or the Go runtime gave up (its "fatal error: …" follows).
+var ErrWorkerDied = errors.New("the worker process ended")
 
 // copyLogs copies the worker's stderr (its log and print output) to the
 // host's logger, keeping its end for explain.
