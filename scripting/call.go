@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync/atomic"
 	"time"
 )
@@ -126,14 +127,27 @@ func (c *Call) InterruptedAt() time.Time {
 // error wrapping ErrMemoryLimit and the allocation must not happen. It is
 // safe to call from guarded work on another goroutine.
 func (c *Call) Charge(n, limit int64) error {
-	if limit > 0 && (n > limit || n < 0) { // also keeps the total from overflowing
-		return fmt.Errorf("%w: this call would allocate more than %s", ErrMemoryLimit, FormatBytes(limit))
-	}
-	total := c.charged.Add(n)
+	total := c.addCharge(n)
 	if limit > 0 && total > limit {
 		return fmt.Errorf("%w: this call would allocate more than %s", ErrMemoryLimit, FormatBytes(limit))
 	}
 	return nil
+}
+
+// addCharge adds n to the call's total, saturating at math.MaxInt64 (a
+// negative n counts as that much too), so that Charged stays past the
+// limit once any charge was.
+func (c *Call) addCharge(n int64) int64 {
+	for {
+		old := c.charged.Load()
+		total := old + n
+		if n < 0 || total < old {
+			total = math.MaxInt64
+		}
+		if c.charged.CompareAndSwap(old, total) {
+			return total
+		}
+	}
 }
 
 // Charged is how many bytes Charge has counted so far.

@@ -35,12 +35,18 @@ func TestCharge(t *testing.T) {
 			if c.Charged() < 0 {
 				t.Errorf("Charged() = %d: the total overflowed", c.Charged())
 			}
+			if tc.fail && c.Charged() <= limit {
+				t.Errorf("Charged() = %d after a refused charge, want past the limit (engines read it to name the cause)", c.Charged())
+			}
 		})
 	}
 }
 
 func TestChargeUnlimited(t *testing.T) {
 	var c Call
+	if err := c.Charge(math.MaxInt64, 0); err != nil {
+		t.Errorf("Charge without a limit: %v", err)
+	}
 	if err := c.Charge(1<<40, 0); err != nil {
 		t.Errorf("Charge without a limit: %v", err)
 	}
