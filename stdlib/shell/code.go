@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A Call is a call found in the code of an interpreter one-liner that
@@ -151,18 +152,24 @@ func withNames(m map[string]rule, k callKind, names ...string) map[string]rule {
 }
 
 // homeExpr matches, with spaces removed, the expressions of each
-// language that name the user's home directory.
-var homeExpr = regexp.MustCompile(`^(?:` + strings.Join([]string{
-	`(?:os\.path\.)?expanduser\(['"]~['"]\)`,
-	`os\.environ\[['"]HOME['"]\]`, `os\.environ\.get\(['"]HOME['"]\)`, `os\.getenv\(['"]HOME['"]\)`,
-	`(?:pathlib\.)?Path\.home\(\)`, `(?:pathlib\.)?Path\(['"]~['"]\)\.expanduser\(\)`,
-	`(?:require\(['"](?:node:)?os['"]\)|os)\.homedir\(\)`, `process\.env(?:\.HOME|\[['"]HOME['"]\])`,
-	`Dir\.home`, `ENV\[['"]HOME['"]\]`, `File\.expand_path\(['"]~['"]\)`,
-	`\$ENV\{['"]?HOME['"]?\}`, `getenv\(['"]HOME['"]\)`, `\$_SERVER\[['"]HOME['"]\]`, `os\.getenv\(['"]HOME['"]\)`,
-}, "|") + `)$`)
+// language that name the user's home directory. It and expanduser are
+// compiled on first use, not at init: every hookhost command links this
+// package, and most never read code.
+var homeExpr = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:` + strings.Join([]string{
+		`(?:os\.path\.)?expanduser\(['"]~['"]\)`,
+		`os\.environ\[['"]HOME['"]\]`, `os\.environ\.get\(['"]HOME['"]\)`, `os\.getenv\(['"]HOME['"]\)`,
+		`(?:pathlib\.)?Path\.home\(\)`, `(?:pathlib\.)?Path\(['"]~['"]\)\.expanduser\(\)`,
+		`(?:require\(['"](?:node:)?os['"]\)|os)\.homedir\(\)`, `process\.env(?:\.HOME|\[['"]HOME['"]\])`,
+		`Dir\.home`, `ENV\[['"]HOME['"]\]`, `File\.expand_path\(['"]~['"]\)`,
+		`\$ENV\{['"]?HOME['"]?\}`, `getenv\(['"]HOME['"]\)`, `\$_SERVER\[['"]HOME['"]\]`, `os\.getenv\(['"]HOME['"]\)`,
+	}, "|") + `)$`)
+})
 
 // expanduser matches os.path.expanduser("~/x") with a longer path.
-var expanduser = regexp.MustCompile(`^(?:os\.path\.)?expanduser\(['"](~[^'"]*)['"]\)$`)
+var expanduser = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:os\.path\.)?expanduser\(['"](~[^'"]*)['"]\)$`)
+})
 
 // scanner walks the tokens of one piece of code.
 type scanner struct {

@@ -121,10 +121,10 @@ func (s *scanner) arg(ts []token) codeArg {
 		return codeArg{vals: []string{raw}, dyn: []bool{true}}
 	}
 	compact := strings.Join(strings.Fields(raw), "")
-	if homeExpr.MatchString(compact) {
+	if homeExpr().MatchString(compact) {
 		return codeArg{vals: []string{"~"}, dyn: []bool{false}}
 	}
-	if m := expanduser.FindStringSubmatch(compact); m != nil {
+	if m := expanduser().FindStringSubmatch(compact); m != nil {
 		return codeArg{vals: []string{m[1]}, dyn: []bool{false}}
 	}
 	return codeArg{vals: []string{raw}, dyn: []bool{true}}
