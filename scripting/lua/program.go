@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -246,7 +247,9 @@ func (p *program) splitPosition(msg string) (int, string) {
 	return line, strings.TrimSpace(text)
 }
 
-var tracebackLine = regexp.MustCompile(`:(\d+):`)
+// tracebackLine is compiled on first use: every hookhost command links
+// this package, and a regexp compiled at init is paid at every start.
+var tracebackLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`:(\d+):`) })
 
 // firstLine finds the innermost line of this file in a traceback.
 func (p *program) firstLine(tb string) int {
@@ -255,7 +258,7 @@ func (p *program) firstLine(tb string) int {
 		if !strings.HasPrefix(l, p.name+":") {
 			continue
 		}
-		if m := tracebackLine.FindStringSubmatch(l[len(p.name):]); m != nil {
+		if m := tracebackLine().FindStringSubmatch(l[len(p.name):]); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			return n
 		}

@@ -2,14 +2,14 @@ package metrics
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/hookhost/hookhost/host"
 )
@@ -100,45 +100,69 @@ func TestSeries(t *testing.T) {
 	}
 }
 
-// Two Metrics in one process do not collide, and neither touches the
-// default registry.
-func TestOwnRegistry(t *testing.T) {
+// Two Metrics in one process do not collide.
+func TestOwnSeries(t *testing.T) {
 	a, b := New(Options{}), New(Options{})
 	a.FireDone(fire("e", host.Allow))
 	if strings.Contains(scrape(t, b), `hookhost_fires_total{`) {
 		t.Errorf("a fire on one Metrics shows on the other")
 	}
-	families, err := prometheus.DefaultGatherer.Gather()
-	if err != nil {
-		t.Fatal(err)
+	if !strings.Contains(scrape(t, a), `hookhost_fires_total{action="allow",event="e"} 1`+"\n") {
+		t.Errorf("the fire is not counted on its own Metrics")
 	}
-	for _, f := range families {
-		if strings.HasPrefix(f.GetName(), "hookhost_") {
-			t.Errorf("%s is on the default registry", f.GetName())
+}
+
+// Fires, reloads and quarantines recorded from several goroutines while
+// others scrape are all counted (run with -race).
+func TestConcurrent(t *testing.T) {
+	m := New(Options{})
+	const workers, each = 4, 200
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				hook := fmt.Sprintf("h%d.lua:x", i%3)
+				m.FireDone(fire("tool.execute.pre", host.Deny, host.TraceEntry{Hook: hook, Outcome: host.OutcomeTimeout, Duration: time.Duration(w+i) * time.Microsecond}))
+				m.QuarantineChanged(host.QuarantineReport{Hook: hook, Quarantined: i%2 == 0})
+				m.ReloadDone(host.ReloadReport{Trigger: "watch"})
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			for range 20 {
+				scrape(t, m)
+			}
+		}()
+	}
+	wg.Wait()
+	text := scrape(t, m)
+	for _, want := range []string{
+		fmt.Sprintf(`hookhost_fires_total{action="deny",event="tool.execute.pre"} %d`, workers*each),
+		fmt.Sprintf(`hookhost_fire_duration_seconds_count{event="tool.execute.pre"} %d`, workers*each),
+		fmt.Sprintf(`hookhost_hook_duration_seconds_bucket{hook="h0.lua:x",le="+Inf"} %d`, workers*((each+2)/3)),
+		fmt.Sprintf(`hookhost_reloads_total{trigger="watch"} %d`, workers*each),
+	} {
+		if !strings.Contains(text, want+"\n") {
+			t.Errorf("no %q in the scrape", want)
 		}
 	}
 }
 
-// brokenCollector fails every gather.
-type brokenCollector struct{ desc *prometheus.Desc }
-
-func (c brokenCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
-func (c brokenCollector) Collect(ch chan<- prometheus.Metric) {
-	ch <- prometheus.NewInvalidMetric(c.desc, errors.New("the collector broke"))
-}
-
-// A gather that fails is answered by onError alone, with the error:
-// nothing of the scrape is served.
+// A scrape that cannot be served whole (a hook id that is not UTF-8,
+// which Prometheus's parser refuses) is answered by onError alone, with
+// the error: nothing of the scrape is served.
 func TestHandlerGatherError(t *testing.T) {
 	m := New(Options{})
-	m.Registry().MustRegister(brokenCollector{prometheus.NewDesc("hookhost_broken", "fails", nil, nil)})
+	m.FireDone(fire("e", host.Allow, host.TraceEntry{Hook: "bad\xff.lua:h", Outcome: host.OutcomeDecision}))
 	var got error
 	rec := httptest.NewRecorder()
 	m.Handler(func(w http.ResponseWriter, err error) {
 		got = err
 		w.WriteHeader(http.StatusTeapot)
 	}).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
-	if got == nil || !strings.Contains(got.Error(), "gathering metrics") || !strings.Contains(got.Error(), "the collector broke") {
+	if got == nil || !strings.Contains(got.Error(), "gathering metrics") || !strings.Contains(got.Error(), "not valid UTF-8") {
 		t.Errorf("onError got %v", got)
 	}
 	if rec.Code != http.StatusTeapot || rec.Body.Len() != 0 {
@@ -146,7 +170,7 @@ func TestHandlerGatherError(t *testing.T) {
 	}
 	rec = httptest.NewRecorder()
 	m.Handler(nil).ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
-	if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "the collector broke") {
+	if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "not valid UTF-8") {
 		t.Errorf("without onError: %d %q", rec.Code, rec.Body)
 	}
 }
