@@ -21,6 +21,9 @@ type serverOptions struct {
 	// AutoIdleExit is how long a server started by --server auto waits
 	// for a request before it exits.
 	AutoIdleExit time.Duration
+	// Timeout bounds each request to the server, from connecting to the
+	// answer: a server that accepts and then hangs counts as unavailable.
+	Timeout time.Duration
 }
 
 func (s *serverOptions) serverFlags() []cli.Flag {
@@ -29,12 +32,17 @@ func (s *serverOptions) serverFlags() []cli.Flag {
 			Usage: "fire through a running hookhost serve at `URL`: http://HOST:PORT, unix:PATH, or auto (start one per user)"},
 		&cli.DurationFlag{Name: "auto-idle-exit", Value: adapter.AutoIdleExit, Destination: &s.AutoIdleExit,
 			EnvVars: []string{"HOOKHOST_AUTO_IDLE_EXIT"}, Usage: "a server started by --server auto exits after `DURATION` without requests"},
+		&cli.DurationFlag{Name: "server-timeout", Value: adapter.RequestTimeout, Destination: &s.Timeout,
+			EnvVars: []string{"HOOKHOST_SERVER_TIMEOUT"}, Usage: "a server that has not answered within `DURATION` counts as unavailable"},
 	}
 }
 
 func (s *serverOptions) validateServer() error {
 	if s.AutoIdleExit <= 0 {
 		return usageErrorf("--auto-idle-exit %s: want a positive duration", s.AutoIdleExit)
+	}
+	if s.Timeout <= 0 {
+		return usageErrorf("--server-timeout %s: want a positive duration", s.Timeout)
 	}
 	return nil
 }
@@ -52,6 +60,7 @@ func (s *serverOptions) connect(ctx context.Context, dir, cfg string, failClosed
 	if err != nil {
 		return nil, err
 	}
+	r.Timeout = s.Timeout
 	remote := reportingProblems{r, logw}
 	if failClosed {
 		return remote, nil
@@ -73,6 +82,7 @@ func (s *serverOptions) autoServer(ctx context.Context, dir, cfg string, logw io
 	if err != nil {
 		return nil, err
 	}
+	r.Timeout = s.Timeout
 	start := func(ctx context.Context) error {
 		exe, err := os.Executable()
 		if err != nil {

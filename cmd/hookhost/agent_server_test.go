@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -174,3 +176,60 @@ func stopServersUnder(t testing.TB, dir string) {
 
 // syscallZero is the null signal: it checks that a process still exists.
 var syscallZero = syscall.Signal(0)
+
+// hangingServer listens on a Unix socket, accepts every connection,
+// reads what is sent and never answers, until the test ends.
+func hangingServer(t *testing.T) string {
+	t.Helper()
+	sock := filepath.Join(privateTempDir(t), "hang.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				go io.Copy(io.Discard, conn)
+				<-done
+			}()
+		}
+	}()
+	t.Cleanup(func() { close(done); ln.Close() })
+	return sock
+}
+
+// TestServerThatHangs: a server that accepts and never answers is given
+// --server-timeout, then counts as unavailable — the hooks are loaded in
+// this process, or with --fail-closed the command hook fails closed —
+// rather than leaving the agent to kill the hook at its own timeout.
+func TestServerThatHangs(t *testing.T) {
+	dir := t.TempDir()
+	hook := `hook.on("tool.execute.pre", function(params) if params.command == "rm -rf /" then return hook.deny("no") end end)`
+	if err := writeFile(filepath.Join(dir, "guard.lua"), hook); err != nil {
+		t.Fatal(err)
+	}
+	sock := hangingServer(t)
+	event := `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`
+	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}` + "\n"
+
+	stdout, stderr, code := runAgentCmd(t, nil, event, "claude", "--dir", dir, "--server", "unix:"+sock, "--server-timeout", "300ms")
+	if stdout != want || code != 0 || !strings.Contains(stderr, "did not answer in time within 300ms") ||
+		!strings.Contains(stderr, "loading the hooks in this process") {
+		t.Errorf("hanging server: %q %q exit %d, want the in-process answer and a note", stdout, stderr, code)
+	}
+	stdout, stderr, code = runAgentCmd(t, []string{"HOOKHOST_SERVER_TIMEOUT=200ms"}, event,
+		"claude", "--dir", dir, "--server", "unix:"+sock, "--fail-closed")
+	if stdout != "" || code != 2 || !strings.Contains(stderr, "did not answer in time") {
+		t.Errorf("hanging server, --fail-closed: %q %q exit %d, want exit 2", stdout, stderr, code)
+	}
+	if _, stderr, code := runAgentCmd(t, nil, event, "claude", "--server", "unix:"+sock, "--server-timeout", "0s"); code != 1 ||
+		!strings.Contains(stderr, "--server-timeout 0s: want a positive duration") {
+		t.Errorf("--server-timeout 0s: %q exit %d", stderr, code)
+	}
+}

@@ -142,7 +142,7 @@ func waitFor(ctx context.Context, sock string) error {
 	}
 }
 
-// Starting fires through Firer, and when no server answers, runs Start
+// Starting fires through Firer, and when no server accepts, runs Start
 // (StartServer) and tries once more. A server that cannot be started is
 // ErrUnavailable, so that a Fallback around it loads the hooks instead.
 type Starting struct {
@@ -153,8 +153,8 @@ type Starting struct {
 // Fire implements Firer.
 func (s Starting) Fire(ctx context.Context, event string, payload map[string]any) (host.Result, error) {
 	res, err := s.Firer.Fire(ctx, event, payload)
-	if !errors.Is(err, ErrUnavailable) {
-		return res, err
+	if !errors.Is(err, ErrUnavailable) || errors.Is(err, ErrNoAnswer) {
+		return res, err // a server that accepted and hung runs: starting another cannot help
 	}
 	if serr := s.Start(ctx); serr != nil {
 		return host.Result{}, fmt.Errorf("%w: %w", ErrUnavailable, serr)

@@ -22,9 +22,22 @@ import (
 // caller may fall back to loading the hooks itself.
 var ErrUnavailable = errors.New("no hookhost server answers")
 
+// ErrNoAnswer is returned, wrapped with ErrUnavailable, when a server
+// accepted the connection but did not answer within the request's
+// bound: it is not started again (it runs), but the caller may still
+// fall back to loading the hooks itself.
+var ErrNoAnswer = errors.New("the server did not answer in time")
+
 // ConnectTimeout bounds connecting to a server: one that does not accept
 // within it counts as unavailable.
 const ConnectTimeout = 200 * time.Millisecond
+
+// RequestTimeout is the default bound of a whole request, connection
+// included (--server-timeout): above the longest hook chain a server
+// should take, well under the agents' own hook timeouts (60 s for
+// Claude Code and Gemini CLI), so that hookhost, not the agent, decides
+// what a hung server means.
+const RequestTimeout = 10 * time.Second
 
 // Remote fires through a running "hookhost serve": POST /v1/fire/{event}
 // with the payload, answered with the fire --json object. Each fire is
@@ -35,6 +48,10 @@ type Remote struct {
 	network, address string
 	host             string // the Host header
 	token            string
+
+	// Timeout bounds each whole request, from dialing to the last byte
+	// of the answer; zero leaves it to the caller's context.
+	Timeout time.Duration
 }
 
 var _ Firer = (*Remote)(nil)
@@ -67,18 +84,24 @@ func (r *Remote) Fire(ctx context.Context, event string, payload map[string]any)
 	if err := wire.WriteJSONLine(&body, payload); err != nil {
 		return host.Result{}, fmt.Errorf("%w: %w", host.ErrBadPayload, err)
 	}
+	start := time.Now()
 	dialer := net.Dialer{Timeout: ConnectTimeout}
 	conn, err := dialer.DialContext(ctx, r.network, r.address)
 	if err != nil {
 		return host.Result{}, fmt.Errorf("%w at %s: %w", ErrUnavailable, r.address, err)
 	}
 	defer conn.Close()
+	if r.Timeout > 0 {
+		conn.SetDeadline(start.Add(r.Timeout))
+	}
 	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
 	defer stop()
 	status, data, err := r.roundTrip(conn, event, body.Bytes())
 	if err != nil {
 		if ctx.Err() != nil {
 			err = ctx.Err()
+		} else if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
+			return host.Result{}, fmt.Errorf("%w at %s: %w within %v (--server-timeout)", ErrUnavailable, r.address, ErrNoAnswer, r.Timeout)
 		}
 		return host.Result{}, fmt.Errorf("asking the server at %s: %w", r.address, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hookhost/hookhost/host"
 )
@@ -145,3 +146,58 @@ func shortTempDir(t *testing.T) string {
 	os.Chmod(dir, 0o700)
 	return dir
 }
+
+// TestRemoteHangingServer: a server that accepts and never answers is
+// ErrUnavailable and ErrNoAnswer once the request's Timeout passes; a
+// Starting around it does not start another server, and a Fallback
+// around that loads the hooks itself.
+func TestRemoteHangingServer(t *testing.T) {
+	sock := filepath.Join(shortTempDir(t), "hang.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	t.Cleanup(func() { close(done); ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				go io.Copy(io.Discard, conn)
+				<-done
+			}()
+		}
+	}()
+	r, _ := NewRemote("unix:"+sock, "")
+	r.Timeout = 50 * time.Millisecond
+	_, err = r.Fire(context.Background(), "tool.execute.pre", map[string]any{"n": int64(1)})
+	if !errors.Is(err, ErrUnavailable) || !errors.Is(err, ErrNoAnswer) || !strings.Contains(err.Error(), "within 50ms") {
+		t.Fatalf("hanging server: %v, want ErrUnavailable and ErrNoAnswer", err)
+	}
+
+	started := false
+	starting := Starting{Firer: r, Start: func(context.Context) error { started = true; return nil }}
+	if _, err := starting.Fire(context.Background(), "tool.execute.pre", nil); !errors.Is(err, ErrNoAnswer) || started {
+		t.Errorf("Starting: %v, started %v; want ErrNoAnswer and no start", err, started)
+	}
+	var note strings.Builder
+	fb := &Fallback{Primary: starting, Log: &note, Local: func(context.Context) (Firer, error) {
+		return fixedFirer{host.Result{Decision: host.Decision{Action: host.Deny}}}, nil
+	}}
+	res, err := fb.Fire(context.Background(), "tool.execute.pre", nil)
+	if err != nil || res.Decision.Action != host.Deny || !strings.Contains(note.String(), "loading the hooks in this process") {
+		t.Errorf("Fallback: %+v, %v, note %q; want the local answer and a note", res, err, note.String())
+	}
+}
+
+// fixedFirer answers every fire with its result.
+type fixedFirer struct{ res host.Result }
+
+func (f fixedFirer) Fire(context.Context, string, map[string]any) (host.Result, error) {
+	return f.res, nil
+}
+func (f fixedFirer) Close() error { return nil }
