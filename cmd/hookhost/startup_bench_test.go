@@ -23,9 +23,17 @@ var (
 	buildErr  error
 )
 
+// benchBinaryEnv names a hookhost binary to measure instead of building
+// one: runs of two builds (before and after a change) alternated by a
+// shell loop compare them under the same load (docs/performance.md).
+const benchBinaryEnv = "HOOKHOST_BENCH_BINARY"
+
 // builtHookhost builds cmd/hookhost once per test process.
 func builtHookhost(b *testing.B) string {
 	b.Helper()
+	if bin := os.Getenv(benchBinaryEnv); bin != "" {
+		return bin
+	}
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "hookhost-bench-")
 		if err != nil {
