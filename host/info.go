@@ -54,7 +54,8 @@ func (h *Host) Events() []EventSpec {
 }
 
 // Generation counts the snapshots published; it is 1 after New and grows
-// with each reload. LoadedAt is when the current one was published.
+// with each reload that changed something (see ReloadReport.Published).
+// LoadedAt is when the current one was published.
 func (h *Host) Generation() (gen uint64, loadedAt time.Time) {
 	snap := h.current.Load()
 	if snap == nil {
