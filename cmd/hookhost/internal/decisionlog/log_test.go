@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -184,6 +185,62 @@ func TestReopen(t *testing.T) {
 	}
 	if err := l.Reopen(); err == nil {
 		t.Errorf("Reopen after Close = nil error")
+	}
+}
+
+// Fires reported while the log is rotated and reopened again and again
+// are each written whole to one of the files: none is lost, split or
+// written twice.
+func TestReopenWhileFiring(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "decisions.jsonl")
+	l, err := Open(path, Options{Queue: 1 << 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const writers, each, rotations = 4, 500, 20
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				l.FireDone(report(fmt.Sprintf("w%d", w), i))
+			}
+		})
+	}
+	for r := range rotations {
+		if err := os.Rename(path, fmt.Sprintf("%s.%d", path, r)); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Reopen(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if l.Dropped() != 0 {
+		t.Fatalf("%d lines dropped", l.Dropped())
+	}
+	seen := map[string]int{}
+	files, _ := filepath.Glob(path + "*")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ln := range lines(t, string(data)) { // fails on a split line
+			ev, _ := ln["event"].(string)
+			if ln["generation"] != 3.0 || ln["decision"] == nil {
+				t.Fatalf("%s: a line of %s is not whole: %v", filepath.Base(f), ev, ln)
+			}
+			seen[ev]++
+		}
+	}
+	for w := range writers {
+		if got := seen[fmt.Sprintf("w%d", w)]; got != each {
+			t.Errorf("writer %d: %d lines in all the files, want %d", w, got, each)
+		}
 	}
 }
 
