@@ -26,6 +26,10 @@ import (
 //	fire10        Host.Fire with ten such hooks on the event
 //	fire-parallel fire under RunParallel (run with -cpu 1,2 for scaling)
 //
+// on a payload the guardrail lets through, and the -deny variants of raw,
+// raw-deadline and fire on one it refuses: the raw calls return the plain
+// table / dict {action = "deny", reason = …}, the fires a hook.deny(…).
+//
 // docs/performance.md reports benchstat medians and the ratios.
 
 const benchLua = `
@@ -46,19 +50,32 @@ hook.on("tool.execute.pre", guard, name = "%s")
 
 var benchPayload = map[string]any{"tool_name": "bash", "params": map[string]any{"command": "ls -la"}}
 
+// benchDenyCommand is the command of the payload the guardrail refuses.
+const benchDenyCommand = "rm -rf / --no-preserve-root"
+
+var benchDenyPayload = map[string]any{"tool_name": "bash", "params": map[string]any{"command": benchDenyCommand}}
+
+// benchReason is the guardrail's reason, which the raw calls return too.
+const benchReason = "refusing to delete the root filesystem"
+
 func BenchmarkHook(b *testing.B) {
-	b.Run("lua/raw", func(b *testing.B) { benchRawLua(b, false) })
-	b.Run("lua/raw-deadline", func(b *testing.B) { benchRawLua(b, true) })
+	b.Run("lua/raw", func(b *testing.B) { benchRawLua(b, false, "ls -la") })
+	b.Run("lua/raw-deadline", func(b *testing.B) { benchRawLua(b, true, "ls -la") })
+	b.Run("lua/raw-deny", func(b *testing.B) { benchRawLua(b, false, benchDenyCommand) })
+	b.Run("lua/raw-deadline-deny", func(b *testing.B) { benchRawLua(b, true, benchDenyCommand) })
 	b.Run("lua/raw-parallel", func(b *testing.B) {
-		b.RunParallel(func(pb *testing.PB) { rawLuaLoop(b, false, pb.Next) })
+		b.RunParallel(func(pb *testing.PB) { rawLuaLoop(b, false, "ls -la", pb.Next) })
 	})
-	b.Run("star/raw", func(b *testing.B) { benchRawStar(b, false) })
-	b.Run("star/raw-deadline", func(b *testing.B) { benchRawStar(b, true) })
+	b.Run("star/raw", func(b *testing.B) { benchRawStar(b, false, "ls -la") })
+	b.Run("star/raw-deadline", func(b *testing.B) { benchRawStar(b, true, "ls -la") })
+	b.Run("star/raw-deny", func(b *testing.B) { benchRawStar(b, false, benchDenyCommand) })
+	b.Run("star/raw-deadline-deny", func(b *testing.B) { benchRawStar(b, true, benchDenyCommand) })
 	b.Run("star/raw-parallel", func(b *testing.B) {
-		b.RunParallel(func(pb *testing.PB) { rawStarLoop(b, false, pb.Next) })
+		b.RunParallel(func(pb *testing.PB) { rawStarLoop(b, false, "ls -la", pb.Next) })
 	})
 	for _, lang := range []struct{ ext, src string }{{"lua", benchLua}, {"star", benchStar}} {
 		b.Run(lang.ext+"/fire", func(b *testing.B) { benchFire(b, benchHost(b, lang.ext, lang.src, 1)) })
+		b.Run(lang.ext+"/fire-deny", func(b *testing.B) { benchFireDeny(b, benchHost(b, lang.ext, lang.src, 1)) })
 		b.Run(lang.ext+"/fire10", func(b *testing.B) { benchFire(b, benchHost(b, lang.ext, lang.src, 10)) })
 		b.Run(lang.ext+"/fire-parallel", func(b *testing.B) {
 			h := benchHost(b, lang.ext, lang.src, 1)
@@ -92,6 +109,16 @@ func benchFire(b *testing.B, h *Host) {
 	}
 }
 
+func benchFireDeny(b *testing.B, h *Host) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		r, err := h.Fire(context.Background(), "tool.execute.pre", benchDenyPayload)
+		if err != nil || r.Decision.Action != Deny || r.Decision.Reason != benchReason {
+			b.Fatal(err, r.Decision)
+		}
+	}
+}
+
 func fireOnce(b *testing.B, h *Host) {
 	r, err := h.Fire(context.Background(), "tool.execute.pre", benchPayload)
 	if err != nil || r.Decision.Action != Continue {
@@ -99,17 +126,19 @@ func fireOnce(b *testing.B, h *Host) {
 	}
 }
 
-func benchRawLua(b *testing.B, deadline bool) {
+func benchRawLua(b *testing.B, deadline bool, command string) {
 	n := 0
-	rawLuaLoop(b, deadline, func() bool { n++; return n <= b.N })
+	rawLuaLoop(b, deadline, command, func() bool { n++; return n <= b.N })
 }
 
 // rawLuaLoop calls the guardrail through gopher-lua's own API while next
 // says so; each caller has its own interpreter.
-func rawLuaLoop(b *testing.B, deadline bool, next func() bool) {
+func rawLuaLoop(b *testing.B, deadline bool, command string, next func() bool) {
 	L := glua.NewState()
 	defer L.Close()
 	src := strings.Replace(strings.Replace(benchLua, "hook.on(\"tool.execute.pre\", function", "H = function", 1), "end, { name = \"%s\" })", "end", 1)
+	src = strings.Replace(src, "hook.deny(\"", "{action = \"deny\", reason = \"", 1)
+	src = strings.Replace(src, "filesystem\")", "filesystem\"}", 1)
 	if err := L.DoString(src); err != nil {
 		b.Fatal(err)
 	}
@@ -123,28 +152,31 @@ func rawLuaLoop(b *testing.B, deadline bool, next func() bool) {
 			L.SetContext(ctx)
 		}
 		params := L.CreateTable(0, 1)
-		params.RawSetString("command", glua.LString("ls -la"))
+		params.RawSetString("command", glua.LString(command))
 		L.Push(fn)
 		L.Push(glua.LString("bash"))
 		L.Push(params)
 		if err := L.PCall(2, 1, nil); err != nil {
 			b.Fatal(err)
 		}
+		if (command != "ls -la") != (L.Get(-1) != glua.LNil) {
+			b.Fatal("the raw Lua guardrail decided wrong")
+		}
 		L.Pop(1)
 		cancel()
 	}
 }
 
-func benchRawStar(b *testing.B, deadline bool) {
+func benchRawStar(b *testing.B, deadline bool, command string) {
 	n := 0
-	rawStarLoop(b, deadline, func() bool { n++; return n <= b.N })
+	rawStarLoop(b, deadline, command, func() bool { n++; return n <= b.N })
 }
 
 // rawStarLoop calls the guardrail through go.starlark.net's own API while
 // next says so.
-func rawStarLoop(b *testing.B, deadline bool, next func() bool) {
+func rawStarLoop(b *testing.B, deadline bool, command string, next func() bool) {
 	src := strings.Replace(benchStar, "hook.on(\"tool.execute.pre\", guard, name = \"%s\")", "", 1)
-	src = strings.Replace(src, "hook.deny(\"refusing to delete the root filesystem\")", "{\"action\": \"deny\"}", 1)
+	src = strings.Replace(src, "hook.deny(\"refusing to delete the root filesystem\")", "{\"action\": \"deny\", \"reason\": \""+benchReason+"\"}", 1)
 	globals, err := starlark.ExecFileOptions(&syntax.FileOptions{}, &starlark.Thread{}, "g.star", src, nil)
 	if err != nil {
 		b.Fatal(err)
@@ -159,9 +191,13 @@ func rawStarLoop(b *testing.B, deadline bool, next func() bool) {
 			timer = time.AfterFunc(time.Second, func() { thread.Cancel("timeout") })
 		}
 		params := starlark.NewDict(1)
-		_ = params.SetKey(starlark.String("command"), starlark.String("ls -la"))
-		if _, err := starlark.Call(thread, fn, starlark.Tuple{starlark.String("bash"), params}, nil); err != nil {
+		_ = params.SetKey(starlark.String("command"), starlark.String(command))
+		v, err := starlark.Call(thread, fn, starlark.Tuple{starlark.String("bash"), params}, nil)
+		if err != nil {
 			b.Fatal(err)
+		}
+		if (command != "ls -la") != (v != starlark.None) {
+			b.Fatal("the raw Starlark guardrail decided wrong")
 		}
 		if deadline {
 			timer.Stop()
