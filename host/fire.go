@@ -95,7 +95,9 @@ type firing struct {
 	trace      []TraceEntry
 	calls      []watchedCall // calls[i] serves trace[i]
 
-	terminal, firstAsk, firstAllow, winner, failed *Decision
+	// The decisions the fold keeps, by value so that a fire allocates
+	// none; an empty Action means not set.
+	terminal, firstAsk, firstAllow, winner, failed Decision
 
 	// ctxEnded records that the caller's context ended the fire.
 	ctxEnded bool
@@ -286,7 +288,7 @@ func (fr *firing) fail(b *boundHook, o Outcome, err error) bool {
 	if behavior != FailClosed {
 		return false
 	}
-	fr.failed = &Decision{Action: Deny, Reason: fmt.Sprintf("hook %s %s", b.id, what), Hook: b.id}
+	fr.failed = Decision{Action: Deny, Reason: fmt.Sprintf("hook %s %s", b.id, what), Hook: b.id}
 	return true
 }
 
@@ -295,9 +297,9 @@ func (fr *firing) foldChain(b *boundHook, rep reply) bool {
 	switch a := rep.action; {
 	case a == Modify:
 		fr.apply(b, rep.fields)
-	case a == Allow && fr.firstAllow == nil:
+	case a == Allow && fr.firstAllow.Action == "":
 		fr.firstAllow = decisionOf(b, rep)
-	case a == Ask && fr.firstAsk == nil:
+	case a == Ask && fr.firstAsk.Action == "":
 		fr.firstAsk = decisionOf(b, rep)
 	case a.terminal():
 		fr.terminal = decisionOf(b, rep)
@@ -318,8 +320,8 @@ func (fr *firing) foldFirst(b *boundHook, rep reply) bool {
 	return true
 }
 
-func decisionOf(b *boundHook, rep reply) *Decision {
-	return &Decision{Action: rep.action, Reason: rep.reason, Hook: b.id, Result: rep.result, Approval: rep.approval}
+func decisionOf(b *boundHook, rep reply) Decision {
+	return Decision{Action: rep.action, Reason: rep.reason, Hook: b.id, Result: rep.result, Approval: rep.approval}
 }
 
 // apply replaces top-level payload fields, copying the caller's map
@@ -347,7 +349,7 @@ func (fr *firing) result() (Result, error) {
 		if err == nil { // the caller's deadline passed; its timer has not fired yet
 			err = context.DeadlineExceeded
 		}
-		if fr.spec.OnTimeout == FailClosed && fr.failed == nil {
+		if fr.spec.OnTimeout == FailClosed && fr.failed.Action == "" {
 			r.Decision = Decision{Action: Deny, Reason: fmt.Sprintf("the fire was cancelled: %v", err)}
 		}
 		return r, fmt.Errorf("fire %s: %w", fr.spec.Name, err)
@@ -356,8 +358,8 @@ func (fr *firing) result() (Result, error) {
 }
 
 func (fr *firing) decision() Decision {
-	for _, d := range []*Decision{fr.failed, fr.terminal, fr.winner, fr.firstAsk, fr.firstAllow} {
-		if d != nil {
+	for _, d := range []*Decision{&fr.failed, &fr.terminal, &fr.winner, &fr.firstAsk, &fr.firstAllow} {
+		if d.Action != "" {
 			return *d
 		}
 	}

@@ -12,7 +12,8 @@ import (
 // over neutral values. Each engine binds HookModule and adds hook.on,
 // which needs the engine's own function values. A constructor returns the
 // same map a script could write by hand, so host-side parsing is the one
-// place that validates decisions.
+// place that validates decisions; it travels sealed in a Decision (see
+// decision.go), so that the engines need not convert it.
 
 // HookModule returns the decision constructors of the hook module.
 func HookModule() stdlib.Module {
@@ -48,16 +49,15 @@ func HookModule() stdlib.Module {
 }
 
 func withReason(c *stdlib.Call, action string, required bool) (any, error) {
-	d := map[string]any{"action": action}
 	if !required && !c.Present(0) {
-		return d, nil
+		return newDecision(map[string]any{"action": action}), nil
 	}
-	r, err := c.String(0)
-	if err != nil {
+	if _, err := c.String(0); err != nil {
 		return nil, err
 	}
-	d["reason"] = r
-	return d, nil
+	// The argument as it came, already boxed: a string stored in a map
+	// afresh would be boxed again.
+	return newDecision(map[string]any{"action": action, "reason": c.Args[0]}), nil
 }
 
 // approvalKeys are the options hook.ask accepts.
@@ -70,7 +70,7 @@ func ask(c *stdlib.Call) (any, error) {
 	}
 	d := map[string]any{"action": "ask", "reason": r}
 	if !c.Present(1) {
-		return d, nil
+		return newDecision(d), nil
 	}
 	opts, err := c.Map(1)
 	if err != nil {
@@ -82,7 +82,7 @@ func ask(c *stdlib.Call) (any, error) {
 		}
 	}
 	d["approval"] = opts
-	return d, nil
+	return newDecision(d), nil
 }
 
 func modify(c *stdlib.Call) (any, error) {
@@ -90,11 +90,11 @@ func modify(c *stdlib.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"action": "modify", "fields": f}, nil
+	return newDecision(map[string]any{"action": "modify", "fields": f}), nil
 }
 
 func respond(c *stdlib.Call) (any, error) {
-	return map[string]any{"action": "respond", "result": c.Any(0)}, nil
+	return newDecision(map[string]any{"action": "respond", "result": c.Any(0)}), nil
 }
 
 func message(c *stdlib.Call) (any, error) {
@@ -104,13 +104,13 @@ func message(c *stdlib.Call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"messages": []any{map[string]any{"role": role, "content": v}}}, nil
+		return newDecision(map[string]any{"messages": []any{map[string]any{"role": role, "content": v}}}), nil
 	case []any:
 		msgs, err := messageList(v)
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"messages": msgs}, nil
+		return newDecision(map[string]any{"messages": msgs}), nil
 	default:
 		return nil, fmt.Errorf("argument 1 (text): want a string or a list of messages, got %s", stdlib.TypeName(v))
 	}
@@ -135,7 +135,7 @@ func messageList(v []any) ([]any, error) {
 
 func stop(c *stdlib.Call) (any, error) {
 	if !c.Present(0) {
-		return map[string]any{"stop": true}, nil
+		return newDecision(map[string]any{"stop": true}), nil
 	}
 	d, err := c.Map(0)
 	if err != nil {
@@ -146,7 +146,7 @@ func stop(c *stdlib.Call) (any, error) {
 		out[k] = v
 	}
 	out["stop"] = true
-	return out, nil
+	return newDecision(out), nil
 }
 
 // HookOptions are the options of hook.on.

@@ -1,6 +1,7 @@
 package scripting
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/hookhost/hookhost/stdlib"
@@ -30,3 +31,22 @@ func runImpl(f *stdlib.Func, c *stdlib.Call) (out any, err error) {
 	}()
 	return f.Impl(c)
 }
+
+// NewModuleCall is the stdlib.Call an engine fills to call f: with its
+// Args in the same allocation when f takes few parameters (most take one
+// or two), since a hook may call module functions many times per call.
+func NewModuleCall(f *stdlib.Func) *stdlib.Call {
+	type smallCall struct {
+		call stdlib.Call
+		args [smallCallArgs]any
+	}
+	if len(f.Params) <= smallCallArgs {
+		s := &smallCall{call: stdlib.Call{Func: f, Context: context.Background()}}
+		s.call.Args = s.args[:len(f.Params):len(f.Params)]
+		return &s.call
+	}
+	return &stdlib.Call{Func: f, Args: make([]any, len(f.Params)), Context: context.Background()}
+}
+
+// smallCallArgs is how many parameters NewModuleCall allocates with the call.
+const smallCallArgs = 3

@@ -124,8 +124,13 @@ func toNeutral(lv lua.LValue, hint any, b budget) (any, error) {
 }
 
 // returnToNeutral converts a hook's return value, which may nest one
-// level deeper than a payload (scripting.ReturnDepth).
+// level deeper than a payload (scripting.ReturnDepth). A decision the
+// call built is returned as the constructor's own map (see
+// scripting.Decision.Returned).
 func returnToNeutral(lv lua.LValue, hint any, b budget) (any, error) {
+	if d, ok := decisionOf(lv); ok {
+		return d.Returned(b.charge)
+	}
 	c := converter{budget: b, maxDepth: scripting.ReturnDepth}
 	return c.value(lv, hint, "")
 }
@@ -149,9 +154,29 @@ func (c *converter) value(lv lua.LValue, hint any, path string) (any, error) {
 		return string(v), nil
 	case *lua.LTable:
 		return c.table(v, hint, path)
+	case *lua.LUserData:
+		return c.decision(v, path)
 	default:
 		return nil, fmt.Errorf("%s: a %s cannot be converted (want nil, boolean, number, string or table)", stdlib.PathName(path), lv.Type())
 	}
+}
+
+// decision converts a decision found inside another value (or passed to a
+// builtin) into a copy of its map, charged to the call, so that what the
+// conversion returns never shares structure.
+func (c *converter) decision(ud *lua.LUserData, path string) (any, error) {
+	d, ok := ud.Value.(*scripting.Decision)
+	if !ok {
+		return nil, fmt.Errorf("%s: a %s cannot be converted (want nil, boolean, number, string or table)", stdlib.PathName(path), ud.Type())
+	}
+	if c.depth+d.Depth() > c.maxDepth {
+		return nil, fmt.Errorf("%s: %w", stdlib.PathName(path), stdlib.ErrTooDeep)
+	}
+	m, err := d.Copy(c.budget.charge)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", stdlib.PathName(path), err)
+	}
+	return m, nil
 }
 
 func number(f float64, hint any, path string) (any, error) {

@@ -1,7 +1,6 @@
 package lua
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -109,6 +108,13 @@ func (st *state) builtin(module string, f *stdlib.Func) lua.LGFunction {
 		if err != nil {
 			L.RaiseError("%s: %v", prefix, err)
 		}
+		if d, ok := out.(*scripting.Decision); ok {
+			if st.loading { // the top level: a global may keep it for every call
+				d.Share()
+			}
+			L.Push(st.decisionValue(d))
+			return 1
+		}
 		b := st.budget()
 		b.strings = true // a module's result is new memory
 		lv, err := toLua(L, out, b)
@@ -126,7 +132,7 @@ func (st *state) builtinCall(L *lua.LState, f *stdlib.Func, prefix string) (*std
 	if top > np && !(f.Kwargs && top == np+1) {
 		return nil, fmt.Errorf("too many arguments (want at most %d)", np)
 	}
-	c := &stdlib.Call{Func: f, Args: make([]any, np), Context: context.Background()}
+	c := scripting.NewModuleCall(f)
 	for i := 0; i < np; i++ {
 		v, err := toNeutral(L.Get(i+1), st.argHint(prefix, i), st.budget())
 		if err != nil {

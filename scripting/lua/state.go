@@ -28,6 +28,9 @@ type state struct {
 	cur *scripting.Call
 	// loaded caches the module tables require returned.
 	loaded map[string]lua.LValue
+	// decisionMeta is the metatable of the decisions the state's calls
+	// build (see decision.go), made on first use.
+	decisionMeta *lua.LTable
 
 	// frozen are the tables calls must not change, and upvalues the
 	// module-level locals reset after every call (see freeze.go).

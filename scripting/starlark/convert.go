@@ -113,8 +113,17 @@ func toNeutral(v starlark.Value, m *meter) (any, error) {
 }
 
 // returnToNeutral converts a hook's return value, which may nest one
-// level deeper than a payload (scripting.ReturnDepth).
+// level deeper than a payload (scripting.ReturnDepth). A decision the
+// call built is returned as the constructor's own map (see
+// scripting.Decision.Returned).
 func returnToNeutral(v starlark.Value, m *meter) (any, error) {
+	if d, ok := decisionOf(v); ok {
+		out, err := d.Returned(m.spend)
+		if err == nil {
+			err = m.flush()
+		}
+		return out, err
+	}
 	return convertToNeutral(v, m, scripting.ReturnDepth)
 }
 
@@ -207,9 +216,21 @@ func (c *converter) value(v starlark.Value) (any, error) {
 		return string(v), nil
 	case *starlark.List, starlark.Tuple, *starlark.Dict, *starlarkstruct.Struct:
 		return c.container(v)
+	case *decision:
+		return c.decision(v.d)
 	default:
 		return nil, fmt.Errorf("%s: a %s cannot be converted (want None, bool, int, float, string, list, tuple, dict or struct)", c.where(), v.Type())
 	}
+}
+
+// decision converts a decision found inside another value (or passed to a
+// builtin) into a copy of its map, charged to the call, so that what the
+// conversion returns never shares structure.
+func (c *converter) decision(d *scripting.Decision) (any, error) {
+	if len(c.path)+d.Depth() > c.maxDepth {
+		return nil, fmt.Errorf("%s: %w", c.where(), stdlib.ErrTooDeep)
+	}
+	return d.Copy(c.spend)
 }
 
 func (c *converter) intValue(v starlark.Int) (any, error) {

@@ -1,7 +1,6 @@
 package starlark
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -57,6 +56,12 @@ func builtin(name string, f *stdlib.Func) func(*starlark.Thread, *starlark.Built
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
+		if d, ok := out.(*scripting.Decision); ok {
+			if callOf(thread) == nil {
+				d.Share()
+			}
+			return &decision{d: d}, nil
+		}
 		v, err := m.toStarlark(out)
 		if err == nil {
 			err = m.flush()
@@ -73,8 +78,13 @@ func unpack(f *stdlib.Func, args starlark.Tuple, kwargs []starlark.Tuple, m *met
 	if len(args) > np {
 		return nil, fmt.Errorf("got %d arguments, want at most %d", len(args), np)
 	}
-	c := &stdlib.Call{Func: f, Args: make([]any, np), Context: context.Background()}
-	set := make([]bool, np)
+	c := scripting.NewModuleCall(f)
+	var setBuf [8]bool // which parameters are bound; on the stack for most functions
+	set := setBuf[:0]
+	if np > len(setBuf) {
+		set = make([]bool, 0, np)
+	}
+	set = set[:np]
 	for i, a := range args {
 		v, err := toNeutral(a, m)
 		if err != nil {

@@ -1,0 +1,59 @@
+package starlark
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"go.starlark.net/starlark"
+
+	"github.com/hookhost/hookhost/scripting"
+)
+
+// A decision constructor's result (scripting.Decision) reaches a script as
+// a decision value holding it: one small allocation instead of a dict,
+// and returned as it is, the host gets the constructor's own map without
+// a conversion back. Scripts can read its fields (d["action"],
+// "reason" in d) and nothing else; it is immutable, so it may be shared
+// by threads (a decision built at a file's top level is a frozen global).
+type decision struct {
+	d *scripting.Decision
+	// fields are the decision's fields as a frozen dict, built on the first
+	// read: one conversion per decision, however often it is read.
+	fields atomic.Pointer[starlark.Dict]
+}
+
+var _ starlark.HasSetKey = (*decision)(nil)
+
+// errReadOnly is what writing a field of a decision fails with, in both
+// languages.
+const errReadOnly = "a decision is read-only (to change one, return a plain dict such as {\"action\": \"deny\", \"reason\": …})"
+
+// SetKey refuses: a decision is read-only.
+func (v *decision) SetKey(_, _ starlark.Value) error { return errors.New(errReadOnly) }
+
+func (v *decision) String() string        { return "decision" }
+func (v *decision) Type() string          { return "decision" }
+func (v *decision) Freeze()               {}
+func (v *decision) Truth() starlark.Bool  { return starlark.True }
+func (v *decision) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable type: decision") }
+
+// Get reads one field; a key the decision lacks is not found.
+func (v *decision) Get(k starlark.Value) (starlark.Value, bool, error) {
+	f := v.fields.Load()
+	if f == nil {
+		// Racing threads may each build it; they build the same thing.
+		f = toStarlark(v.d.Map()).(*starlark.Dict)
+		f.Freeze()
+		v.fields.CompareAndSwap(nil, f)
+	}
+	return f.Get(k)
+}
+
+// decisionOf is the Decision v holds, if it holds one.
+func decisionOf(v starlark.Value) (*scripting.Decision, bool) {
+	if dv, ok := v.(*decision); ok {
+		return dv.d, true
+	}
+	return nil, false
+}
