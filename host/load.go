@@ -25,8 +25,10 @@ type loadedFile struct {
 	live *version // nil until a version compiles and validates
 	err  error    // the latest content's error; nil when live is latest
 	// lastHash is the hash of the latest content seen, good or bad, so an
-	// unchanged bad file is not recompiled on every reload. It is only
-	// recorded for a compile that ran to its end.
+	// unchanged bad file is not recompiled on every reload (or the mark of
+	// the error that kept it from being read, so an unchanged failure to
+	// read is not news either). It is only recorded for a compile that ran
+	// to its end.
 	lastHash string
 	// unit is the worker the latest content was compiled in ("" in
 	// process): a change of isolation compiles the file again.
@@ -207,7 +209,12 @@ func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, e
 	out := fileOutcome{FileOutcome: FileOutcome{Path: name, Pack: sf.pack}}
 	code, err := fs.ReadFile(h.fsys, name)
 	if err != nil {
-		f := &loadedFile{path: name, pack: sf.pack, live: prev.live, unit: prev.unit,
+		unreadable := unreadableMark(err)
+		if unreadable == prev.lastHash && prev.pack == sf.pack { // the same failure as last time
+			out.Outcome, out.Err, out.Version = FileUnchanged, prev.err, prev.liveHash()
+			return prev, out, nil
+		}
+		f := &loadedFile{path: name, pack: sf.pack, live: prev.live, unit: prev.unit, lastHash: unreadable,
 			err: &scripting.Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err), Err: err}}
 		return f, out.failed(f), nil
 	}

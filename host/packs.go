@@ -141,8 +141,13 @@ func loadPack(p *packInfo, prev *packState) (*packState, FileOutcome) {
 		prev = &packState{dir: p.dir}
 	}
 	if p.err != nil {
+		unreadable := unreadableMark(p.err)
+		if unreadable == prev.lastHash { // the same failure as last time
+			o.Outcome, o.Err, o.Version = FileUnchanged, prev.err, prev.liveHash
+			return prev, o
+		}
 		st := *prev
-		st.lastHash, st.err = "", &scripting.Error{File: file, Msg: fmt.Sprintf("cannot read: %v", p.err), Err: p.err}
+		st.lastHash, st.err = unreadable, &scripting.Error{File: file, Msg: fmt.Sprintf("cannot read: %v", p.err), Err: p.err}
 		o.Outcome, o.Err, o.Version = FileFailed, st.err, st.liveHash
 		return &st, o
 	}

@@ -203,7 +203,14 @@ func (h *Host) nextConfigLocked() configCandidate {
 	}
 	data, err := os.ReadFile(h.cfgPath)
 	if err != nil {
-		return configCandidate{cfg: h.cfg, tried: true, err: fmt.Errorf("reading config: %w", err)}
+		// The same read error as last time is no news: recorded like a
+		// content hash, it keeps a rescan that changes nothing from
+		// publishing (and from counting as a new failure).
+		unreadable := unreadableMark(err)
+		if unreadable == h.cfgHash {
+			return keep
+		}
+		return configCandidate{cfg: h.cfg, hash: unreadable, tried: true, err: fmt.Errorf("reading config: %w", err)}
 	}
 	hash := contentHash(data)
 	if hash == h.cfgHash {
@@ -249,6 +256,11 @@ func (h *Host) configPath() string {
 	}
 	return h.cfg.Path
 }
+
+// unreadableMark stands for the content hash of a file that could not
+// be read, so that reading it fails the same way again counts as
+// unchanged. It cannot equal a content hash, which is hex.
+func unreadableMark(err error) string { return "unreadable: " + err.Error() }
 
 func contentHash(data []byte) string {
 	sum := sha256.Sum256(data)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -247,6 +248,71 @@ func TestReloadUnchangedAndOK(t *testing.T) {
 	check("nothing changed again", want{ok: true, cfgUnchanged: true, gen: 4})
 	if r := approveReason(t, h); r != "ok" {
 		t.Errorf("fixed a.lua decides %q", r)
+	}
+}
+
+// unreadableFS is a MapFS whose listed files named in fail cannot be
+// read.
+type unreadableFS struct {
+	fstest.MapFS
+	fail map[string]bool
+}
+
+func (u unreadableFS) Open(name string) (fs.File, error) {
+	if u.fail[name] {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return u.MapFS.Open(name)
+}
+
+func (u unreadableFS) ReadFile(name string) ([]byte, error) {
+	if u.fail[name] {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+	}
+	return u.MapFS.ReadFile(name)
+}
+
+// A file or config that cannot be read is a failure once; reading it
+// failing the same way again changes nothing, so the rescan publishes
+// nothing, while OK stays false until it can be read.
+func TestReloadUnreadableIsNoNews(t *testing.T) {
+	cfgPath := filepath.Join(t.TempDir(), "hookhost.yaml")
+	if err := os.WriteFile(cfgPath, []byte("defaults: { timeout: 2s }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := `hook.on("tool.approve", function() return hook.deny("ok") end, { name = "g" })`
+	fsys := unreadableFS{MapFS: fstest.MapFS{"a.lua": {Data: []byte(good)}}, fail: map[string]bool{}}
+	h, err := New(context.Background(), Options{FS: fsys, ConfigPath: cfgPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	type want struct{ published, ok, failedNow bool }
+	check := func(step string, w want) {
+		t.Helper()
+		rep := h.Rescan(context.Background(), TriggerAPI)
+		if got := (want{rep.Published, rep.OK(), rep.FailedNow()}); got != w || rep.Err != nil {
+			t.Errorf("%s: got %+v, want %+v (report %+v)", step, got, w, rep)
+		}
+	}
+	fsys.fail["a.lua"] = true
+	check("a.lua unreadable", want{published: true, failedNow: true})
+	check("a.lua still unreadable", want{})
+	if r := approveReason(t, h); r != "ok" {
+		t.Errorf("the last good a.lua must keep serving; decided %q", r)
+	}
+	if err := os.Remove(cfgPath); err != nil {
+		t.Fatal(err)
+	}
+	check("the config gone too", want{published: true, failedNow: true})
+	check("both still unreadable", want{})
+	delete(fsys.fail, "a.lua")
+	if err := os.WriteFile(cfgPath, []byte("defaults: { timeout: 2s }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("both back", want{published: true, ok: true})
+	if st := h.Status(); len(st.Problems) != 0 || st.Config.Err != nil {
+		t.Errorf("problems after both came back: %v, config %v", st.Problems, st.Config.Err)
 	}
 }
 
