@@ -28,7 +28,8 @@ var (
 // shell loop compare them under the same load (docs/performance.md).
 const benchBinaryEnv = "HOOKHOST_BENCH_BINARY"
 
-// builtHookhost builds cmd/hookhost once per test process.
+// builtHookhost builds cmd/hookhost once per test process, with the build
+// tag every documented build uses (README).
 func builtHookhost(b *testing.B) string {
 	b.Helper()
 	if bin := os.Getenv(benchBinaryEnv); bin != "" {
@@ -41,7 +42,7 @@ func builtHookhost(b *testing.B) string {
 			return
 		}
 		builtPath = filepath.Join(dir, "hookhost")
-		out, err := exec.Command("go", "build", "-o", builtPath, ".").CombinedOutput()
+		out, err := exec.Command("go", "build", "-tags", "urfave_cli_no_docs", "-o", builtPath, ".").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
