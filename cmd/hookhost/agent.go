@@ -238,6 +238,12 @@ func printSettings(opts *agentOptions, stdout io.Writer) error {
 	}
 	if opts.Server != "" {
 		cmd = append(cmd, "--server", shellQuote(opts.Server))
+		if opts.Timeout != adapter.RequestTimeout {
+			cmd = append(cmd, "--server-timeout", opts.Timeout.String())
+		}
+		if opts.Server == "auto" && opts.AutoIdleExit != adapter.AutoIdleExit {
+			cmd = append(cmd, "--auto-idle-exit", opts.AutoIdleExit.String())
+		}
 	}
 	if opts.FailClosed {
 		cmd = append(cmd, "--fail-closed")
