@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -30,7 +31,10 @@ import (
 // raw-deadline and fire on one it refuses: the raw calls return the plain
 // table / dict {action = "deny", reason = …}, the fires a hook.deny(…).
 //
-// docs/performance.md reports benchstat medians and the ratios.
+// Besides wall time each reports cpu-ns/op, the process's CPU time (user
+// and system, the collector's included) per call: on a shared, loaded
+// machine it varies far less than wall time. docs/performance.md reports
+// benchstat medians and the ratios.
 
 const benchLua = `
 hook.on("tool.execute.pre", function(tool_name, params)
@@ -103,6 +107,7 @@ func benchHost(b *testing.B, ext, src string, n int) *Host {
 }
 
 func benchFire(b *testing.B, h *Host) {
+	defer reportCPU(b)()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		fireOnce(b, h)
@@ -110,6 +115,7 @@ func benchFire(b *testing.B, h *Host) {
 }
 
 func benchFireDeny(b *testing.B, h *Host) {
+	defer reportCPU(b)()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		r, err := h.Fire(context.Background(), "tool.execute.pre", benchDenyPayload)
@@ -127,6 +133,7 @@ func fireOnce(b *testing.B, h *Host) {
 }
 
 func benchRawLua(b *testing.B, deadline bool, command string) {
+	defer reportCPU(b)()
 	n := 0
 	rawLuaLoop(b, deadline, command, func() bool { n++; return n <= b.N })
 }
@@ -168,6 +175,7 @@ func rawLuaLoop(b *testing.B, deadline bool, command string, next func() bool) {
 }
 
 func benchRawStar(b *testing.B, deadline bool, command string) {
+	defer reportCPU(b)()
 	n := 0
 	rawStarLoop(b, deadline, command, func() bool { n++; return n <= b.N })
 }
@@ -227,4 +235,20 @@ func BenchmarkEngineCall(b *testing.B) {
 			}
 		})
 	}
+}
+
+// reportCPU starts counting the process's CPU time; the function it
+// returns reports it per op as cpu-ns/op.
+func reportCPU(b *testing.B) func() {
+	start := cpuTime(b)
+	return func() { b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op") }
+}
+
+// cpuTime is the CPU time the process used so far.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
