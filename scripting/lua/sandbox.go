@@ -37,6 +37,10 @@ func (st *state) openSandbox() {
 		L.Push(lua.LString(open.name))
 		L.Call(1, 0)
 	}
+	// Opening a library also records it in the registry's _LOADED table,
+	// which only gopher-lua's require (removed) reads: dropping it lets
+	// the full os table go.
+	L.G.Registry.RawSetString("_LOADED", lua.LNil)
 	g := L.G.Global
 	for _, name := range removedBase {
 		g.RawSetString(name, lua.LNil)

@@ -52,11 +52,20 @@ type registration struct {
 // context is cancelled for good, so an interrupted state is never reused.
 func (st *state) Interrupt() { st.cancel() }
 
-// Registry sizes, in value slots: enough for deep data, bounded so that
-// unpack of a huge range fails instead of eating memory.
+// Registry (value stack) sizes, in slots of 16 bytes. An interpreter
+// starts small, since every pooled one keeps its stack: a guardrail's
+// call uses a few dozen slots. The stack grows on demand, registryGrowStep
+// slots beyond what is needed at a time (gopher-lua's default of 32 made
+// deep recursion copy the stack every few calls), up to registryMaxSize,
+// which leaves room for maxResults results and bounds unpack of a huge
+// range. A builtin that needs more than grownSlots at once marks the
+// interpreter as grown, so that it is not pooled (gopher-lua never
+// shrinks the stack).
 const (
-	registrySize    = 1024
-	registryMaxSize = 1 << 20
+	registrySize     = 256
+	registryGrowStep = 256
+	registryMaxSize  = 1 << 20
+	grownSlots       = 1024
 )
 
 // newState creates an interpreter, opens the sandbox and runs the file's
@@ -67,6 +76,7 @@ func (p *program) newState() (*state, error) {
 		CallStackSize:       p.limits.MaxCallDepth,
 		RegistrySize:        registrySize,
 		RegistryMaxSize:     registryMaxSize,
+		RegistryGrowStep:    registryGrowStep,
 		MinimizeStackMemory: true,
 	})
 	ctx, cancel := context.WithCancel(context.Background())

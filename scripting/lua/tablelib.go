@@ -40,7 +40,7 @@ func (st *state) pushResults(L *lua.LState, what string, n int) {
 		L.RaiseError("%s: too many results (%d; at most %d)", what, n, maxResults)
 	}
 	st.charge(L, what, int64(n)*slotSize)
-	if n > registrySize {
+	if n > grownSlots {
 		st.grown = true
 	}
 	top := L.GetTop()
