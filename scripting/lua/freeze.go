@@ -116,6 +116,15 @@ func (w *walker) table(t *lua.LTable) {
 }
 
 func (w *walker) function(f *lua.LFunction) {
+	if len(f.Upvalues) == 0 {
+		// Most are library builtins, reached once each: only functions
+		// with upvalues are worth remembering (revisiting an environment
+		// is one lookup in the frozen set).
+		if f.Env != nil {
+			w.push(f.Env)
+		}
+		return
+	}
 	if w.seenFn[f] {
 		return
 	}

@@ -143,3 +143,18 @@ end, { name = "h" })`
 		})
 	}
 }
+
+// BenchmarkNewState measures making one interpreter of a file: opening
+// the sandbox's libraries, running the top level and freezing.
+func BenchmarkNewState(b *testing.B) {
+	p := compileGuard(b)
+	defer p.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		st, err := p.newState()
+		if err != nil {
+			b.Fatal(err)
+		}
+		st.close()
+	}
+}
