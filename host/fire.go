@@ -195,6 +195,11 @@ func (fr *firing) step(b *boundHook) bool {
 
 // call runs one hook under its deadline and classifies the outcome.
 func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
+	if b.worker != nil && !b.worker.Ready() {
+		if entry, err := fr.awaitWorker(b); err != nil {
+			return reply{}, entry, err
+		}
+	}
 	start := fr.now
 	deadline := start + b.timeout
 	ctxBound := false // the caller's deadline comes before the hook's
@@ -252,6 +257,30 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 	}
 	entry.Outcome, entry.Action = outcomeOf(rep)
 	return rep, entry, nil
+}
+
+// awaitWorker waits for the worker of an isolated hook while it starts
+// (after a death), before the hook's clock starts: a restart is not the
+// hook's time, and the wait is bounded by the worker's start-up limit and
+// the caller's context. A worker that cannot start is the hook's failure.
+func (fr *firing) awaitWorker(b *boundHook) (TraceEntry, error) {
+	begin := time.Now()
+	err := b.worker.AwaitReady(fr.ctx, b.id)
+	fr.now = monoNow()
+	waited := time.Since(begin)
+	if err == nil {
+		fr.h.logger.Info("waited for an isolated hook's worker to start", "hook", b.id, "waited", waited)
+		return TraceEntry{}, nil
+	}
+	entry := TraceEntry{Hook: b.id, Priority: b.priority, Duration: waited}
+	if fr.ctx.Err() != nil {
+		fr.ctxEnded = true
+		entry.Outcome, entry.Error = OutcomeTimeout, fr.timeoutText(b, false)
+		return entry, errors.New(entry.Error)
+	}
+	entry.Outcome, entry.Error = OutcomeError, err.Error()
+	fr.h.logFailure(b, err)
+	return entry, err
 }
 
 func outcomeOf(rep reply) (Outcome, Action) {

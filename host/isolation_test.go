@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookhost/hookhost/host/isolate/isolatetest"
 )
 
 // isolatedHost is a host of files in dir whose config (hookhost.yaml in
@@ -168,5 +170,119 @@ hook.on("tool.execute.pre", function() return hook.message("host state: " .. tos
 		if r.Decision.Reason != "pack state: by a.lua" || len(r.Messages) != 1 || r.Messages[0].Content != "host state: nil" {
 			t.Fatalf("decision %+v, messages %+v, trace %+v", r.Decision, r.Messages, r.Trace)
 		}
+	}
+}
+
+// isolatedHostWith is isolatedHost with workers started from exe.
+func isolatedHostWith(t *testing.T, exe string, files map[string]string, config string) (*Host, string) {
+	t.Helper()
+	root := t.TempDir()
+	dir := filepath.Join(root, "hooks.d")
+	writeFiles(t, dir, files)
+	writeFiles(t, root, map[string]string{"hookhost.yaml": config})
+	h, err := New(context.Background(), Options{Dir: dir, ConfigPath: filepath.Join(root, "hookhost.yaml"), WorkerExecutable: exe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	if p := h.Problems(); len(p) > 0 {
+		t.Fatalf("problems: %v", p)
+	}
+	return h, root
+}
+
+// A worker that died is started again in the background, and a fire that
+// comes while it starts waits for it without charging the hook's
+// deadline: here every start after the first takes a second, and a hook
+// with 200 ms that runs right after the crash — the next hook of the same
+// fire, then the next fire — decides (both languages).
+func TestIsolatedRestartNotCharged(t *testing.T) {
+	for _, tc := range []struct{ file, code string }{
+		{"a.lua", `
+hook.on("tool.execute.pre", function(tool_name)
+  if tool_name == "bomb" then
+    local t = {}
+    for i = 1, 1e9 do t[i] = { i, i + 1, i + 2 } end
+  end
+end, { name = "bomb", priority = 10, timeout = "10s" })
+hook.on("tool.execute.pre", function(tool_name)
+  return hook.deny(tool_name .. " refused")
+end, { name = "h", timeout = "200ms" })`},
+		{"a.star", `
+def bomb(tool_name):
+    if tool_name == "bomb":
+        return hook.deny(str(len([0] * (1 << 28))))
+
+def h(tool_name):
+    return hook.deny(tool_name + " refused")
+
+hook.on("tool.execute.pre", bomb, priority = 10, timeout = "10s")
+hook.on("tool.execute.pre", h, timeout = "200ms")`},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			dir := t.TempDir()
+			marker := filepath.Join(dir, "started")
+			exe, err := isolatetest.Wrapper(dir, testWorker, "if [ -e '"+marker+"' ]; then sleep 1; fi\ntouch '"+marker+"'")
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, _ := isolatedHostWith(t, exe, map[string]string{tc.file: tc.code}, "defaults: { isolation: process }\nlimits: { memory: 128MiB }\n")
+			id := tc.file + ":h"
+			r := fireOK(t, h, "tool.execute.pre", map[string]any{"tool_name": "bomb"})
+			if len(r.Trace) != 2 || !strings.Contains(r.Trace[0].Error, "isolation: the worker process ended") ||
+				r.Decision.Action != Deny || r.Decision.Reason != "bomb refused" || r.Decision.Hook != id {
+				t.Fatalf("bomb: %+v %+v, want the worker's death as the bomb's failure, then the next hook's deny", r.Decision, r.Trace)
+			}
+			for _, tool := range []string{"ls", "cat"} {
+				r = fireOK(t, h, "tool.execute.pre", map[string]any{"tool_name": tool})
+				if r.Decision.Action != Deny || r.Decision.Reason != tool+" refused" || r.Decision.Hook != id {
+					t.Fatalf("after the crash: %+v %+v, want the hook's own deny", r.Decision, r.Trace)
+				}
+			}
+		})
+	}
+}
+
+// A worker that cannot start again after a crash is the hook's failure,
+// with an error naming the file, line and hook and why; a fail-closed
+// event denies, as for any failing hook. The listing marks isolated
+// hooks.
+func TestIsolatedStartFailure(t *testing.T) {
+	dir := t.TempDir()
+	refuse := filepath.Join(dir, "refuse")
+	exe, err := isolatetest.Wrapper(dir, testWorker, "if [ -e '"+refuse+"' ]; then echo 'wrapper: refusing to start' >&2; exit 3; fi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := isolatedHostWith(t, exe, map[string]string{
+		"a.star": `
+def bomb(tool_name):
+    if tool_name == "bomb":
+        return hook.deny(str(len([0] * (1 << 28))))
+    return hook.allow("fine")
+
+hook.on("tool.approve", bomb)`,
+		"b.lua": `hook.on("tool.approve", function() end, { name = "plain", priority = -1 })`,
+	}, "hooks:\n  a.star: { isolation: process }\nlimits: { memory: 128MiB }\n")
+	for _, info := range h.Hooks() {
+		if want := info.File == "a.star"; info.Isolated != want {
+			t.Errorf("%s: Isolated %v, want %v", info.ID, info.Isolated, want)
+		}
+	}
+	if err := os.WriteFile(refuse, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := fireOK(t, h, "tool.approve", map[string]any{"tool_name": "bomb"})
+	if r.Decision.Action != Deny || len(r.Trace) == 0 || !strings.Contains(r.Trace[0].Error, "the worker process ended") {
+		t.Fatalf("bomb: %+v %+v", r.Decision, r.Trace)
+	}
+	r = fireOK(t, h, "tool.approve", map[string]any{"tool_name": "ls"})
+	want := `a.star:7: hook "a.star:bomb": isolation: the worker did not start: wrapper: refusing to start`
+	if r.Decision.Action != Deny || r.Decision.Reason != "hook a.star:bomb failed: "+want || len(r.Trace) != 1 ||
+		r.Trace[0].Outcome != OutcomeError || r.Trace[0].Error != want {
+		t.Fatalf("a worker that cannot start: %+v %+v, want the fail-closed deny with %q", r.Decision, r.Trace, want)
+	}
+	if q := h.Quarantined(); len(q) != 0 {
+		t.Errorf("quarantined %v: a worker that cannot start is not the hook's strike", q)
 	}
 }

@@ -42,6 +42,8 @@ type loadedFile struct {
 type version struct {
 	hash string // sha256 hex prefix of the source
 	prog scripting.Program
+	// unit is the worker prog was compiled in ("" in process).
+	unit string
 	refs atomic.Int64
 }
 
@@ -238,7 +240,7 @@ func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, e
 		f := &loadedFile{path: name, pack: sf.pack, live: prev.live, err: err, lastHash: hash, unit: unit}
 		return f, out.failed(f), nil
 	}
-	v := &version{hash: hash, prog: prog}
+	v := &version{hash: hash, prog: prog, unit: unit}
 	out.Outcome, out.Version, out.fresh = FileReloaded, hash, v
 	if prev.live == nil && prev.lastHash == "" {
 		out.Outcome = FileAdded

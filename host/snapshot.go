@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hookhost/hookhost/host/isolate"
 	"github.com/hookhost/hookhost/scripting"
 )
 
@@ -79,6 +80,9 @@ type boundHook struct {
 	config   map[string]any
 	fn       scripting.Function
 	strikes  *strikeRecord
+	// worker is fn when the hook is isolated: its worker may be starting,
+	// which the fire waits for before the hook's clock starts.
+	worker isolate.WorkerFunction
 }
 
 // HookInfo describes a loaded hook, for listings.
@@ -98,6 +102,9 @@ type HookInfo struct {
 	// file. PackDescription is the pack's description from its HOOK.md.
 	Pack            string `json:"pack,omitempty"`
 	PackDescription string `json:"pack_description,omitempty"`
+	// Isolated is set when the hook runs in a worker process (its file
+	// or pack is configured "isolation: process").
+	Isolated bool `json:"isolated,omitempty"`
 }
 
 // FileStatus describes a script file.
@@ -391,10 +398,12 @@ func bind(f *loadedFile, pack *packMeta, h scripting.Hook, cfg *Config, spec Eve
 			enabled = *hc.Enabled
 		}
 	}
+	b.worker, _ = h.Func.(isolate.WorkerFunction)
 	var from string
 	b.timeout, from = resolveTimeout(h, spec, cfg, byID, byFile, byPack)
 	info := HookInfo{ID: id, Event: h.Event, File: f.path, Line: h.Line, Priority: b.priority, Timeout: b.timeout,
-		TimeoutFrom: from, Enabled: enabled, Params: h.Params, Quarantined: b.strikes.quarantined.Load(), Pack: f.pack}
+		TimeoutFrom: from, Enabled: enabled, Params: h.Params, Quarantined: b.strikes.quarantined.Load(), Pack: f.pack,
+		Isolated: f.live.unit != ""}
 	if pack != nil {
 		info.PackDescription = pack.description
 	}

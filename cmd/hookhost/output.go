@@ -155,11 +155,11 @@ func writeHooks(w io.Writer, hooks []host.HookInfo) error {
 		fmt.Fprintln(ew, "no hooks")
 		return ew.err
 	}
-	rows := [][]string{{"ID", "EVENT", "PRIORITY", "TIMEOUT", "ENABLED", "QUARANTINED", "PARAMS"}}
+	rows := [][]string{{"ID", "EVENT", "PRIORITY", "TIMEOUT", "ENABLED", "QUARANTINED", "ISOLATED", "PARAMS"}}
 	for _, h := range hooks {
 		rows = append(rows, []string{h.ID, h.Event, strconv.FormatInt(h.Priority, 10),
 			fmt.Sprintf("%s (%s)", h.Timeout, h.TimeoutFrom), yesNo(h.Enabled), yesNo(h.Quarantined),
-			orDash(strings.Join(h.Params, ", "))})
+			yesNo(h.Isolated), orDash(strings.Join(h.Params, ", "))})
 	}
 	writeTable(ew, rows)
 	writePacks(ew, hooks)

@@ -23,11 +23,15 @@
 // Failure. A worker that dies (the kernel refused it memory, it reached
 // its CPU allowance, it was killed) fails the calls in flight with an
 // error naming why — the Go runtime's "fatal error: …" line — and is
-// started again, with its unit's files compiled again, by the next call.
-// A call that does not answer within cancelGrace of its interrupt, or
-// that left a builtin running in the worker, has its worker killed. The
-// host gets an ordinary hook failure and applies the event's error
-// behaviour.
+// started again at once in the background, with its unit's files
+// compiled again (supervise.go). A call that comes while its worker
+// starts waits for it: a host calls WorkerFunction.AwaitReady before it
+// starts the hook's clock, so the restart is not charged to the hook's
+// deadline. A start that fails is ErrWorkerStart for the calls that need
+// the worker, and is retried after a doubling backoff. A call that does
+// not answer within cancelGrace of its interrupt, or that left a builtin
+// running in the worker, has its worker killed. The host gets an
+// ordinary hook failure and applies the event's error behaviour.
 //
 // The wire format (codec.go) is length-prefixed frames of neutral values
 // that keep their kinds exactly; protocol.go lists the messages.

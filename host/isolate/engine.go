@@ -2,7 +2,6 @@ package isolate
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -25,15 +24,22 @@ type Options struct {
 	// Logger receives the workers' log and print output and their
 	// restarts; nil discards them.
 	Logger *slog.Logger
+	// StartTimeout bounds a worker's start (the process, its hello,
+	// compiling its files), and so how long a call waits for a worker
+	// that is starting; zero means DefaultStartTimeout.
+	StartTimeout time.Duration
 }
 
 // A Pool starts and supervises the workers of one host: one worker per
 // unit (an isolated file, or a pack whose files share one), started when
 // the unit's first file compiles and stopped when its last program
-// closes. A worker that dies is started again at the next call, and the
-// unit's files compiled in it again. A Pool is safe for concurrent use.
+// closes. A worker that dies is started again at once, in the
+// background, and the unit's files compiled in it again (see worker). A
+// Pool is safe for concurrent use.
 type Pool struct {
 	opts Options
+	// afterFunc schedules a delayed restart: time.AfterFunc, or a test's.
+	afterFunc func(time.Duration, func()) stopper
 
 	mu      sync.Mutex
 	workers map[string]*worker
@@ -44,7 +50,8 @@ func NewPool(opts Options) *Pool {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Pool{opts: opts, workers: map[string]*worker{}}
+	return &Pool{opts: opts, workers: map[string]*worker{},
+		afterFunc: func(d time.Duration, f func()) stopper { return time.AfterFunc(d, f) }}
 }
 
 // Engine returns the engine that compiles files in unit's worker. The
@@ -97,138 +104,6 @@ func (p *Pool) executable() (string, error) {
 		return "", fmt.Errorf("finding the program to start workers from: %w", err)
 	}
 	return exe, nil
-}
-
-// A worker is one unit's process, restarted as needed, and the programs
-// compiled in it.
-type worker struct {
-	pool *Pool
-	unit string
-
-	mu       sync.Mutex // guards everything below; held while a process starts
-	proc     *process
-	progs    map[int64]*program
-	nextProg int64
-	closed   bool
-	starts   int
-}
-
-// errClosed is the failure of a call on a worker that was shut down.
-var errClosed = errors.New("the worker was shut down")
-
-// ensure returns a running process, starting one (and compiling the
-// unit's programs in it) if there is none.
-func (w *worker) ensure(ctx context.Context) (*process, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
-		return nil, errClosed
-	}
-	if w.proc != nil && w.proc.alive() {
-		return w.proc, nil
-	}
-	exe, err := w.pool.executable()
-	if err != nil {
-		return nil, err
-	}
-	if w.proc != nil {
-		w.pool.opts.Logger.Warn("restarting a worker", "unit", w.unit, "reason", w.proc.deadErr().Error())
-	}
-	proc, err := startProcess(ctx, exe, w.pool.opts.Limits.Or(), w.unit, w.pool.opts.Logger)
-	if err != nil {
-		return nil, err
-	}
-	w.starts++
-	for id, prog := range w.progs {
-		if _, err := compileIn(ctx, proc, id, prog.src, prog.limits); err != nil {
-			proc.kill()
-			return nil, fmt.Errorf("compiling %s again in a new worker: %w", prog.src.Name, err)
-		}
-	}
-	w.proc = proc
-	return proc, nil
-}
-
-// compile compiles src in the worker as a new program.
-func (w *worker) compile(ctx context.Context, src scripting.Source, limits scripting.Limits) (*program, error) {
-	proc, err := w.ensure(ctx)
-	if err != nil {
-		return nil, &scripting.Error{File: src.Name, Msg: "isolation: " + err.Error(), Err: err}
-	}
-	w.mu.Lock()
-	w.nextProg++
-	id := w.nextProg
-	w.mu.Unlock()
-	hooks, err := compileIn(ctx, proc, id, src, limits)
-	if err != nil {
-		return nil, err
-	}
-	prog := &program{w: w, id: id, src: src, limits: limits}
-	prog.hooks = make([]scripting.Hook, len(hooks))
-	for i, h := range hooks {
-		h.Func = &function{prog: prog, index: i, fields: fieldsOf(h.Params)}
-		prog.hooks[i] = h
-	}
-	w.mu.Lock()
-	w.progs[id] = prog
-	w.mu.Unlock()
-	return prog, nil
-}
-
-// compileIn compiles src as program id in proc and returns its hooks.
-func compileIn(ctx context.Context, proc *process, id int64, src scripting.Source, limits scripting.Limits) ([]scripting.Hook, error) {
-	_, answer, err := proc.request(map[string]any{"op": "compile", "prog": id, "name": src.Name,
-		"code": string(src.Code), "limits": limitsMessage(limits)})
-	if err != nil {
-		return nil, &scripting.Error{File: src.Name, Msg: "isolation: " + err.Error(), Err: err}
-	}
-	select {
-	case msg := <-answer:
-		if em := mapOf(msg, "error"); em != nil {
-			return nil, decodeError(em)
-		}
-		list, _ := msg["hooks"].([]any)
-		hooks := make([]scripting.Hook, 0, len(list))
-		for _, h := range list {
-			if m, ok := h.(map[string]any); ok {
-				hooks = append(hooks, decodeHook(m))
-			}
-		}
-		return hooks, nil
-	case <-proc.dead:
-		return nil, &scripting.Error{File: src.Name, Msg: "isolation: " + proc.deadErr().Error()}
-	case <-ctx.Done():
-		proc.kill()
-		return nil, &scripting.Error{File: src.Name, Msg: "isolation: " + ctx.Err().Error(), Err: ctx.Err()}
-	}
-}
-
-// drop forgets a program, and the worker with its last one.
-func (w *worker) drop(id int64) {
-	w.mu.Lock()
-	delete(w.progs, id)
-	proc, empty := w.proc, len(w.progs) == 0
-	w.mu.Unlock()
-	if empty {
-		w.pool.release(w)
-		return
-	}
-	if proc != nil {
-		_ = proc.send(map[string]any{"op": "drop", "prog": id})
-	}
-}
-
-// stopGrace is how long a worker has to finish its calls when stopped.
-const stopGrace = 500 * time.Millisecond
-
-func (w *worker) shutdown() {
-	w.mu.Lock()
-	proc := w.proc
-	w.closed, w.proc = true, nil
-	w.mu.Unlock()
-	if proc != nil {
-		proc.stop(stopGrace)
-	}
 }
 
 // fieldsOf is which payload fields a hook with these parameters reads:

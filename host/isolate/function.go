@@ -1,6 +1,7 @@
 package isolate
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -25,18 +26,49 @@ type noInterrupt struct{}
 
 func (noInterrupt) Interrupt() {}
 
+// A WorkerFunction is the scripting.Function of an isolated hook. Its
+// worker's process may be starting (after a death, in the background);
+// a host calls AwaitReady before it starts the call's clock, so that the
+// start is not charged to the hook's deadline.
+type WorkerFunction interface {
+	scripting.Function
+	// Ready reports whether the worker's process is running: a call
+	// would not wait for a start.
+	Ready() bool
+	// AwaitReady waits until the worker's process runs, bounded by ctx
+	// and the pool's start-up limit. Its error is the hook's failure (a
+	// *scripting.Error naming the file, line and hook): the worker could
+	// not start (ErrWorkerStart), was shut down, or ctx ended.
+	AwaitReady(ctx context.Context, hookID string) error
+}
+
+func (f *function) Ready() bool { return f.prog.w.ready() }
+
+func (f *function) AwaitReady(ctx context.Context, hookID string) error {
+	if _, err := f.prog.w.await(ctx, false); err != nil {
+		return f.failureOf(hookID, err)
+	}
+	return nil
+}
+
 // Call sends the call to the worker and waits for its answer, the
 // worker's death or the call's interrupt, whichever comes first. A
 // worker that does not answer soon after the interrupt, or that left a
-// builtin running, is killed: the next call starts a fresh one.
+// builtin running, is killed (and restarted in the background). A
+// worker that is starting is waited for within the call's deadline; the
+// host waits for it before (AwaitReady), so that is rare.
 func (f *function) Call(c *scripting.Call) (any, error) {
-	proc, err := f.prog.w.ensure(c.Context())
+	proc, err := f.prog.w.await(c.Context(), false)
 	if err != nil {
+		if c.Interrupted() {
+			return nil, f.interrupted(c)
+		}
 		return nil, f.failure(c, err)
 	}
 	if !c.Arm(noInterrupt{}) {
 		return nil, f.interrupted(c)
 	}
+	proc.served.Store(true)
 	id, answer, err := proc.request(f.message(c))
 	if err != nil {
 		c.Disarm()
@@ -106,7 +138,11 @@ func (f *function) hook() scripting.Hook { return f.prog.hooks[f.index] }
 
 // failure is a call that could not run because of its worker.
 func (f *function) failure(c *scripting.Call, err error) error {
-	return &scripting.Error{File: f.prog.src.Name, Line: f.hook().Line, Hook: c.Hook,
+	return f.failureOf(c.Hook, err)
+}
+
+func (f *function) failureOf(hookID string, err error) error {
+	return &scripting.Error{File: f.prog.src.Name, Line: f.hook().Line, Hook: hookID,
 		Msg: "isolation: " + err.Error(), Err: err}
 }
 

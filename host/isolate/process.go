@@ -30,6 +30,7 @@ type process struct {
 
 	dead   chan struct{}
 	killed atomic.Bool // kill was called: the process is as good as dead
+	served atomic.Bool // a call was sent to it: its death may be that call's doing
 	tail   tail        // the end of the worker's stderr, to explain a crash
 }
 
@@ -37,8 +38,14 @@ type process struct {
 // call RunWorkerIfRequested never says hello.
 const helloTimeout = 10 * time.Second
 
+// ErrWorkerStart is the cause of a failure to start a worker: the
+// program could not run, set its limits, say hello or compile its unit's
+// files, or its process kept dying before it served a call. Calls that
+// need the worker fail with it until a start succeeds.
+var ErrWorkerStart = errors.New("the worker did not start")
+
 // errNoHello explains a binary that started but is no worker.
-var errNoHello = errors.New("the worker did not start: the program must call isolate.RunWorkerIfRequested first thing in main")
+var errNoHello = fmt.Errorf("%w: the program must call isolate.RunWorkerIfRequested first thing in main", ErrWorkerStart)
 
 // startProcess starts a worker from exe and waits for its hello.
 func startProcess(ctx context.Context, exe string, limits OSLimits, unit string, logger *slog.Logger) (*process, error) {
@@ -58,7 +65,7 @@ func startProcess(ctx context.Context, exe string, limits OSLimits, unit string,
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting a worker: %w", err)
+		return nil, fmt.Errorf("%w: %w", ErrWorkerStart, err)
 	}
 	p := &process{cmd: cmd, in: in, pending: map[int64]chan map[string]any{}, dead: make(chan struct{})}
 	logsDone := make(chan struct{})
@@ -140,7 +147,7 @@ func (p *process) notStarted(err error, logsDone <-chan struct{}) error {
 	case <-time.After(time.Second):
 	}
 	if last := p.tail.lastError(); last != "" {
-		return fmt.Errorf("the worker did not start: %s", last)
+		return fmt.Errorf("%w: %s", ErrWorkerStart, last)
 	}
 	return fmt.Errorf("%w (%v)", errNoHello, err)
 }

@@ -25,6 +25,9 @@ type HookEntry struct {
 	// HOOK.md description; both omitted for a top-level file.
 	Pack            string `json:"pack,omitempty"`
 	PackDescription string `json:"pack_description,omitempty"`
+	// Isolated is true for a hook that runs in a worker process
+	// ("isolation: process"); omitted in process.
+	Isolated bool `json:"isolated,omitempty"`
 }
 
 // NewHookEntry is the entry of one hook.
@@ -35,7 +38,8 @@ func NewHookEntry(h host.HookInfo) HookEntry {
 	}
 	return HookEntry{ID: h.ID, Event: h.Event, File: h.File, Line: h.Line, Priority: h.Priority,
 		TimeoutMS: Milliseconds(h.Timeout), TimeoutFrom: h.TimeoutFrom, Enabled: h.Enabled,
-		Quarantined: h.Quarantined, Params: params, Pack: h.Pack, PackDescription: h.PackDescription}
+		Quarantined: h.Quarantined, Params: params, Pack: h.Pack, PackDescription: h.PackDescription,
+		Isolated: h.Isolated}
 }
 
 // HookEntries is the listing of hooks; never nil, so no hooks is [].

@@ -34,3 +34,24 @@ func Worker() (exe string, cleanup func(), err error) {
 	}
 	return exe, func() { os.RemoveAll(dir) }, nil
 }
+
+// Wrapper writes an executable shell script in dir that runs body, then
+// execs the worker binary exe ("" for the running test binary) with its
+// arguments, and returns the script's path: a worker whose start tests
+// can slow down or make fail. Paths in body are the test's own; the
+// worker's environment reaches exe unchanged.
+func Wrapper(dir, exe, body string) (string, error) {
+	if exe == "" {
+		self, err := os.Executable()
+		if err != nil {
+			return "", err
+		}
+		exe = self
+	}
+	path := filepath.Join(dir, "worker.sh")
+	script := "#!/bin/sh\n" + body + "\nexec '" + exe + "' \"$@\"\n"
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		return "", err
+	}
+	return path, nil
+}
