@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/hookhost/hookhost/scripting"
 	"github.com/hookhost/hookhost/stdlib"
 )
 
@@ -82,16 +83,26 @@ type reply struct {
 var decisionKeys = []string{"action", "reason", "fields", "result", "approval", "messages", "stop"}
 
 // parseReply parses and validates a hook's return value against the
-// event. The error says what was expected.
+// event: nothing, a map, or a decision a constructor built. The error
+// says what was expected.
 func parseReply(v any, spec *EventSpec) (reply, error) {
+	switch v := v.(type) {
+	case nil:
+		return reply{action: Continue}, nil
+	case map[string]any:
+		return parseMap(v, spec)
+	case *scripting.Decision:
+		if m, ok := v.Raw(); ok {
+			return parseMap(m, spec)
+		}
+		return parseDecision(v, spec)
+	}
+	return reply{action: Continue}, fmt.Errorf("want nothing or a decision (hook.allow(), hook.deny(reason), … or a table with an action), got %s", stdlib.TypeName(v))
+}
+
+// parseMap parses a map a hook returned.
+func parseMap(m map[string]any, spec *EventSpec) (reply, error) {
 	r := reply{action: Continue}
-	if v == nil {
-		return r, nil
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return r, fmt.Errorf("want nothing or a decision (hook.allow(), hook.deny(reason), … or a table with an action), got %s", stdlib.TypeName(v))
-	}
 	for k := range m {
 		if !slices.Contains(decisionKeys, k) {
 			return r, fmt.Errorf("unknown key %q in the decision (want %s)", k, joinStrings(decisionKeys))
@@ -100,19 +111,47 @@ func parseReply(v any, spec *EventSpec) (reply, error) {
 	if err := r.parseAction(m); err != nil {
 		return r, err
 	}
-	if err := r.parseFields(m); err != nil {
+	get := func(k string) (any, bool) { v, ok := m[k]; return v, ok }
+	if err := r.parseFields(get); err != nil {
 		return r, err
 	}
 	return r, r.checkAllowed(spec)
 }
 
+// parseDecision parses a decision a constructor built. Its keys are
+// decision keys and its action, reason and stop are of the right types by
+// construction, so only what a script chose is checked, as in a map.
+func parseDecision(d *scripting.Decision, spec *EventSpec) (reply, error) {
+	r := reply{action: Continue, reason: d.Reason(), stop: d.Stop()}
+	if a, ok := d.Action(); ok {
+		act, err := actionNamed(a)
+		if err != nil {
+			return r, err
+		}
+		r.action = act
+	}
+	if err := r.parseFields(d.Field); err != nil {
+		return r, err
+	}
+	return r, r.checkAllowed(spec)
+}
+
+// actionNamed is the action a decision names; a is a string or not.
+func actionNamed(a any) (Action, error) {
+	s, ok := a.(string)
+	if !ok || !Action(s).valid() || Action(s) == MessageAction {
+		return "", fmt.Errorf("unknown action %v (want %s)", describe(a), actionList(decisionActions))
+	}
+	return Action(s), nil
+}
+
 func (r *reply) parseAction(m map[string]any) error {
 	if a, ok := m["action"]; ok {
-		s, ok := a.(string)
-		if !ok || !Action(s).valid() || Action(s) == MessageAction {
-			return fmt.Errorf("unknown action %v (want %s)", describe(a), actionList(decisionActions))
+		act, err := actionNamed(a)
+		if err != nil {
+			return err
 		}
-		r.action = Action(s)
+		r.action = act
 	}
 	if s, ok := m["stop"]; ok {
 		b, ok := s.(bool)
@@ -131,36 +170,41 @@ func (r *reply) parseAction(m map[string]any) error {
 	return nil
 }
 
-func (r *reply) parseFields(m map[string]any) error {
-	if err := r.onlyWith(m, "fields", Modify); err != nil {
+// parseFields reads the keys that belong to one action, and messages,
+// through get.
+func (r *reply) parseFields(get func(string) (any, bool)) error {
+	if err := r.onlyWith(get, "fields", Modify); err != nil {
 		return err
 	}
-	if err := r.onlyWith(m, "result", Respond); err != nil {
+	if err := r.onlyWith(get, "result", Respond); err != nil {
 		return err
 	}
-	if err := r.onlyWith(m, "approval", Ask); err != nil {
+	if err := r.onlyWith(get, "approval", Ask); err != nil {
 		return err
 	}
 	switch r.action {
 	case Modify:
-		f, ok := m["fields"].(map[string]any)
+		fv, _ := get("fields")
+		f, ok := fv.(map[string]any)
 		if !ok {
-			return fmt.Errorf("modify needs fields: a table of the payload fields to replace, got %s", stdlib.TypeName(m["fields"]))
+			return fmt.Errorf("modify needs fields: a table of the payload fields to replace, got %s", stdlib.TypeName(fv))
 		}
 		r.fields = f
 	case Respond:
-		if _, ok := m["result"]; !ok {
+		res, ok := get("result")
+		if !ok {
 			return fmt.Errorf("respond needs a result")
 		}
-		r.result = m["result"]
+		r.result = res
 	case Ask:
-		a, err := parseApproval(m["approval"])
+		av, _ := get("approval")
+		a, err := parseApproval(av)
 		if err != nil {
 			return fmt.Errorf("approval: %w", err)
 		}
 		r.approval = a
 	}
-	if msgs, ok := m["messages"]; ok {
+	if msgs, ok := get("messages"); ok {
 		list, err := parseMessages(msgs)
 		if err != nil {
 			return fmt.Errorf("messages: %w", err)
@@ -171,8 +215,8 @@ func (r *reply) parseFields(m map[string]any) error {
 }
 
 // onlyWith rejects key unless the action is the one it belongs to.
-func (r *reply) onlyWith(m map[string]any, key string, a Action) error {
-	if _, ok := m[key]; ok && r.action != a {
+func (r *reply) onlyWith(get func(string) (any, bool), key string, a Action) error {
+	if _, ok := get(key); ok && r.action != a {
 		return fmt.Errorf("%s belongs to action %s, not %s", key, a, r.action)
 	}
 	return nil

@@ -149,8 +149,11 @@ const ReturnDepth = stdlib.MaxDepth + 1
 
 // A Function is a hook's callable. Call converts the payload fields the
 // function's signature names, runs it under c's deadline and converts its
-// return value to a neutral value. It returns a *Error when the script
-// fails, and reports interruption through c (see Call.Interrupted).
+// return value to a neutral value, except that a decision a constructor
+// built and the hook returned as it is comes back as that *Decision (see
+// Decision.Return); AsNeutral turns it into its map. It returns a *Error
+// when the script fails, and reports interruption through c (see
+// Call.Interrupted).
 type Function interface {
 	Call(c *Call) (any, error)
 }

@@ -17,29 +17,28 @@ import (
 
 // HookModule returns the decision constructors of the hook module.
 func HookModule() stdlib.Module {
-	reason := func(action string) stdlib.Func {
-		return stdlib.Func{
-			Name:   action,
-			Params: []stdlib.Param{stdlib.P("reason")},
-			Doc:    action + " with a reason",
-			Impl:   func(c *stdlib.Call) (any, error) { return withReason(c, action, true) },
+	reason := func(a ReasonAction) stdlib.Func {
+		f := stdlib.Func{Name: a.Name, Params: []stdlib.Param{stdlib.P("reason")}, Doc: a.Name + " with a reason",
+			Impl: func(c *stdlib.Call) (any, error) { return withReason(c, a) }}
+		if a.Optional {
+			f.Params, f.Doc = []stdlib.Param{stdlib.Opt("reason")}, a.Name+", with an optional reason"
 		}
+		return f
 	}
 	return stdlib.Module{
 		Name: "hook",
 		Doc:  "register hooks and build decisions",
 		Funcs: []stdlib.Func{
-			{Name: "allow", Params: []stdlib.Param{stdlib.Opt("reason")}, Doc: "allow, with an optional reason",
-				Impl: func(c *stdlib.Call) (any, error) { return withReason(c, "allow", false) }},
-			reason("deny"),
+			reason(allowAction),
+			reason(denyAction),
 			{Name: "ask", Params: []stdlib.Param{stdlib.P("reason"), stdlib.Opt("opts")}, Doc: "ask a human to approve",
 				Impl: ask},
 			{Name: "modify", Params: []stdlib.Param{stdlib.P("fields")}, Doc: "replace top-level payload fields",
 				Impl: modify},
 			{Name: "respond", Params: []stdlib.Param{stdlib.P("result")}, Doc: "skip the real action and use this result",
 				Impl: respond},
-			reason("abort_turn"),
-			reason("hard_abort"),
+			reason(abortTurnAction),
+			reason(hardAbortAction),
 			{Name: "message", Params: []stdlib.Param{stdlib.P("text"), stdlib.Opt("role")}, Doc: "add a message (role defaults to system)",
 				Impl: message},
 			{Name: "stop", Params: []stdlib.Param{stdlib.Opt("decision")}, Doc: "stop lower-priority hooks, with an optional decision",
@@ -48,16 +47,17 @@ func HookModule() stdlib.Module {
 	}
 }
 
-func withReason(c *stdlib.Call, action string, required bool) (any, error) {
-	if !required && !c.Present(0) {
-		return newDecision(map[string]any{"action": action}), nil
+func withReason(c *stdlib.Call, a ReasonAction) (any, error) {
+	if a.Optional && !c.Present(0) {
+		d := ActionDecision(a.Name)
+		return &d, nil
 	}
-	if _, err := c.String(0); err != nil {
+	r, err := c.String(0)
+	if err != nil {
 		return nil, err
 	}
-	// The argument as it came, already boxed: a string stored in a map
-	// afresh would be boxed again.
-	return newDecision(map[string]any{"action": action, "reason": c.Args[0]}), nil
+	d := ReasonDecision(a.Name, r)
+	return &d, nil
 }
 
 // approvalKeys are the options hook.ask accepts.
@@ -68,7 +68,7 @@ func ask(c *stdlib.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := map[string]any{"action": "ask", "reason": r}
+	d := Decision{action: "ask", reason: r, has: hasAction | hasReason}
 	if !c.Present(1) {
 		return newDecision(d), nil
 	}
@@ -81,7 +81,7 @@ func ask(c *stdlib.Call) (any, error) {
 			return nil, fmt.Errorf("argument 2 (opts): unknown option %q (want title, severity, timeout, timeout_behavior)", k)
 		}
 	}
-	d["approval"] = opts
+	d.approval, d.has = opts, d.has|hasApproval
 	return newDecision(d), nil
 }
 
@@ -90,11 +90,11 @@ func modify(c *stdlib.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newDecision(map[string]any{"action": "modify", "fields": f}), nil
+	return newDecision(Decision{action: "modify", fields: f, has: hasAction | hasFields}), nil
 }
 
 func respond(c *stdlib.Call) (any, error) {
-	return newDecision(map[string]any{"action": "respond", "result": c.Any(0)}), nil
+	return newDecision(Decision{action: "respond", result: c.Any(0), has: hasAction | hasResult}), nil
 }
 
 func message(c *stdlib.Call) (any, error) {
@@ -104,13 +104,13 @@ func message(c *stdlib.Call) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return newDecision(map[string]any{"messages": []any{map[string]any{"role": role, "content": v}}}), nil
+		return newDecision(Decision{messages: []any{map[string]any{"role": role, "content": v}}, has: hasMessages}), nil
 	case []any:
 		msgs, err := messageList(v)
 		if err != nil {
 			return nil, err
 		}
-		return newDecision(map[string]any{"messages": msgs}), nil
+		return newDecision(Decision{messages: msgs, has: hasMessages}), nil
 	default:
 		return nil, fmt.Errorf("argument 1 (text): want a string or a list of messages, got %s", stdlib.TypeName(v))
 	}
@@ -135,7 +135,7 @@ func messageList(v []any) ([]any, error) {
 
 func stop(c *stdlib.Call) (any, error) {
 	if !c.Present(0) {
-		return newDecision(map[string]any{"stop": true}), nil
+		return newDecision(Decision{has: hasStop}), nil
 	}
 	d, err := c.Map(0)
 	if err != nil {
@@ -146,7 +146,7 @@ func stop(c *stdlib.Call) (any, error) {
 		out[k] = v
 	}
 	out["stop"] = true
-	return newDecision(out), nil
+	return decisionOfMap(out), nil
 }
 
 // HookOptions are the options of hook.on.

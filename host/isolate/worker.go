@@ -206,6 +206,6 @@ func (s *server) call(msg map[string]any) {
 		}
 		s.send(map[string]any{"id": id, "error": em, "abandoned": c.Abandoned()})
 	default:
-		s.send(map[string]any{"id": id, "value": v})
+		s.send(map[string]any{"id": id, "value": scripting.AsNeutral(v)})
 	}
 }

@@ -110,7 +110,7 @@ func TestNothingCrossesCalls(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if found, ok := out.(map[string]any)["result"].(map[string]any)["found"].([]any); ok {
+				if found, ok := scripting.AsNeutral(out).(map[string]any)["result"].(map[string]any)["found"].([]any); ok {
 					t.Errorf("call %d of goroutine %d found what an earlier call left: %v", i, g, found)
 					return
 				}
@@ -206,7 +206,7 @@ hook.on("e", function() bump() return hook.respond(bump()) end, { name = "h" })`
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := out.(map[string]any)["result"]; got != int64(2) {
+		if got := scripting.AsNeutral(out).(map[string]any)["result"]; got != int64(2) {
 			t.Fatalf("call %d: got %v, want 2", i, got)
 		}
 	}

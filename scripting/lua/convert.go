@@ -124,12 +124,16 @@ func toNeutral(lv lua.LValue, hint any, b budget) (any, error) {
 }
 
 // returnToNeutral converts a hook's return value, which may nest one
-// level deeper than a payload (scripting.ReturnDepth). A decision the
-// call built is returned as the constructor's own map (see
-// scripting.Decision.Returned).
+// level deeper than a payload (scripting.ReturnDepth). A decision is
+// returned as the *scripting.Decision itself (see
+// scripting.Decision.Return).
 func returnToNeutral(lv lua.LValue, hint any, b budget) (any, error) {
 	if d, ok := decisionOf(lv); ok {
-		return d.Returned(b.charge)
+		out, err := d.Return(b.charge)
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
 	}
 	c := converter{budget: b, maxDepth: scripting.ReturnDepth}
 	return c.value(lv, hint, "")

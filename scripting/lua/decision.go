@@ -8,7 +8,7 @@ import (
 
 // A decision constructor's result (scripting.Decision) reaches a script as
 // a userdata holding it: one allocation instead of a table, and returned
-// as it is, the host gets the constructor's own map without a conversion
+// as it is, the host gets the decision itself without a conversion
 // back. Scripts can read its fields (d.action, d["reason"]) and nothing
 // else; writing one is an error.
 

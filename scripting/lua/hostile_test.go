@@ -135,7 +135,7 @@ var hostileCases = []hostileCase{
 func wantResult(want any) func(t *testing.T, out any) {
 	return func(t *testing.T, out any) {
 		t.Helper()
-		m, _ := out.(map[string]any)
+		m, _ := scripting.AsNeutral(out).(map[string]any)
 		if want == nil { // the modify case: the payload's n, exactly
 			got := m["fields"].(map[string]any)["n"].(map[string]any)
 			if got["big"] != int64(1<<60+1) || got["neg"] != int64(-(1<<62+3)) {

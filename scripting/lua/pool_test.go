@@ -30,7 +30,7 @@ hook.on("e", function(x) n = n + 1 return hook.respond(x * 2) end, { name = "h" 
 					t.Error(err)
 					return
 				}
-				if got := out.(map[string]any)["result"]; got != i*2 {
+				if got := scripting.AsNeutral(out).(map[string]any)["result"]; got != i*2 {
 					t.Errorf("got %v, want %d", got, i*2)
 				}
 			}

@@ -133,7 +133,7 @@ end, { name = "h" })`
 			case err != nil:
 				t.Fatal(err)
 			default:
-				if got := out.(map[string]any)["result"]; got != tc.result {
+				if got := scripting.AsNeutral(out).(map[string]any)["result"]; got != tc.result {
 					t.Errorf("result %v, want %d", got, tc.result)
 				}
 			}

@@ -113,16 +113,19 @@ func toNeutral(v starlark.Value, m *meter) (any, error) {
 }
 
 // returnToNeutral converts a hook's return value, which may nest one
-// level deeper than a payload (scripting.ReturnDepth). A decision the
-// call built is returned as the constructor's own map (see
-// scripting.Decision.Returned).
+// level deeper than a payload (scripting.ReturnDepth). A decision is
+// returned as the *scripting.Decision itself (see
+// scripting.Decision.Return).
 func returnToNeutral(v starlark.Value, m *meter) (any, error) {
 	if d, ok := decisionOf(v); ok {
-		out, err := d.Returned(m.spend)
+		out, err := d.Return(m.spend)
 		if err == nil {
 			err = m.flush()
 		}
-		return out, err
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
 	}
 	return convertToNeutral(v, m, scripting.ReturnDepth)
 }
@@ -217,7 +220,7 @@ func (c *converter) value(v starlark.Value) (any, error) {
 	case *starlark.List, starlark.Tuple, *starlark.Dict, *starlarkstruct.Struct:
 		return c.container(v)
 	case *decision:
-		return c.decision(v.d)
+		return c.decision(&v.d)
 	default:
 		return nil, fmt.Errorf("%s: a %s cannot be converted (want None, bool, int, float, string, list, tuple, dict or struct)", c.where(), v.Type())
 	}

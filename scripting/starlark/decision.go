@@ -12,15 +12,26 @@ import (
 
 // A decision constructor's result (scripting.Decision) reaches a script as
 // a decision value holding it: one small allocation instead of a dict,
-// and returned as it is, the host gets the constructor's own map without
-// a conversion back. Scripts can read its fields (d["action"],
+// and returned as it is, the host gets the decision itself without a
+// conversion back. Scripts can read its fields (d["action"],
 // "reason" in d) and nothing else; it is immutable, so it may be shared
 // by threads (a decision built at a file's top level is a frozen global).
 type decision struct {
-	d *scripting.Decision
+	d scripting.Decision
 	// fields are the decision's fields as a frozen dict, built on the first
 	// read: one conversion per decision, however often it is read.
 	fields atomic.Pointer[starlark.Dict]
+}
+
+// newDecisionValue is the script's value for a decision the thread's code
+// built: shared when the file's top level built it (a global may keep it
+// for every later call).
+func newDecisionValue(thread *starlark.Thread, d scripting.Decision) *decision {
+	v := &decision{d: d}
+	if callOf(thread) == nil {
+		v.d.Share()
+	}
+	return v
 }
 
 var _ starlark.HasSetKey = (*decision)(nil)
@@ -53,7 +64,7 @@ func (v *decision) Get(k starlark.Value) (starlark.Value, bool, error) {
 // decisionOf is the Decision v holds, if it holds one.
 func decisionOf(v starlark.Value) (*scripting.Decision, bool) {
 	if dv, ok := v.(*decision); ok {
-		return dv.d, true
+		return &dv.d, true
 	}
 	return nil, false
 }

@@ -46,7 +46,7 @@ func hostileCall(t *testing.T, src string, payload map[string]any, timeout time.
 	done := make(chan result, 1)
 	go func() {
 		out, err := hook.Func.Call(c)
-		done <- result{out, err}
+		done <- result{scripting.AsNeutral(out), err}
 	}()
 	select {
 	case r := <-done:

@@ -36,6 +36,8 @@ const (
 	sliceSize = 32  // a list, tuple or []any header and its box
 	entrySize = 64  // one dict or set entry, or one map[string]any entry
 	dictSize  = 128 // an empty dict or map
+	// decisionSize is a decision value that holds only strings.
+	decisionSize = 160
 )
 
 // Meters check the interrupt and charge pending bytes every tickEvery

@@ -57,10 +57,7 @@ func builtin(name string, f *stdlib.Func) func(*starlark.Thread, *starlark.Built
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		if d, ok := out.(*scripting.Decision); ok {
-			if callOf(thread) == nil {
-				d.Share()
-			}
-			return &decision{d: d}, nil
+			return newDecisionValue(thread, *d), nil
 		}
 		v, err := m.toStarlark(out)
 		if err == nil {

@@ -70,7 +70,7 @@ func TestSessionsShareNothing(t *testing.T) {
 					if err != nil {
 						t.Fatalf("round %d, session %s: %v", round, session, err)
 					}
-					if got := out.(map[string]any)["result"]; !stdlib.Equal(got, clean) {
+					if got := scripting.AsNeutral(out).(map[string]any)["result"]; !stdlib.Equal(got, clean) {
 						t.Fatalf("round %d, session %s sees %v, want %v", round, session, got, clean)
 					}
 					continue
@@ -102,7 +102,7 @@ func TestRecycledThreadsAreClean(t *testing.T) {
 		}
 		timer.Stop()
 		out, err := fn.Call(&scripting.Call{Hook: "r.star:h", Timeout: time.Second, Payload: map[string]any{"mode": "ok"}})
-		if err != nil || out.(map[string]any)["result"] != "ok" {
+		if err != nil || scripting.AsNeutral(out).(map[string]any)["result"] != "ok" {
 			t.Fatalf("call %d after an interrupted one: %v, %v", i, out, err)
 		}
 	}

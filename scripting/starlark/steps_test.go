@@ -36,7 +36,7 @@ hook.on("e", h)
 		if err != nil {
 			t.Fatalf("call %d after an exhausted budget: %v", i, err)
 		}
-		if out.(map[string]any)["result"] != int64(10) {
+		if scripting.AsNeutral(out).(map[string]any)["result"] != int64(10) {
 			t.Fatalf("got %v", out)
 		}
 	}
