@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
 	"regexp"
 	"runtime/pprof"
@@ -39,6 +40,25 @@ func TestBinaryLinksNoPrometheusClient(t *testing.T) {
 			if strings.HasPrefix(pkg, banned) {
 				t.Errorf("cmd/hookhost links %s", pkg)
 			}
+		}
+	}
+}
+
+// The hookhost that agents start is built with documentedTags, which keep
+// it static: a binary that links runtime/cgo is dynamically linked, and
+// the dynamic loader's work (resolving libc, cgo's signal set-up) is paid
+// at every start of a command hook. The check sets CGO_ENABLED=1, so it
+// holds whatever the toolchain's default.
+func TestDocumentedBuildIsStatic(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "-tags", documentedTags, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	for pkg := range strings.Lines(string(out)) {
+		if strings.TrimSpace(pkg) == "runtime/cgo" {
+			t.Errorf("built with -tags %s, cmd/hookhost links runtime/cgo: the binary is dynamically linked", documentedTags)
 		}
 	}
 }

@@ -28,8 +28,15 @@ var (
 // shell loop compare them under the same load (docs/performance.md).
 const benchBinaryEnv = "HOOKHOST_BENCH_BINARY"
 
-// builtHookhost builds cmd/hookhost once per test process, with the build
-// tag every documented build uses (README).
+// documentedTags are the build tags of the hookhost that agents start
+// (README): urfave_cli_no_docs leaves out the command-line library's
+// documentation generator, netgo Go's cgo DNS resolver, so that the
+// binary is static (TestDocumentedBuildIsStatic) and its start pays no
+// dynamic loader. docs/performance.md, "Start-up", says what each costs.
+const documentedTags = "urfave_cli_no_docs,netgo"
+
+// builtHookhost builds cmd/hookhost once per test process, with the
+// build tags every documented build uses.
 func builtHookhost(b *testing.B) string {
 	b.Helper()
 	if bin := os.Getenv(benchBinaryEnv); bin != "" {
@@ -42,7 +49,7 @@ func builtHookhost(b *testing.B) string {
 			return
 		}
 		builtPath = filepath.Join(dir, "hookhost")
-		out, err := exec.Command("go", "build", "-tags", "urfave_cli_no_docs", "-o", builtPath, ".").CombinedOutput()
+		out, err := exec.Command("go", "build", "-tags", documentedTags, "-o", builtPath, ".").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
