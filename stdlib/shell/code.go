@@ -61,7 +61,7 @@ var Languages = []string{"python", "perl", "ruby", "node", "php", "lua"}
 // set. Code longer than MaxLineBytes, or with more than 64 calls of
 // the functions it looks for, is an error (ErrTooLong, ErrTooMany).
 func CodeCalls(lang, code string) ([]Call, error) {
-	if _, ok := lexSpecs[lang]; !ok {
+	if _, ok := lexSpecs()[lang]; !ok {
 		return nil, fmt.Errorf("unknown language %q (want one of %s)", lang, strings.Join(Languages, ", "))
 	}
 	if len(code) > MaxLineBytes {
@@ -98,51 +98,57 @@ func anyQual(k callKind) rule            { return rule{kind: k} }
 func quals(k callKind, q ...string) rule { return rule{kind: k, quals: q} }
 func tree() rule                         { return rule{kind: kDelete, recursive: true} }
 
-var callRules = map[string]map[string]rule{
-	"python": withNames(map[string]rule{
-		"system": anyQual(kShell), "popen": anyQual(kShell), "getoutput": anyQual(kShell),
-		"getstatusoutput": anyQual(kShell), "create_subprocess_shell": anyQual(kShell),
-		"run": quals(kAuto, "subprocess", "sp", ")"), "call": quals(kAuto, "subprocess", "sp", ")"),
-		"check_call": anyQual(kAuto), "check_output": anyQual(kAuto), "Popen": anyQual(kAuto),
-		"create_subprocess_exec": anyQual(kSpawn),
-		"rmtree":                 tree(),
-		"remove":                 quals(kDelete, "os", ")", ""), "unlink": quals(kDelete, "os", ")", ""),
-		"rmdir": quals(kDelete, "os", ")", ""), "removedirs": anyQual(kDelete),
-	}, kExec, "execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp", "execlpe",
-		"spawnv", "spawnve", "spawnvp", "spawnvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe", "posix_spawn", "posix_spawnp"),
-	"perl": {
-		"system": anyQual(kAuto), "exec": anyQual(kAuto),
-		"unlink": anyQual(kDelete), "rmdir": anyQual(kDelete), "rmtree": tree(), "remove_tree": tree(),
-	},
-	"ruby": {
-		"system": quals(kAuto, "", "Kernel", "Process"), "exec": quals(kAuto, "", "Kernel", "Process"),
-		"spawn": quals(kAuto, "", "Kernel", "Process"), "popen": quals(kAuto, "IO"),
-		"capture2": anyQual(kAuto), "capture2e": anyQual(kAuto), "capture3": anyQual(kAuto),
-		"popen2": anyQual(kAuto), "popen2e": anyQual(kAuto), "popen3": anyQual(kAuto),
-		"rm_rf": tree(), "rm_r": tree(), "remove_dir": tree(), "remove_entry": tree(),
-		"remove_entry_secure": tree(), "rmtree": tree(),
-		"rm": quals(kDelete, "FileUtils", "FU"), "rm_f": quals(kDelete, "FileUtils", "FU"),
-		"remove_file": anyQual(kDelete), "rmdir": quals(kDelete, "FileUtils", "FU", "Dir", ")"),
-		"delete": quals(kDelete, "File", "Dir", ")"), "unlink": quals(kDelete, "File", "Dir", ")"),
-	},
-	"node": {
-		"exec": quals(kShell, "", "child_process", "cp", "childProcess", ")"), "execSync": anyQual(kShell),
-		"spawn": quals(kSpawn, "", "child_process", "cp", "childProcess", ")"), "spawnSync": anyQual(kSpawn),
-		"execFile": anyQual(kSpawn), "execFileSync": anyQual(kSpawn),
-		"rmSync": anyQual(kDelete), "rmdirSync": anyQual(kDelete), "unlinkSync": anyQual(kDelete),
-		"removeSync": tree(), "emptyDirSync": tree(),
-		"rm": quals(kDelete, "fs", "fsp", "promises", "fse", ")"), "rmdir": quals(kDelete, "fs", "fsp", "promises", "fse", ")"),
-		"unlink": quals(kDelete, "fs", "fsp", "promises", "fse", ")"), "remove": quals(kDelete, "fse", ")"),
-	},
-	"php": {
-		"system": anyQual(kShell), "exec": anyQual(kShell), "shell_exec": anyQual(kShell),
-		"passthru": anyQual(kShell), "popen": anyQual(kShell), "proc_open": anyQual(kShell),
-		"pcntl_exec": anyQual(kSpawn), "unlink": anyQual(kDelete), "rmdir": anyQual(kDelete),
-	},
-	"lua": {
-		"execute": quals(kShell, "os"), "popen": quals(kShell, "io"), "remove": quals(kDelete, "os"),
-	},
-}
+// callRules are, per language, the calls that run or delete something.
+// It, like the package's other tables, is built on first use, not at
+// init: every hookhost command links this package, and most never read
+// code.
+var callRules = sync.OnceValue(func() map[string]map[string]rule {
+	return map[string]map[string]rule{
+		"python": withNames(map[string]rule{
+			"system": anyQual(kShell), "popen": anyQual(kShell), "getoutput": anyQual(kShell),
+			"getstatusoutput": anyQual(kShell), "create_subprocess_shell": anyQual(kShell),
+			"run": quals(kAuto, "subprocess", "sp", ")"), "call": quals(kAuto, "subprocess", "sp", ")"),
+			"check_call": anyQual(kAuto), "check_output": anyQual(kAuto), "Popen": anyQual(kAuto),
+			"create_subprocess_exec": anyQual(kSpawn),
+			"rmtree":                 tree(),
+			"remove":                 quals(kDelete, "os", ")", ""), "unlink": quals(kDelete, "os", ")", ""),
+			"rmdir": quals(kDelete, "os", ")", ""), "removedirs": anyQual(kDelete),
+		}, kExec, "execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp", "execlpe",
+			"spawnv", "spawnve", "spawnvp", "spawnvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe", "posix_spawn", "posix_spawnp"),
+		"perl": {
+			"system": anyQual(kAuto), "exec": anyQual(kAuto),
+			"unlink": anyQual(kDelete), "rmdir": anyQual(kDelete), "rmtree": tree(), "remove_tree": tree(),
+		},
+		"ruby": {
+			"system": quals(kAuto, "", "Kernel", "Process"), "exec": quals(kAuto, "", "Kernel", "Process"),
+			"spawn": quals(kAuto, "", "Kernel", "Process"), "popen": quals(kAuto, "IO"),
+			"capture2": anyQual(kAuto), "capture2e": anyQual(kAuto), "capture3": anyQual(kAuto),
+			"popen2": anyQual(kAuto), "popen2e": anyQual(kAuto), "popen3": anyQual(kAuto),
+			"rm_rf": tree(), "rm_r": tree(), "remove_dir": tree(), "remove_entry": tree(),
+			"remove_entry_secure": tree(), "rmtree": tree(),
+			"rm": quals(kDelete, "FileUtils", "FU"), "rm_f": quals(kDelete, "FileUtils", "FU"),
+			"remove_file": anyQual(kDelete), "rmdir": quals(kDelete, "FileUtils", "FU", "Dir", ")"),
+			"delete": quals(kDelete, "File", "Dir", ")"), "unlink": quals(kDelete, "File", "Dir", ")"),
+		},
+		"node": {
+			"exec": quals(kShell, "", "child_process", "cp", "childProcess", ")"), "execSync": anyQual(kShell),
+			"spawn": quals(kSpawn, "", "child_process", "cp", "childProcess", ")"), "spawnSync": anyQual(kSpawn),
+			"execFile": anyQual(kSpawn), "execFileSync": anyQual(kSpawn),
+			"rmSync": anyQual(kDelete), "rmdirSync": anyQual(kDelete), "unlinkSync": anyQual(kDelete),
+			"removeSync": tree(), "emptyDirSync": tree(),
+			"rm": quals(kDelete, "fs", "fsp", "promises", "fse", ")"), "rmdir": quals(kDelete, "fs", "fsp", "promises", "fse", ")"),
+			"unlink": quals(kDelete, "fs", "fsp", "promises", "fse", ")"), "remove": quals(kDelete, "fse", ")"),
+		},
+		"php": {
+			"system": anyQual(kShell), "exec": anyQual(kShell), "shell_exec": anyQual(kShell),
+			"passthru": anyQual(kShell), "popen": anyQual(kShell), "proc_open": anyQual(kShell),
+			"pcntl_exec": anyQual(kSpawn), "unlink": anyQual(kDelete), "rmdir": anyQual(kDelete),
+		},
+		"lua": {
+			"execute": quals(kShell, "os"), "popen": quals(kShell, "io"), "remove": quals(kDelete, "os"),
+		},
+	}
+})
 
 func withNames(m map[string]rule, k callKind, names ...string) map[string]rule {
 	for _, n := range names {
@@ -182,7 +188,7 @@ type scanner struct {
 }
 
 func scanCalls(lang, code string) ([]Call, error) {
-	s := &scanner{lang: lang, code: code, toks: lex(lang, code), rules: callRules[lang]}
+	s := &scanner{lang: lang, code: code, toks: lex(lang, code), rules: callRules()[lang]}
 	for i := range s.toks {
 		if s.sites > maxCalls || len(s.calls) > maxCalls {
 			return nil, fmt.Errorf("%w: more than %d calls that delete or run commands", ErrTooMany, maxCalls)

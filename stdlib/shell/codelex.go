@@ -2,6 +2,7 @@ package shell
 
 import (
 	"strings"
+	"sync"
 )
 
 // This file splits the code of an interpreter one-liner (python -c,
@@ -48,14 +49,17 @@ const (
 	btTemplate
 )
 
-var lexSpecs = map[string]lexSpec{
-	"python": {lineComments: []string{"#"}, pyPrefixes: true, interpolate: "{"},
-	"perl":   {lineComments: []string{"#"}, backtick: btShell, perlQuotes: true, sigils: true, interpolate: "$@"},
-	"ruby":   {lineComments: []string{"#"}, backtick: btShell, rubyPercent: true, interpolate: "#{"},
-	"node":   {lineComments: []string{"//"}, blockComment: [2]string{"/*", "*/"}, backtick: btTemplate, interpolate: "${"},
-	"php":    {lineComments: []string{"//", "#"}, blockComment: [2]string{"/*", "*/"}, backtick: btShell, sigils: true, interpolate: "$"},
-	"lua":    {lineComments: []string{"--"}, luaLong: true},
-}
+// lexSpecs are the languages' lexical rules (built on first use).
+var lexSpecs = sync.OnceValue(func() map[string]lexSpec {
+	return map[string]lexSpec{
+		"python": {lineComments: []string{"#"}, pyPrefixes: true, interpolate: "{"},
+		"perl":   {lineComments: []string{"#"}, backtick: btShell, perlQuotes: true, sigils: true, interpolate: "$@"},
+		"ruby":   {lineComments: []string{"#"}, backtick: btShell, rubyPercent: true, interpolate: "#{"},
+		"node":   {lineComments: []string{"//"}, blockComment: [2]string{"/*", "*/"}, backtick: btTemplate, interpolate: "${"},
+		"php":    {lineComments: []string{"//", "#"}, blockComment: [2]string{"/*", "*/"}, backtick: btShell, sigils: true, interpolate: "$"},
+		"lua":    {lineComments: []string{"--"}, luaLong: true},
+	}
+})
 
 // maxTokens bounds the tokens read from one piece of code.
 const maxTokens = 1 << 14
@@ -69,7 +73,7 @@ type lexer struct {
 
 // lex splits code into tokens.
 func lex(lang, code string) []token {
-	l := &lexer{spec: lexSpecs[lang], src: code}
+	l := &lexer{spec: lexSpecs()[lang], src: code}
 	for l.i < len(l.src) && len(l.toks) < maxTokens {
 		l.next()
 	}

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -43,14 +44,18 @@ type interpSpec struct {
 	codeEnds bool     // the code option ends the options (python -c)
 }
 
-var interpSpecs = map[string]interpSpec{
-	"python": {code: "c", value: "WXQ", stop: "m", codeEnds: true},
-	"perl":   {code: "eE", attached: "MmIxiDdC0lV", joinCode: true},
-	"ruby":   {code: "e", value: "rICE", attached: "FWTx0", joinCode: true},
-	"node":   {code: "ep", value: "rC", longCode: []string{"eval", "print"}, longVal: []string{"require", "import", "loader", "experimental-loader", "conditions", "input-type", "title", "env-file"}},
-	"php":    {code: "rBRFE", value: "cdfz", codeEnds: true},
-	"lua":    {code: "e", value: "l", joinCode: true},
-}
+// interpSpecs are how each language's interpreters take code (built on
+// first use).
+var interpSpecs = sync.OnceValue(func() map[string]interpSpec {
+	return map[string]interpSpec{
+		"python": {code: "c", value: "WXQ", stop: "m", codeEnds: true},
+		"perl":   {code: "eE", attached: "MmIxiDdC0lV", joinCode: true},
+		"ruby":   {code: "e", value: "rICE", attached: "FWTx0", joinCode: true},
+		"node":   {code: "ep", value: "rC", longCode: []string{"eval", "print"}, longVal: []string{"require", "import", "loader", "experimental-loader", "conditions", "input-type", "title", "env-file"}},
+		"php":    {code: "rBRFE", value: "cdfz", codeEnds: true},
+		"lua":    {code: "e", value: "l", joinCode: true},
+	}
+})
 
 // interpCode is what an interpreter runs, as found from its argv.
 type interpCode struct {
@@ -64,7 +69,7 @@ type interpCode struct {
 // readInterp reads an interpreter's argv (args[0] is the interpreter).
 func readInterp(lang string, args []arg) interpCode {
 	ic := interpCode{lang: lang}
-	spec := interpSpecs[lang]
+	spec := interpSpecs()[lang]
 	i := 1
 	if args[0].base == "deno" {
 		if len(args) > 2 && args[1].text == "eval" {

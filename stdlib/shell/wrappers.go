@@ -3,6 +3,7 @@ package shell
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // What a wrapper runs, as found by its unwrap function.
@@ -24,9 +25,9 @@ func (u unwrapped) none() bool {
 // An unwrapFunc reads a wrapper's argv (args[0] is the wrapper).
 type unwrapFunc func(args []arg) unwrapped
 
-// wrappers maps a wrapper's base name to how to unwrap it. It is never
-// modified after initialisation.
-var wrappers = newWrappers()
+// wrappers maps a wrapper's base name to how to unwrap it. It is built
+// on first use and never modified.
+var wrappers = sync.OnceValue(newWrappers)
 
 func newWrappers() map[string]unwrapFunc {
 	m := map[string]unwrapFunc{
@@ -74,21 +75,22 @@ func newWrappers() map[string]unwrapFunc {
 // lookupWrapper returns how to unwrap the command named base, or nil
 // when it is no wrapper.
 func lookupWrapper(base string) unwrapFunc {
-	if u := wrappers[base]; u != nil {
+	if u := wrappers()[base]; u != nil {
 		return u
 	}
 	if lang := interpLang(base); lang != "" {
-		return interps[lang]
+		return interps()[lang]
 	}
 	return nil
 }
 
-// interps maps a language to how its interpreters are read.
-var interps = newInterps()
+// interps maps a language to how its interpreters are read (built on
+// first use).
+var interps = sync.OnceValue(newInterps)
 
 func newInterps() map[string]unwrapFunc {
 	m := map[string]unwrapFunc{}
-	for lang := range interpSpecs {
+	for lang := range interpSpecs() {
 		m[lang] = unwrapInterp(lang)
 	}
 	return m
