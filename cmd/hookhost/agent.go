@@ -12,6 +12,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/claude"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/codex"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/gemini"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/eventcache"
 	"github.com/hookhost/hookhost/host"
 )
@@ -38,6 +41,13 @@ type agentCommand struct {
 	dialect  adapter.CommandDialect
 	agent    string // "Claude Code"
 	settings string // where the settings block goes
+}
+
+// agents are the command-hook commands, named by their dialects.
+var agents = []agentCommand{
+	{dialect: claude.Dialect{}, agent: "Claude Code", settings: ".claude/settings.json"},
+	{dialect: gemini.Dialect{}, agent: "Gemini CLI", settings: ".gemini/settings.json"},
+	{dialect: codex.Dialect{}, agent: "Codex CLI", settings: "~/.codex/hooks.json"},
 }
 
 func newAgentCommand(a agentCommand) *cli.Command {

@@ -27,8 +27,13 @@ const defaultDir = "./hooks.d"
 // runMain runs the hookhost command line args (args[0] is the program
 // name) and returns the process exit code. It never exits the process.
 func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	app := newApp(stdin, stdout, stderr)
-	err := runApp(ctx, app, interspersed(app, args))
+	var err error
+	if run := quickAgent(args, newRoot(stdin, stdout, stderr)); run != nil {
+		err = recovering(func() error { return run(ctx) })
+	} else {
+		app := newApp(stdin, stdout, stderr)
+		err = runApp(ctx, app, interspersed(app, args))
+	}
 	if err != nil {
 		printError(stderr, err)
 	}
@@ -36,21 +41,39 @@ func runMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 }
 
 // runApp runs app, turning a panic of the command into an internal error
+// (see recovering).
+func runApp(ctx context.Context, app *cli.App, args []string) error {
+	return recovering(func() error { return app.RunContext(ctx, args) })
+}
+
+// recovering runs a command, turning its panic into an internal error
 // (exit 1): left alone, the Go runtime would exit 2, which an agent's
 // command hook reads as a decision ("block"). Only the command's own
 // goroutine can be covered; docs/cli.md says what cannot.
-func runApp(ctx context.Context, app *cli.App, args []string) (err error) {
+func recovering(run func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = internalError(r, debug.Stack())
 		}
 	}()
-	return app.RunContext(ctx, args)
+	return run()
 }
 
 // newApp wires the commands. Errors come back from RunContext: nothing
 // in the app exits the process.
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	app := newRoot(stdin, stdout, stderr)
+	app.Commands = []*cli.Command{newFireCommand(), newListCommand(), newCheckCommand(), newServeCommand()}
+	for _, a := range agents {
+		app.Commands = append(app.Commands, newAgentCommand(a))
+	}
+	app.Commands = append(app.Commands, newPicoclawCommand(), newTestCommand(), newInitCommand())
+	return app
+}
+
+// newRoot is the app without its commands: its text, streams and error
+// handling.
+func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:      "hookhost",
 		Usage:     "run Lua and Starlark hook scripts on an agent's lifecycle events",
@@ -61,18 +84,6 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			"see also docs/cli.md.\n\n" +
 			"Example:\n" +
 			"   hookhost fire tool.execute.pre '{\"tool_name\":\"bash\",\"params\":{\"command\":\"rm -rf /\"}}' --json",
-		Commands: []*cli.Command{
-			newFireCommand(),
-			newListCommand(),
-			newCheckCommand(),
-			newServeCommand(),
-			newClaudeCommand(),
-			newGeminiCommand(),
-			newCodexCommand(),
-			newPicoclawCommand(),
-			newTestCommand(),
-			newInitCommand(),
-		},
 		Reader:         stdin,
 		Writer:         stdout,
 		ErrWriter:      stderr,
