@@ -11,18 +11,30 @@ import (
 // Sessions share nothing: fires for session A and then session B, many
 // at once so that every pooled interpreter serves both, find nothing of
 // each other — not through globals, library or module tables, upvalues,
-// replaced builtins, or module-level values — in process or isolated.
-// Each fire's "find" hook denies naming what it found; its "stash" hook
-// then tries every way to leave its own token behind.
+// replaced builtins, module-level values, or the payload's own tables
+// (which an interpreter may recycle for its next call) — in process or
+// isolated. Each fire's "find" hook denies naming what it found; its
+// "stash" hook then tries every way to leave its own token behind, and
+// every third fire's "find" writes into its payload tables too.
 
 const leakyLua = `
 local json = require("json")
 local cache, last = {}, nil
 local nested = { inner = {} }
 
-hook.on("tool.execute.pre", function(session_id, token)
+hook.on("tool.execute.pre", function(session_id, token, req, write)
   local found = {}
   local function add(where, v) if v ~= nil and v ~= token then found[#found + 1] = where .. "=" .. tostring(v) end end
+  for k, v in pairs(req) do if k ~= "token" and k ~= "list" then add("req." .. tostring(k), v) end end
+  add("req.token", req.token)
+  if #req.list ~= 1 then add("req.list", table.concat(req.list, ",")) end
+  add("req.list[1]", req.list[1])
+  if getmetatable(req) ~= nil then add("req's metatable", "set") end
+  if write then -- the payload's tables are recycled: try to leave this token in them
+    pcall(function() req.leak = token end)
+    pcall(function() table.insert(req.list, token) end)
+    pcall(function() setmetatable(req, { __index = { leak = token } }) end)
+  end
   add("global", rawget(_G, "leaked_global"))
   add("cache", cache[1])
   add("nested", nested.inner.token)
@@ -52,13 +64,18 @@ load("json", "json")
 cache = []
 nested = {"inner": {}}
 
-def find(session_id, token):
+def find(session_id, token, req):
     found = [v for v in cache + nested["inner"].values() if v != token]
+    if req != {"token": token, "list": [token]}:
+        found.append("req=" + str(req))
     if found:
         return hook.deny(session_id + " found " + ", ".join(found))
 
-def stash(token):
-    # each of these fails (module values are frozen); the first ends the call
+def stash(token, req):
+    # the payload's values are the call's own; each of the others fails
+    # (module values are frozen), and the first ends the call
+    req["leak"] = token
+    req["list"].append(token)
     cache.append(token)
     nested["inner"]["token"] = token
 
@@ -88,7 +105,9 @@ func fireSessions(t *testing.T, h *Host, workers, rounds int) {
 			for r := range rounds {
 				for _, s := range []string{"A", "B"} {
 					token := fmt.Sprintf("secret-%s-%d-%d", s, w, r)
-					res, err := h.Fire(context.Background(), "tool.execute.pre", map[string]any{"session_id": s, "token": token})
+					req := map[string]any{"token": token, "list": []any{token}}
+					res, err := h.Fire(context.Background(), "tool.execute.pre",
+						map[string]any{"session_id": s, "token": token, "req": req, "write": r%3 == 0})
 					switch {
 					case err != nil:
 						errs <- err.Error()

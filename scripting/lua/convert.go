@@ -13,10 +13,12 @@ import (
 
 // Conversion between neutral values and Lua values, in one place.
 //
-// Neutral → Lua always builds fresh tables, so what a script receives is
-// a copy. Lua → neutral refuses what has no neutral form (functions,
-// userdata, NaN, cycles, nesting past stdlib.MaxDepth) with an error that
-// names the path of the offending element.
+// Neutral → Lua builds tables of the script's own, so what a script
+// receives is a copy (the payload's tables are recycled from one call of
+// an interpreter to the next when nothing wrote to them, see binder.go).
+// Lua → neutral refuses what has no neutral form (functions, userdata,
+// NaN, cycles, nesting past stdlib.MaxDepth) with an error that names the
+// path of the offending element.
 //
 // Both directions charge what they build to the call's memory budget
 // (Limits.MaxCallMemory), table by table. Lua → neutral produces a tree:
@@ -64,7 +66,11 @@ func (b budget) charge(n int64) error {
 }
 
 // toLua converts a neutral value into a fresh Lua value.
-func toLua(L *lua.LState, v any, b budget) (lua.LValue, error) {
+func toLua(L *lua.LState, v any, b budget) (lua.LValue, error) { return buildLua(L, v, b, nil) }
+
+// buildLua is toLua that tells rec, when not nil, of every table it
+// builds (see binder.go).
+func buildLua(L *lua.LState, v any, b budget, rec *recording) (lua.LValue, error) {
 	switch v := v.(type) {
 	case nil:
 		return lua.LNil, nil
@@ -86,8 +92,11 @@ func toLua(L *lua.LState, v any, b budget) (lua.LValue, error) {
 			return nil, err
 		}
 		t := L.CreateTable(len(v), 0)
+		if rec != nil {
+			rec.table(t, len(v), true)
+		}
 		for i, e := range v {
-			lv, err := toLua(L, e, b)
+			lv, err := buildLua(L, e, b, rec)
 			if err != nil {
 				return nil, err
 			}
@@ -99,8 +108,11 @@ func toLua(L *lua.LState, v any, b budget) (lua.LValue, error) {
 			return nil, err
 		}
 		t := L.CreateTable(0, len(v))
+		if rec != nil {
+			rec.table(t, nonNil(v), false)
+		}
 		for k, e := range v {
-			lv, err := toLua(L, e, b)
+			lv, err := buildLua(L, e, b, rec)
 			if err != nil {
 				return nil, err
 			}
@@ -111,6 +123,18 @@ func toLua(L *lua.LState, v any, b budget) (lua.LValue, error) {
 		// Unreachable for checked payloads; a visible value beats a panic.
 		return lua.LString(fmt.Sprintf("<%T>", v)), nil
 	}
+}
+
+// nonNil counts the entries of m that are not nil: a nil value becomes no
+// key at all.
+func nonNil(m map[string]any) int {
+	n := 0
+	for _, v := range m {
+		if v != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // maxSafeInt is the largest integer a Lua number holds exactly.

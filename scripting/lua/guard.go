@@ -207,13 +207,16 @@ func (st *state) setGlobal(L *lua.LState) int {
 	return 0
 }
 
-// checkWritable refuses to change a frozen table.
+// checkWritable refuses to change a frozen table. Every write to a table
+// during a call passes here, so it also tells the binder which recycled
+// tables a call changed (binder.go).
 func (st *state) checkWritable(L *lua.LState, t *lua.LTable) {
 	if st.isFrozen(t) {
 		L.RaiseError("cannot change a table of the file's top level during a hook call: the globals, the libraries and " +
 			"every table reachable from them or from module-level locals are read-only once the top level has run " +
 			"(copy what you need into a local table, or keep state in the state module)")
 	}
+	st.binder.written(t)
 }
 
 // rawsetGuarded is rawset, refused on a frozen table.

@@ -148,58 +148,113 @@ func isRecoverable(err error) bool {
 }
 
 // pushArgs pushes the arguments the signature names and returns how many.
+// A hook's arguments are refilled from its last call on st when they can
+// be (binder.go); a test's are converted afresh.
 func (f *function) pushArgs(st *state, c *scripting.Call) (int, error) {
 	L := st.L
-	for _, name := range f.sig.params {
-		v, err := st.arg(c, name)
+	n := len(f.sig.params)
+	if f.sig.vararg {
+		n++
+	}
+	var args []boundArg
+	if f.test == "" {
+		args = st.binder.args(f.index, n)
+	}
+	for i, name := range f.sig.params {
+		v, err := st.arg(c, name, argAt(args, i))
 		if err != nil {
 			return 0, err
 		}
 		L.Push(v)
 	}
-	n := len(f.sig.params)
 	if f.sig.vararg {
-		v, err := toLua(L, c.Payload, st.budget())
+		v, err := st.convertArg(argAt(args, n-1), c.Payload)
 		if err != nil {
 			return 0, err
 		}
 		L.Push(v)
-		n++
 	}
 	return n, nil
 }
 
-func (st *state) arg(c *scripting.Call, name string) (lua.LValue, error) {
+// argAt is &args[i], or nil without args.
+func argAt(args []boundArg, i int) *boundArg {
+	if args == nil {
+		return nil
+	}
+	return &args[i]
+}
+
+func (st *state) arg(c *scripting.Call, name string, a *boundArg) (lua.LValue, error) {
 	if name == "ctx" {
 		return st.ctxTable(c)
 	}
-	v, err := toLua(st.L, c.Payload[name], st.budget())
+	v, err := st.convertArg(a, c.Payload[name])
 	if err != nil {
 		return nil, fmt.Errorf("field %s: %w", name, err)
 	}
 	return v, nil
 }
 
-// ctxTable builds the read-only ctx value: an empty proxy whose
-// metatable serves the fields and refuses writes.
-func (st *state) ctxTable(c *scripting.Call) (lua.LValue, error) {
+// convertArg converts an argument's value, refilling a when there is one.
+func (st *state) convertArg(a *boundArg, v any) (lua.LValue, error) {
+	if a == nil {
+		return toLua(st.L, v, st.budget())
+	}
+	return st.bind(a, v, st.budget())
+}
+
+// A callContext is a state's read-only ctx value: an empty proxy whose
+// metatable serves data's fields and refuses writes. It is made once per
+// state, and each call refills data; only the proxy is reachable from a
+// script (the metatable is protected), and a call that writes to it
+// (rawset) gets the next call a new one.
+type callContext struct {
+	proxy    boundArg
+	mt, data *lua.LTable
+	config   boundArg
+}
+
+func (st *state) newCallContext() *callContext {
 	L := st.L
-	config, err := toLua(L, c.Config, st.budget())
+	x := &callContext{data: L.CreateTable(0, 4), mt: L.CreateTable(0, 3)}
+	x.mt.RawSetString("__index", x.data)
+	x.mt.RawSetString("__newindex", L.NewFunction(readOnly))
+	x.mt.RawSetString("__metatable", lua.LFalse)
+	return x
+}
+
+// ctxTable binds the read-only ctx value for c.
+func (st *state) ctxTable(c *scripting.Call) (lua.LValue, error) {
+	if st.ctx == nil {
+		st.ctx = st.newCallContext()
+	}
+	x := st.ctx
+	config, err := st.bind(&x.config, c.Config, st.budget())
 	if err != nil {
 		return nil, fmt.Errorf("ctx.config: %w", err)
 	}
-	data := L.CreateTable(0, 4)
-	data.RawSetString("event", lua.LString(c.Event))
-	data.RawSetString("hook", lua.LString(c.Hook))
-	data.RawSetString("config", config)
-	data.RawSetString("timeout_ms", lua.LNumber(c.Timeout.Milliseconds()))
-	mt := L.CreateTable(0, 3)
-	mt.RawSetString("__index", data)
-	mt.RawSetString("__newindex", L.NewFunction(readOnly))
-	mt.RawSetString("__metatable", lua.LFalse)
-	proxy := L.CreateTable(0, 0)
-	L.SetMetatable(proxy, mt)
-	return proxy, nil
+	refillField(x.data, "event", c.Event)
+	refillField(x.data, "hook", c.Hook)
+	refillField(x.data, "timeout_ms", c.Timeout.Milliseconds())
+	if x.data.RawGetString("config") != config {
+		x.data.RawSetString("config", config)
+	}
+	if !x.proxy.bound || x.proxy.dirty {
+		st.binder.forget(&x.proxy)
+		proxy := st.L.CreateTable(0, 0)
+		proxy.Metatable = x.mt
+		st.binder.keep(&x.proxy, proxy, &recording{tables: []*lua.LTable{proxy}, shapes: []tableShape{{}}})
+	}
+	return x.proxy.v, nil
+}
+
+// refillField sets t[key] to the scalar v, unless it already holds it.
+func refillField(t *lua.LTable, key string, v any) {
+	if !sameScalar(t.RawGetString(key), v) {
+		lv, _ := buildLua(nil, v, budget{}, nil) // a scalar: cannot fail
+		t.RawSetString(key, lv)
+	}
 }
 
 func readOnly(L *lua.LState) int {

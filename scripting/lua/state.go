@@ -39,6 +39,11 @@ type state struct {
 	// grown is set when a call made the value stack much larger than it
 	// starts: gopher-lua never shrinks it, so the state is not pooled.
 	grown bool
+
+	// binder keeps the arguments of the last calls for the next ones, and
+	// ctx the read-only ctx value (see binder.go).
+	binder binder
+	ctx    *callContext
 }
 
 type registration struct {

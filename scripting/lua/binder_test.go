@@ -1,0 +1,200 @@
+package lua
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// recycleFile reports, through hook.respond, everything a call can see of
+// its arguments, and then tries — as mode says — to leave its token
+// behind in them for the next call on the same interpreter.
+const recycleFile = `
+hook.on("e", function(params, list, ctx, mode, token)
+  local seen = hook.respond({
+    params = params, list = list, config = ctx.config,
+    params_mt = getmetatable(params) ~= nil, list_mt = getmetatable(list) ~= nil,
+    leak = params.leak, nested_leak = params.nested.leak, ctx_leak = rawget(ctx, "leak"),
+    config_leak = ctx.config.leak, id = tostring(params),
+  })
+  if mode == "assign" then params.leak = token end
+  if mode == "nested" then params.nested.leak = token end
+  if mode == "overwrite" then params.command = token end
+  if mode == "rawset" then rawset(params, "leak", token) end
+  if mode == "metatable" then setmetatable(params, { __index = { leak = token } }) end
+  if mode == "nested-metatable" then setmetatable(params.nested, { __index = { leak = token } }) end
+  if mode == "insert" then table.insert(list, token) end
+  if mode == "remove" then table.remove(list) end
+  if mode == "sort" then table.sort(list, function(a, b) return a > b end) end
+  if mode == "swap" then params.nested, params.other = params.other, params.nested end
+  if mode == "method" then function params.nested:leak() return token end end
+  if mode == "ctx" then rawset(ctx, "leak", token) end
+  if mode == "config" then ctx.config.leak = token end
+  if mode == "error" then params.leak = token; error("fails after writing") end
+  return seen
+end, { name = "probe" })
+
+hook.on("e2", function(params) return hook.respond({ params = params, id = tostring(params) }) end, { name = "other" })
+`
+
+var recycleModes = []string{"none", "assign", "none", "nested", "overwrite", "none", "rawset", "metatable", "none",
+	"nested-metatable", "insert", "none", "remove", "sort", "swap", "none", "method", "ctx", "config", "error", "none"}
+
+// TestRecycledArgumentsNeverSeen calls one interpreter over and over with
+// the payloads of two sessions, each call trying one way of writing into
+// its arguments, and some payloads of another shape; every call must see
+// exactly its own payload. It also checks that the arguments are indeed
+// recycled when nothing wrote to them, so the test covers the recycling.
+func TestRecycledArgumentsNeverSeen(t *testing.T) {
+	p, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "recycle.lua", Code: []byte(recycleFile)},
+		&scripting.Env{Limits: scripting.Limits{MaxIdle: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	probe, other := p.Hooks()[0].Func, p.Hooks()[1].Func
+	lastID, reused := "", 0
+	for i := range 300 {
+		session := []string{"A", "B"}[i%2]
+		token := fmt.Sprintf("secret-%s-%d", session, i)
+		params := map[string]any{"command": "ls " + session, "nested": map[string]any{"k": token}, "other": map[string]any{"k": "o"}}
+		list := []any{"a", token, "c"}
+		switch {
+		case i%7 == 3:
+			params["extra"] = token // another shape
+		case i%11 == 5:
+			list = append(list, "d")
+		case i%13 == 6:
+			params["nested"] = "a string where a table was"
+		case i%17 == 8:
+			params["other"] = nil
+		}
+		config := map[string]any{"limit": int64(i % 3)}
+		mode := recycleModes[i%len(recycleModes)]
+		if _, ok := params["nested"].(string); ok {
+			mode = "none" // the writes into params.nested would fail
+		}
+		c := &scripting.Call{Payload: map[string]any{"params": params, "list": list, "mode": mode, "token": token},
+			Event: "e", Hook: "recycle.lua:probe", Config: config, Timeout: time.Second, Deadline: time.Now().Add(time.Second)}
+		out, err := probe.Call(c)
+		if mode == "error" {
+			if err == nil {
+				t.Fatalf("call %d: the failing hook did not fail", i)
+			}
+			lastID = ""
+			continue
+		}
+		if err != nil {
+			t.Fatalf("call %d (%s): %v", i, mode, err)
+		}
+		seen := scripting.AsNeutral(out).(map[string]any)["result"].(map[string]any)
+		// leak, nested_leak, ctx_leak and config_leak must be nil: no key
+		want := map[string]any{"params": dropNil(params), "list": list, "config": config, "params_mt": false, "list_mt": false, "id": seen["id"]}
+		if !stdlib.Equal(seen, want) {
+			t.Fatalf("call %d (%s, session %s) saw\n%s\nwant\n%s", i, mode, session, scripting.Show(seen), scripting.Show(want))
+		}
+		if seen["id"] == lastID {
+			reused++
+		}
+		lastID = seen["id"].(string)
+		if i%10 == 9 { // another hook of the file on the same interpreter
+			o, err := other.Call(&scripting.Call{Payload: map[string]any{"params": map[string]any{"only": session}}, Event: "e2",
+				Hook: "recycle.lua:other", Config: map[string]any{}, Timeout: time.Second, Deadline: time.Now().Add(time.Second)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := scripting.AsNeutral(o).(map[string]any)["result"].(map[string]any)["params"]; !stdlib.Equal(got, map[string]any{"only": session}) {
+				t.Fatalf("the other hook saw %s", scripting.Show(got))
+			}
+		}
+	}
+	if reused < 20 {
+		t.Errorf("the arguments were recycled %d times in 300 calls: the test no longer covers recycling", reused)
+	}
+}
+
+func dropNil(m map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range m {
+		if v != nil {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// FuzzRecycledArguments binds two JSON values, one after the other, to
+// the same argument of one interpreter: what the second binding gives the
+// script must be what a fresh conversion gives, and it must be charged no
+// less.
+func FuzzRecycledArguments(f *testing.F) {
+	f.Add(`{"a": "x", "b": [1, 2, {"c": null}]}`, `{"a": "y", "b": [3, 4, {"c": true}]}`)
+	f.Add(`{"a": "x", "b": [1, 2]}`, `{"a": "x", "b": [1, 2, 3]}`)
+	f.Add(`{"a": {"b": {}}}`, `{"a": {"b": []}}`)
+	f.Add(`{"a": 1, "b": null}`, `{"a": 1, "b": 2}`)
+	f.Add(`[1, null, 3]`, `[null, 2, null]`)
+	f.Add(`{"a": {"x": 1}}`, `{"a": "x"}`)
+	f.Add(`"s"`, `{"s": "s"}`)
+	f.Add(`-0.0`, `0`)
+	f.Fuzz(func(t *testing.T, first, second string) {
+		var v1, v2 any
+		if json.Unmarshal([]byte(first), &v1) != nil || json.Unmarshal([]byte(second), &v2) != nil {
+			return
+		}
+		if stdlib.Check(v1) != nil || stdlib.Check(v2) != nil {
+			return
+		}
+		L := lua.NewState(lua.Options{SkipOpenLibs: true})
+		defer L.Close()
+		st := &state{L: L}
+		var a boundArg
+		if _, err := st.bind(&a, v1, budget{}); err != nil {
+			t.Fatal(err)
+		}
+		rc, fc := &scripting.Call{}, &scripting.Call{}
+		got, err := st.bind(&a, v2, budget{call: rc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := toLua(L, v2, budget{call: fc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err1 := toNeutral(got, v2, budget{})
+		w, err2 := toNeutral(fresh, v2, budget{})
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if !stdlib.Equal(g, w) || luaShape(got) != luaShape(fresh) {
+			t.Fatalf("after %s, binding %s gave %s (%s), a fresh conversion %s (%s)", first, second,
+				scripting.Show(g), luaShape(got), scripting.Show(w), luaShape(fresh))
+		}
+		if rc.Charged() < fc.Charged() {
+			t.Fatalf("the refill charged %d, a fresh conversion %d", rc.Charged(), fc.Charged())
+		}
+	})
+}
+
+// luaShape writes what a script sees of v that the conversion back cannot
+// tell: metatables, and the bits of numbers (-0 is not 0).
+func luaShape(v lua.LValue) string {
+	switch v := v.(type) {
+	case *lua.LTable:
+		var parts []string
+		v.ForEach(func(k, e lua.LValue) { parts = append(parts, k.String()+"="+luaShape(e)) })
+		sort.Strings(parts)
+		return fmt.Sprintf("{mt=%v %s}", v.Metatable != lua.LNil, strings.Join(parts, " "))
+	case lua.LNumber:
+		return fmt.Sprintf("%x", float64(v))
+	}
+	return v.Type().String()
+}
