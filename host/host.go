@@ -66,6 +66,10 @@ type Options struct {
 	// reload's failures itself; with one, reporting them is the
 	// observer's job (ReloadDone gets them).
 	Observer Observer
+	// Programs keeps the engines' compiled programs across processes (see
+	// scripting.ProgramCache), for a program that starts often and loads
+	// the same files each time; nil compiles every file from source.
+	Programs scripting.ProgramCache
 }
 
 // A Host loads hook scripts and fires events through them. Its methods
@@ -131,7 +135,8 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	if err := h.initConfig(opts); err != nil {
 		return nil, err
 	}
-	h.env = &scripting.Env{Modules: modules(opts, h.logger, h.now), Logger: h.logger, Limits: callLimits(opts.Limits, h.cfg)}
+	h.env = &scripting.Env{Modules: modules(opts, h.logger, h.now), Logger: h.logger, Limits: callLimits(opts.Limits, h.cfg),
+		Programs: opts.Programs}
 	h.engines = map[string]scripting.Engine{}
 	engines := opts.Engines
 	if engines == nil {

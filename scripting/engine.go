@@ -45,6 +45,9 @@ type Env struct {
 	// Fire is what hook.fire calls; only a test runner sets it, for test
 	// files. Without it hook.fire fails with ErrNoFire.
 	Fire FireFunc
+	// Programs, when set, keeps compiled programs for the engines that can
+	// reuse them (see ProgramCache); nil compiles every file from source.
+	Programs ProgramCache
 }
 
 // Limits bounds the resources of script calls. Zero fields take the

@@ -179,12 +179,13 @@ func (o *agentOptions) absPaths() (dir, cfg string, err error) {
 const eventCacheEnv = "HOOKHOST_EVENT_CACHE"
 
 // openForEvent loads the hooks, compiling only the files whose hooks can
-// fire for event when the event cache knows the others (see package
-// eventcache), and teaches the cache what this load learnt.
+// fire for event when the event cache knows the others, and the others
+// from the programs it keeps when it has them (see package eventcache),
+// and teaches the cache what this load learnt.
 func (o *agentOptions) openForEvent(ctx context.Context, event string, logw io.Writer) (*host.Host, error) {
 	cache, plan, ok := o.plan(event)
 	if ok {
-		o.view = plan.FS
+		o.view, o.programs = plan.FS, cache.Programs(plan)
 	}
 	h, err := o.openHost(ctx, logw)
 	if err != nil || !ok {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hookhost/hookhost/host"
 	"github.com/hookhost/hookhost/host/wire"
+	"github.com/hookhost/hookhost/scripting"
 )
 
 // version is what hookhost --version prints.
@@ -137,6 +138,9 @@ type commonOptions struct {
 	// view, when set, serves the scripts instead of Dir: the files of Dir
 	// that one event needs (the command hooks' event cache).
 	view fs.FS
+	// programs, when set, keeps compiled programs across runs (the
+	// command hooks' event cache).
+	programs scripting.ProgramCache
 }
 
 func (o *commonOptions) flags() []cli.Flag {
@@ -190,7 +194,8 @@ func (o *commonOptions) loadConfig() (*host.Config, error) {
 func (o *commonOptions) newHost(ctx context.Context, cfg *host.Config, problems, stderr io.Writer) (*host.Host, *problemPrinter, error) {
 	printer := &problemPrinter{w: problems}
 	applyMemoryLimit(cfg)
-	hopts := host.Options{Dir: o.Dir, Config: cfg, Logger: newLogger(stderr, o.level), Observer: printer, Strict: o.strict}
+	hopts := host.Options{Dir: o.Dir, Config: cfg, Logger: newLogger(stderr, o.level), Observer: printer, Strict: o.strict,
+		Programs: o.programs}
 	if o.view != nil {
 		hopts.Dir, hopts.FS = "", o.view
 	}

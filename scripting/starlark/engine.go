@@ -45,9 +45,9 @@ type registration struct {
 // frozen functions are then shared by every call.
 func (Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.Env) (scripting.Program, error) {
 	predeclared := predeclared(hookModule(env))
-	_, prog, err := starlark.SourceProgramOptions(&fileOptions, src.Name, src.Code, predeclared.Has)
+	prog, err := compileProgram(src, predeclared, env.Programs)
 	if err != nil {
-		return nil, syntaxError(src.Name, err)
+		return nil, err
 	}
 	p := &program{name: src.Name, limits: env.Limits.Or(), logger: env.Log()}
 	reg := &registry{}

@@ -24,9 +24,10 @@ const MaxEntries = 1024
 
 // A Cache maps file keys to the events their hooks are on.
 type Cache struct {
-	path    string
-	entries map[string][]string
-	dirty   bool
+	path     string
+	entries  map[string][]string
+	dirty    bool
+	programs *programs // see Programs
 }
 
 type fileFormat struct {
@@ -68,6 +69,7 @@ type Plan struct {
 	// Hidden lists the script files left out, sorted.
 	Hidden []string
 	keys   map[string]string // file path → key, for every file seen
+	salt   []byte
 }
 
 // Plan looks at every file of fsys (the top level and one level of
@@ -75,7 +77,7 @@ type Plan struct {
 // recorded events do not include event. salt is what else the registrations
 // depend on: the config's content and the executable's identity.
 func (c *Cache) Plan(fsys fs.FS, salt []byte, event string) (Plan, error) {
-	p := Plan{keys: map[string]string{}}
+	p := Plan{keys: map[string]string{}, salt: salt}
 	hide := map[string]bool{}
 	err := walk(fsys, func(name string, data []byte) {
 		key := fileKey(salt, data)
@@ -202,35 +204,28 @@ func (c *Cache) put(p Plan, key string, events []string) {
 }
 
 // Save writes the cache if it learnt anything, atomically (a temporary
-// file renamed over the old one), in a directory only the user can read.
+// file renamed over the old one), in a directory only the user can read,
+// and the compiled programs put since the last save (see Programs).
 func (c *Cache) Save() error {
+	var perr error
+	if c.programs != nil {
+		perr = c.programs.save()
+	}
 	if !c.dirty || c.path == "" {
-		return nil
+		return perr
 	}
 	data, err := json.Marshal(fileFormat{Version: formatVersion, Files: c.entries})
 	if err != nil {
-		return err
+		return errors.Join(perr, err)
 	}
-	dir := filepath.Dir(c.path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
+	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
+		return errors.Join(perr, err)
 	}
-	tmp, err := os.CreateTemp(dir, ".events-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), c.path); err != nil {
-		os.Remove(tmp.Name())
-		return err
+	if err := writeAtomically(c.path, data); err != nil {
+		return errors.Join(perr, err)
 	}
 	c.dirty = false
-	return nil
+	return perr
 }
 
 // hiding is an fs.FS without some of its files.

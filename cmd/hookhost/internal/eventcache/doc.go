@@ -16,5 +16,17 @@
 // file is an empty cache, and saving is best effort: the cache can make a
 // command faster, never wrong or failing.
 //
-// A Cache is used by one goroutine.
+// The cache also keeps compiled programs (Programs), for the engines that
+// can reuse them (Starlark): one file per program in programs-v1/ beside
+// the cache file, named by the engine's key (file name, content, language
+// options) and the same salt, so that a later run decodes a file's
+// program instead of parsing and compiling it. The engine seals what it
+// stores with a checksum and compiles from source whatever does not
+// match; a file that fails to compile is never stored. Like the events,
+// the programs are only as trustworthy as the user's cache directory:
+// whoever can write there can already hide hook files from the command
+// hooks.
+//
+// A Cache is used by one goroutine; the store Programs returns is safe
+// for concurrent use.
 package eventcache

@@ -1,0 +1,24 @@
+package scripting
+
+// A ProgramCache keeps engines' compiled programs across processes: a
+// command hook starts for every tool call, and an engine that can
+// serialise what it compiled (Starlark) then skips parsing, resolving and
+// compiling a file it has seen before. Keys are the engine's: they cover
+// everything the compiled form depends on within one build of the
+// program (the file's name and content, the language options, the
+// predeclared names); a cache shared by several builds must add the
+// build's identity itself.
+//
+// The cache is only ever a shortcut. A file whose program is not in the
+// cache, or whose cached program the engine cannot decode, is compiled
+// from source (and its program put again); a file that does not compile
+// is never put, so its errors are reported from source every time.
+type ProgramCache interface {
+	// Get returns the bytes put under key, or nil when it has none. The
+	// engine checks what it gets (bytes damaged or cut short in storage
+	// are compiled around, never decoded).
+	Get(key string) []byte
+	// Put offers data under key; keeping it is best effort. The cache
+	// must not keep a reference to data after Put returns.
+	Put(key string, data []byte)
+}

@@ -1,0 +1,81 @@
+package starlark
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	"go.starlark.net/starlark"
+
+	"github.com/hookhost/hookhost/scripting"
+)
+
+// compileProgram is src's compiled program. With a program cache
+// (Env.Programs) it is decoded from the cache when the cache holds one
+// for this source, and otherwise compiled and offered to the cache. What
+// the cache holds is sealed with its SHA-256: anything that does not
+// match — damaged, cut short, not ours — is never decoded (the decoder
+// trusts its input), and the file is compiled anew. A file that does not
+// compile is never cached, so its error always comes from its source.
+func compileProgram(src scripting.Source, predeclared starlark.StringDict, programs scripting.ProgramCache) (*starlark.Program, error) {
+	if programs == nil {
+		return compileSource(src, predeclared)
+	}
+	key := programKey(src, predeclared)
+	if data, ok := unseal(programs.Get(key)); ok {
+		if prog, err := starlark.CompiledProgram(bytes.NewReader(data)); err == nil {
+			return prog, nil
+		}
+	}
+	prog, err := compileSource(src, predeclared)
+	if err != nil {
+		return nil, err
+	}
+	buf := bytes.NewBuffer(make([]byte, sha256.Size, 4096))
+	if prog.Write(buf) == nil {
+		programs.Put(key, seal(buf.Bytes()))
+	}
+	return prog, nil
+}
+
+// seal fills the first sha256.Size bytes of b with the SHA-256 of the
+// rest.
+func seal(b []byte) []byte {
+	sum := sha256.Sum256(b[sha256.Size:])
+	copy(b, sum[:])
+	return b
+}
+
+// unseal is the payload of sealed data whose checksum matches.
+func unseal(data []byte) ([]byte, bool) {
+	if len(data) < sha256.Size {
+		return nil, false
+	}
+	payload := data[sha256.Size:]
+	sum := sha256.Sum256(payload)
+	return payload, bytes.Equal(sum[:], data[:sha256.Size])
+}
+
+func compileSource(src scripting.Source, predeclared starlark.StringDict) (*starlark.Program, error) {
+	_, prog, err := starlark.SourceProgramOptions(&fileOptions, src.Name, src.Code, predeclared.Has)
+	if err != nil {
+		return nil, syntaxError(src.Name, err)
+	}
+	return prog, nil
+}
+
+// programKey names src's compiled program: what compiling depends on in
+// one build of hookhost — the language options, the predeclared names
+// (which the resolver binds), the file's name (which positions carry) and
+// its content.
+func programKey(src scripting.Source, predeclared starlark.StringDict) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "starlark program\x00%+v\x00", fileOptions)
+	for _, name := range predeclared.Keys() { // sorted
+		fmt.Fprintf(h, "%s\x00", name)
+	}
+	fmt.Fprintf(h, "%d:%s\x00", len(src.Name), src.Name)
+	h.Write(src.Code)
+	return "star-" + hex.EncodeToString(h.Sum(nil))
+}
