@@ -198,3 +198,53 @@ func luaShape(v lua.LValue) string {
 	}
 	return v.Type().String()
 }
+
+// Decision wrappers are reused from call to call, never within one: each
+// decision a call makes is its own value, past the pooled ones too, and
+// what a call returns is its own decision.
+func TestDecisionWrappersPerCall(t *testing.T) {
+	src := `
+local shared = hook.deny("made by the top level")
+hook.on("e", function(n, pick)
+  local ds = {}
+  for i = 1, n do ds[i] = hook.deny("reason " .. i) end
+  for i = 1, n do
+    if ds[i].reason ~= "reason " .. i then error("decision " .. i .. " reads " .. ds[i].reason) end
+    for j = 1, i - 1 do if rawequal(ds[i], ds[j]) then error("decisions " .. j .. " and " .. i .. " are one value") end end
+  end
+  if pick == 0 then return shared end
+  return ds[pick]
+end, { name = "h" })`
+	p, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "d.lua", Code: []byte(src)}, &scripting.Env{Limits: scripting.Limits{MaxIdle: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for i := range 40 {
+		n, pick := int64(1+i%12), int64(1+i%5)
+		want := fmt.Sprintf("reason %d", min(pick, n))
+		if i%7 == 0 {
+			pick, want = 0, "made by the top level"
+		}
+		out, err := callWithDeadline(p.Hooks()[0].Func, map[string]any{"n": n, "pick": min(pick, n)}, time.Second)
+		if err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+		if got := scripting.AsNeutral(out).(map[string]any)["reason"]; got != want {
+			t.Fatalf("call %d returned the reason %v, want %q", i, got, want)
+		}
+	}
+	st := p.(*program).pool.get()
+	if st == nil {
+		t.Fatal("no idle interpreter after the calls")
+	}
+	if len(st.decisions) != maxPooledDecisions || st.usedDecisions != 0 {
+		t.Fatalf("the idle interpreter keeps %d decision wrappers with %d in use, want %d and none", len(st.decisions), st.usedDecisions, maxPooledDecisions)
+	}
+	for _, ud := range st.decisions {
+		if ud.Value != nil {
+			t.Fatal("an idle interpreter's decision wrapper still holds a decision")
+		}
+	}
+	p.(*program).release(st)
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -135,6 +136,25 @@ func nonNil(m map[string]any) int {
 		}
 	}
 	return n
+}
+
+// smallInts are the Lua numbers 0..255, boxed once: string positions
+// and bytes are mostly small, and boxing a number allocates. Built on
+// first use (not at init, which every command pays), never changed.
+var smallInts = sync.OnceValue(func() *[256]lua.LValue {
+	var a [256]lua.LValue
+	for i := range a {
+		a[i] = lua.LNumber(i)
+	}
+	return &a
+})
+
+// intValue is n as a Lua value, without allocating for 0..255.
+func intValue(n int) lua.LValue {
+	if uint(n) < 256 {
+		return smallInts()[n]
+	}
+	return lua.LNumber(n)
 }
 
 // maxSafeInt is the largest integer a Lua number holds exactly.

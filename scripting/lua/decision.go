@@ -22,12 +22,39 @@ func decisionOf(lv lua.LValue) (*scripting.Decision, bool) {
 	return d, ok
 }
 
-// decisionValue wraps d for the script.
+// maxPooledDecisions bounds the decision userdata a state reuses from
+// call to call: a call that makes more gets fresh ones for the rest.
+const maxPooledDecisions = 8
+
+// decisionValue wraps d for the script. During a hook call the wrapper
+// is one of the state's own, reused by its later calls: like a recycled
+// argument (binder.go), nothing a call makes outlives it — what it
+// returns reaches the host as the Decision, not as the wrapper — and a
+// wrapper cannot be changed (no setmetatable or fenv for userdata, its
+// metatable refuses writes); reset clears them. A decision made by the
+// top level may be kept in a global for every call, so it gets its own.
 func (st *state) decisionValue(d *scripting.Decision) lua.LValue {
 	if st.decisionMeta == nil {
 		st.decisionMeta = st.newDecisionMeta()
 	}
-	return &lua.LUserData{Value: d, Metatable: st.decisionMeta}
+	if st.loading || st.usedDecisions == maxPooledDecisions {
+		return &lua.LUserData{Value: d, Metatable: st.decisionMeta}
+	}
+	if st.usedDecisions == len(st.decisions) {
+		st.decisions = append(st.decisions, &lua.LUserData{Metatable: st.decisionMeta})
+	}
+	ud := st.decisions[st.usedDecisions]
+	st.usedDecisions++
+	ud.Value = d
+	return ud
+}
+
+// releaseDecisions lets the state's decision wrappers go after a call.
+func (st *state) releaseDecisions() {
+	for _, ud := range st.decisions[:st.usedDecisions] {
+		ud.Value = nil
+	}
+	st.usedDecisions = 0
 }
 
 // newDecisionMeta builds the metatable every decision of the state

@@ -66,11 +66,12 @@ func (st *state) isFrozen(t *lua.LTable) bool {
 }
 
 // reset puts every module-level local back to its value after the top
-// level.
+// level, and lets go of the call's decisions.
 func (st *state) reset() {
 	for _, u := range st.upvalues {
 		u.cell.SetValue(u.value)
 	}
+	st.releaseDecisions()
 }
 
 // A walker visits everything reachable from its roots, without recursion

@@ -134,7 +134,7 @@ func (st *state) builtinCall(L *lua.LState, f *stdlib.Func, prefix string) (*std
 	}
 	c := scripting.NewModuleCall(f)
 	for i := 0; i < np; i++ {
-		v, err := toNeutral(L.Get(i+1), st.argHint(prefix, i), st.budget())
+		v, err := st.moduleArg(L.Get(i+1), st.argHint(prefix, i))
 		if err != nil {
 			return nil, fmt.Errorf("argument %d (%s): %w", i+1, f.Params[i].Name, err)
 		}
@@ -155,6 +155,28 @@ func (st *state) builtinCall(L *lua.LState, f *stdlib.Func, prefix string) (*std
 		c.Kwargs = m
 	}
 	return c, nil
+}
+
+// maxBoxedArg bounds the string argument a state keeps boxed.
+const maxBoxedArg = 256
+
+// moduleArg converts an argument of a module function. A short string
+// is boxed once for as long as the state's calls pass the same one (a
+// constant reason, a field name): the box holds an immutable string, so
+// sharing it between calls shows nothing.
+func (st *state) moduleArg(lv lua.LValue, hint any) (any, error) {
+	s, ok := lv.(lua.LString)
+	if !ok {
+		return toNeutral(lv, hint, st.budget())
+	}
+	if st.argBox != nil && st.argString == string(s) {
+		return st.argBox, nil
+	}
+	var v any = string(s)
+	if len(s) <= maxBoxedArg {
+		st.argString, st.argBox = string(s), v
+	}
+	return v, nil
 }
 
 // argHint gives hook.modify's fields, and the decision hook.stop wraps,

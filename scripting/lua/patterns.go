@@ -65,7 +65,7 @@ func strIndex(str string, i int, start bool) int {
 // captureValue is capture i of m: a substring, or a position for ().
 func captureValue(str string, c capture) lua.LValue {
 	if c.len == capPosition {
-		return lua.LNumber(c.start + 1)
+		return intValue(c.start + 1)
 	}
 	return lua.LString(str[c.start : c.start+c.len])
 }
@@ -110,8 +110,8 @@ func (st *state) strFind(L *lua.LState) int {
 			L.Push(lua.LNil)
 			return 1
 		}
-		L.Push(lua.LNumber(init + pos + 1))
-		L.Push(lua.LNumber(init + pos + len(pattern)))
+		L.Push(intValue(init + pos + 1))
+		L.Push(intValue(init + pos + len(pattern)))
 		return 2
 	}
 	m := findWith(L, st.matcher(str, pattern), init)
@@ -119,8 +119,8 @@ func (st *state) strFind(L *lua.LState) int {
 		L.Push(lua.LNil)
 		return 1
 	}
-	L.Push(lua.LNumber(m.start + 1))
-	L.Push(lua.LNumber(m.end))
+	L.Push(intValue(m.start + 1))
+	L.Push(intValue(m.end))
 	return 2 + pushCaptures(L, str, m, false)
 }
 
@@ -216,7 +216,7 @@ func (st *state) strGsub(L *lua.LState) int {
 	b.WriteString(str[last:])
 	st.charge(L, "string.gsub", int64(b.Len()))
 	L.Push(lua.LString(b.String()))
-	L.Push(lua.LNumber(n))
+	L.Push(intValue(n))
 	return 2
 }
 

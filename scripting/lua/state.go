@@ -31,6 +31,13 @@ type state struct {
 	// decisionMeta is the metatable of the decisions the state's calls
 	// build (see decision.go), made on first use.
 	decisionMeta *lua.LTable
+	// decisions are the decision wrappers calls reuse, the first
+	// usedDecisions of them taken by the call in progress.
+	decisions     []*lua.LUserData
+	usedDecisions int
+	// argBox is argString boxed, for module arguments (module.go).
+	argString string
+	argBox    any
 
 	// frozen are the tables calls must not change, and upvalues the
 	// module-level locals reset after every call (see freeze.go).

@@ -40,7 +40,7 @@ func (st *state) strByte(L *lua.LState) int {
 	}
 	st.pushResults(L, "string.byte", n)
 	for k := i; k < j; k++ {
-		L.Push(lua.LNumber(s[k]))
+		L.Push(intValue(int(s[k])))
 	}
 	return n
 }
