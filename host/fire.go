@@ -63,16 +63,26 @@ func (h *Host) fireOn(ctx context.Context, snap *snapshot, event string, payload
 	if payload == nil {
 		payload = map[string]any{}
 	}
-	if err := stdlib.Check(payload); err != nil {
+	badPayload := func(err error) (Result, error, bool) {
 		return Result{Event: event, Decision: Decision{Action: t.spec.Default}, Payload: payload, Problems: snap.problemLines},
 			fmt.Errorf("%w: %w", ErrBadPayload, err), false
 	}
+	first := firstToRun(t.hooks)
+	if err := checkPayload(payload, first); err != nil {
+		return badPayload(err)
+	}
 	if snap.strictDeny != "" && t.spec.allows(Deny) {
+		if err := checkBound(payload, first); err != nil {
+			return badPayload(err)
+		}
 		return Result{Event: event, Decision: Decision{Action: Deny, Reason: snap.strictDeny}, Payload: payload,
 			Problems: snap.problemLines}, nil, true
 	}
-	fr := firing{h: h, ctx: ctx, spec: &t.spec, payload: payload}
+	fr := firing{h: h, ctx: ctx, spec: &t.spec, payload: payload, first: first}
 	r, err = fr.run(t.hooks)
+	if fr.badPayload != nil {
+		return badPayload(fr.badPayload)
+	}
 	r.Problems = snap.problemLines
 	return r, err, true
 }
@@ -84,6 +94,14 @@ type firing struct {
 	spec    *EventSpec
 	payload map[string]any
 	copied  bool // payload is our own copy, safe to change
+
+	// first is the hook whose binding checks the fields it binds (see
+	// checkPayload); called records that it ran, and badPayload is the
+	// payload's error when its binding found one (the fire then reports
+	// a bad payload, not a result).
+	first      *boundHook
+	called     bool
+	badPayload error
 
 	// now is when the next hook starts (see clock.go): read once per
 	// fire, then advanced by each call's duration, so a hook costs one
@@ -156,7 +174,7 @@ func (fr *firing) run(hooks []*boundHook) (Result, error) {
 		defer stop()
 	}
 	for _, b := range hooks {
-		if b.strikes.quarantined.Load() {
+		if b != fr.first && b.strikes.quarantined.Load() {
 			continue
 		}
 		if fr.cancelled() {
@@ -166,6 +184,9 @@ func (fr *firing) run(hooks []*boundHook) (Result, error) {
 			break
 		}
 	}
+	if !fr.called && fr.badPayload == nil {
+		fr.badPayload = checkBound(fr.payload, fr.first)
+	}
 	return fr.result()
 }
 
@@ -173,6 +194,9 @@ func (fr *firing) run(hooks []*boundHook) (Result, error) {
 // ends here.
 func (fr *firing) step(b *boundHook) bool {
 	rep, entry, failure := fr.call(b)
+	if fr.badPayload != nil {
+		return true
+	}
 	fr.trace = append(fr.trace, entry)
 	if failure != nil {
 		return fr.fail(b, entry.Outcome, failure)
@@ -224,6 +248,14 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 		w.current.Store(nil)
 	}
 	fr.h.wd.unwatch(slot, wc)
+	if b == fr.first && !fr.called {
+		fr.called = true
+		if err != nil && errors.Is(err, scripting.ErrNotNeutral) {
+			if fr.badPayload = stdlib.Check(fr.payload); fr.badPayload != nil {
+				return reply{}, TraceEntry{}, fr.badPayload
+			}
+		}
+	}
 	fr.now = monoNow()
 	elapsed := fr.now - start
 	entry := TraceEntry{Hook: b.id, Priority: b.priority, Duration: elapsed}

@@ -79,7 +79,10 @@ type boundHook struct {
 	timeout  time.Duration
 	config   map[string]any
 	fn       scripting.Function
-	strikes  *strikeRecord
+	// binds are the payload fields fn converts and checks (see
+	// scripting.Hook.Binds); nil when it promises nothing.
+	binds   *scripting.Binding
+	strikes *strikeRecord
 	// worker is fn when the hook is isolated: its worker may be starting,
 	// which the fire waits for before the hook's clock starts.
 	worker isolate.WorkerFunction
@@ -388,7 +391,7 @@ func bind(f *loadedFile, pack *packMeta, h scripting.Hook, cfg *Config, spec Eve
 		}
 	}
 	strikes, lifted := q.record(id, f.live.hash)
-	b := &boundHook{id: id, file: f.path, line: h.Line, priority: h.Priority, fn: h.Func,
+	b := &boundHook{id: id, file: f.path, line: h.Line, priority: h.Priority, fn: h.Func, binds: h.Binds,
 		config: mergeConfig(packConfig, byPack.Config, byFile.Config, byID.Config), strikes: strikes}
 	for _, hc := range []HookConfig{byPack, byFile, byID} { // later wins
 		if hc.Priority != nil {

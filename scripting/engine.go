@@ -2,6 +2,7 @@ package scripting
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -142,7 +143,27 @@ type Hook struct {
 	Params []string
 	// Func calls the hook.
 	Func Function
+	// Binds, when not nil, names the payload fields Func converts before
+	// any script code runs, checking on the way that they are neutral
+	// values by stdlib.Check's rules: a field that is not fails the call,
+	// before the script runs, with an error wrapping ErrNotNeutral. The host
+	// then need not check those fields itself. Nil promises nothing.
+	Binds *Binding
 }
+
+// A Binding is which payload fields a hook's Func converts and checks.
+type Binding struct {
+	// Fields are the fields, by name.
+	Fields []string
+	// All is set when Func converts every field (a Starlark **kwargs).
+	All bool
+}
+
+// ErrNotNeutral is the cause of a call's error when a payload field the
+// hook binds (Hook.Binds) is not a neutral value, or nests too deeply;
+// the script did not run. The host reports it as a bad payload, with
+// stdlib.Check's error.
+var ErrNotNeutral = errors.New("a payload field is not a neutral value")
 
 // ReturnDepth is how deeply a hook's return value may nest: one level
 // more than a payload (stdlib.MaxDepth), because a decision's own table

@@ -30,6 +30,17 @@ func Check(v any) error {
 	return nil
 }
 
+// CheckField is Check of a map's field: what Check(map[string]any{key:
+// v}) reports, without the map. A caller that knows some fields of a map
+// are checked elsewhere checks the others with it.
+func CheckField(key string, v any) error {
+	if err := check(v, 1); err != nil {
+		err.under(key)
+		return fmt.Errorf("%s: %w", PathName(err.path), err.err)
+	}
+	return nil
+}
+
 // checkError is an error found at a path, built as check unwinds.
 type checkError struct {
 	path string

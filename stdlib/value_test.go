@@ -31,6 +31,23 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// CheckField(k, v) says what Check says of a map holding only v at k.
+func TestCheckField(t *testing.T) {
+	deep := func(n int) any {
+		v := any("x")
+		for i := 0; i < n; i++ {
+			v = []any{v}
+		}
+		return v
+	}
+	for _, v := range []any{"ok", map[string]any{"b": 1}, []any{math.NaN()}, deep(MaxDepth - 1), deep(MaxDepth), deep(MaxDepth + 1), struct{}{}} {
+		got, want := CheckField("a", v), Check(map[string]any{"a": v})
+		if (got == nil) != (want == nil) || got != nil && got.Error() != want.Error() {
+			t.Errorf("CheckField(a, %.40v) = %v, want %v", v, got, want)
+		}
+	}
+}
+
 func TestPathName(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"", "value"},

@@ -32,7 +32,18 @@ func toStarlark(v any) starlark.Value {
 // toStarlark converts a neutral value into a fresh Starlark value,
 // charging what it allocates to the call. Neutral values are trees of at
 // most stdlib.MaxDepth levels, so the work is linear in their size.
-func (m *meter) toStarlark(v any) (starlark.Value, error) {
+func (m *meter) toStarlark(v any) (starlark.Value, error) { return m.convert(v, 0, false) }
+
+// bindField converts a payload field for a hook's parameters, like
+// toStarlark, and checks on the way that it is a neutral value nested at
+// most stdlib.MaxDepth levels counting the payload, as stdlib.Check
+// would: a field that is not fails with scripting.ErrNotNeutral, so the
+// host need not check the fields a hook binds (scripting.Hook.Binds).
+func (m *meter) bindField(v any) (starlark.Value, error) { return m.convert(v, 1, true) }
+
+// convert converts v, found depth levels down; strict refuses what is not
+// neutral instead of describing it.
+func (m *meter) convert(v any, depth int, strict bool) (starlark.Value, error) {
 	if err := m.spend(valueSize); err != nil {
 		return nil, err
 	}
@@ -44,25 +55,37 @@ func (m *meter) toStarlark(v any) (starlark.Value, error) {
 	case int64:
 		return starlark.MakeInt64(v), nil
 	case float64:
+		if strict && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			return nil, scripting.ErrNotNeutral
+		}
 		return starlark.Float(v), nil
 	case string:
 		return starlark.String(v), nil
 	case []any:
-		return m.listToStarlark(v)
+		if strict && depth >= stdlib.MaxDepth {
+			return nil, scripting.ErrNotNeutral
+		}
+		return m.listToStarlark(v, depth, strict)
 	case map[string]any:
-		return m.mapToStarlark(v)
+		if strict && depth >= stdlib.MaxDepth {
+			return nil, scripting.ErrNotNeutral
+		}
+		return m.mapToStarlark(v, depth, strict)
 	default:
+		if strict {
+			return nil, scripting.ErrNotNeutral
+		}
 		return starlark.String(fmt.Sprintf("<%T>", v)), nil
 	}
 }
 
-func (m *meter) listToStarlark(v []any) (starlark.Value, error) {
+func (m *meter) listToStarlark(v []any, depth int, strict bool) (starlark.Value, error) {
 	if err := m.spendN(len(v)+2, valueSize); err != nil {
 		return nil, err
 	}
 	elems := make([]starlark.Value, len(v))
 	for i, e := range v {
-		sv, err := m.toStarlark(e)
+		sv, err := m.convert(e, depth+1, strict)
 		if err != nil {
 			return nil, err
 		}
@@ -71,7 +94,7 @@ func (m *meter) listToStarlark(v []any) (starlark.Value, error) {
 	return starlark.NewList(elems), nil
 }
 
-func (m *meter) mapToStarlark(v map[string]any) (starlark.Value, error) {
+func (m *meter) mapToStarlark(v map[string]any, depth int, strict bool) (starlark.Value, error) {
 	if err := m.spendN(len(v), entrySize); err != nil {
 		return nil, err
 	}
@@ -88,7 +111,7 @@ func (m *meter) mapToStarlark(v map[string]any) (starlark.Value, error) {
 	slices.Sort(keys)
 	d := starlark.NewDict(len(v))
 	for _, k := range keys {
-		sv, err := m.toStarlark(v[k])
+		sv, err := m.convert(v[k], depth+1, strict)
 		if err != nil {
 			return nil, err
 		}

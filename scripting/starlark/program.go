@@ -144,7 +144,7 @@ func (f *function) bindKwargs(c *scripting.Call, m *meter, kwargs []starlark.Tup
 		return nil, err
 	}
 	for _, k := range keys {
-		v, err := m.toStarlark(c.Payload[k])
+		v, err := m.bindField(c.Payload[k])
 		if err != nil {
 			return nil, err
 		}
@@ -163,7 +163,7 @@ func (f *function) arg(c *scripting.Call, p param, m *meter) (starlark.Value, er
 	v, ok := c.Payload[p.name]
 	switch {
 	case ok:
-		return m.toStarlark(v)
+		return m.bindField(v)
 	case p.def != nil:
 		return p.def, nil
 	default:

@@ -1,6 +1,10 @@
 package starlark
 
-import "go.starlark.net/starlark"
+import (
+	"go.starlark.net/starlark"
+
+	"github.com/hookhost/hookhost/scripting"
+)
 
 // A signature is how a hook function takes the payload. Parameters are
 // bound by name: an ordinary parameter is passed by position (cheaper
@@ -43,6 +47,24 @@ func signatureOf(fn *starlark.Function) signature {
 		sig.kwargs, _ = fn.Param(fn.NumParams() - 1)
 	}
 	return sig
+}
+
+// binding is which payload fields the signature converts: the names of
+// its parameters, or every field with a **kwargs; never ctx, which is the
+// call context, not the field of that name.
+func (s signature) binding() *scripting.Binding {
+	if s.kwargs != "" && !s.bound["ctx"] {
+		return &scripting.Binding{All: true}
+	}
+	b := &scripting.Binding{}
+	for _, ps := range [][]param{s.positional, s.kwonly} {
+		for _, p := range ps {
+			if p.name != "ctx" {
+				b.Fields = append(b.Fields, p.name)
+			}
+		}
+	}
+	return b
 }
 
 // display lists the parameters for listings.
