@@ -147,7 +147,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	}
 	h.strikes = newQuarantine()
 	h.workers = isolate.NewPool(isolate.Options{Executable: opts.WorkerExecutable, Logger: h.logger,
-		Limits: isolate.OSLimits{Data: h.cfg.MemoryLimit()}})
+		Limits: workerLimits(h.cfg)})
 	h.wd = newWatchdog(h.cfg.MemoryLimit())
 	if rep := h.Rescan(ctx, TriggerStart); rep.Err != nil {
 		h.Close()
@@ -170,6 +170,12 @@ func (h *Host) initConfig(opts Options) error {
 	}
 	_, err := resolveEvents(h.base, h.cfg)
 	return err
+}
+
+// workerLimits are the OS limits of isolated files' workers: a data
+// segment of limits.memory.
+func workerLimits(cfg *Config) isolate.OSLimits {
+	return isolate.OSLimits{Data: cfg.MemoryLimit()}
 }
 
 // callLimits are the per-call limits: the embedder's, with the per-call

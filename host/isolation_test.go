@@ -286,3 +286,132 @@ hook.on("tool.approve", bomb)`,
 		t.Errorf("quarantined %v: a worker that cannot start is not the hook's strike", q)
 	}
 }
+
+// The state store of an isolated file is its worker's: it lasts across
+// calls and reloads, and is lost when the worker restarts (both
+// languages).
+func TestIsolatedStateAcrossRestart(t *testing.T) {
+	for name, code := range map[string]string{
+		"a.lua": `
+local state = require("state")
+hook.on("turn.pre", function(prompt)
+  if prompt == "bomb" then
+    local t = {}
+    for i = 1, 1e9 do t[i] = { i, i + 1, i + 2 } end
+  end
+  return hook.message(tostring(state.incr("n")))
+end, { name = "count", timeout = "10s" })`,
+		"a.star": `
+load("state", "state")
+def count(prompt):
+    if prompt == "bomb":
+        return hook.message(str(len([0] * (1 << 28))))
+    return hook.message(str(state.incr("n")))
+
+hook.on("turn.pre", count, timeout = "10s")`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			h, root := isolatedHost(t, map[string]string{name: code}, "defaults: { isolation: process }\nlimits: { memory: 128MiB }\n")
+			count := func() string {
+				t.Helper()
+				r := fireOK(t, h, "turn.pre", map[string]any{"prompt": "count"})
+				if len(r.Messages) != 1 {
+					t.Fatalf("count: %+v", r.Trace)
+				}
+				return r.Messages[0].Content
+			}
+			var got []string
+			got = append(got, count(), count())
+			writeFiles(t, filepath.Join(root, "hooks.d"), map[string]string{name: code + "\n"})
+			if err := h.Reload(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, count())
+			if r := fireOK(t, h, "turn.pre", map[string]any{"prompt": "bomb"}); !strings.Contains(r.Trace[0].Error, "the worker process ended") {
+				t.Fatalf("bomb: %+v", r.Trace)
+			}
+			got = append(got, count(), count())
+			if strings.Join(got, " ") != "1 2 3 1 2" {
+				t.Errorf("counts %v, want 1 2 3 (calls and a reload keep the store) then 1 2 (a restart loses it)", got)
+			}
+		})
+	}
+}
+
+// A worker lives as long as its unit has a loaded version: deleting an
+// isolated file, or moving it in process, stops its worker; a pack's
+// worker stays while any of its files is loaded.
+func TestIsolatedWorkersFollowFiles(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "hooks.d")
+	hookCode := `hook.on("turn.pre", function() end, { name = "h" })`
+	writeFiles(t, dir, map[string]string{"a.lua": hookCode, "b.lua": hookCode})
+	writeFiles(t, filepath.Join(dir, "pack"), map[string]string{"HOOK.md": "---\ndescription: p\n---\n", "c.lua": hookCode, "d.lua": hookCode})
+	cfg := filepath.Join(root, "hookhost.yaml")
+	writeFiles(t, root, map[string]string{"hookhost.yaml": "defaults: { isolation: process }\n"})
+	h, err := New(context.Background(), Options{Dir: dir, ConfigPath: cfg, WorkerExecutable: testWorker})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	step := func(what, want string) {
+		t.Helper()
+		if rep := h.Rescan(context.Background(), TriggerAPI); rep.Err != nil {
+			t.Fatal(rep.Err)
+		}
+		if got := strings.Join(h.workers.Units(), " "); got != want {
+			t.Errorf("%s: workers %q, want %q", what, got, want)
+		}
+	}
+	step("at start", "a.lua b.lua pack/")
+	if err := os.Remove(filepath.Join(dir, "a.lua")); err != nil {
+		t.Fatal(err)
+	}
+	step("a.lua deleted", "b.lua pack/")
+	if err := os.Remove(filepath.Join(dir, "pack", "c.lua")); err != nil {
+		t.Fatal(err)
+	}
+	step("one pack file deleted", "b.lua pack/")
+	writeFiles(t, root, map[string]string{"hookhost.yaml": "defaults: { isolation: process }\nhooks:\n  b.lua: { isolation: none }\n"})
+	step("b.lua in process", "pack/")
+	if err := os.Remove(filepath.Join(dir, "pack", "d.lua")); err != nil {
+		t.Fatal(err)
+	}
+	step("the pack's last file deleted", "")
+}
+
+// A reload that changes limits.memory replaces the workers, since a
+// running process's limits cannot be raised: the hook answers on the new
+// worker (its state store starts empty); a reload that leaves the limit
+// alone keeps them.
+func TestIsolatedMemoryLimitReload(t *testing.T) {
+	code := `
+local state = require("state")
+hook.on("turn.pre", function() return hook.message(tostring(state.incr("n"))) end, { name = "count" })`
+	h, root := isolatedHost(t, map[string]string{"a.lua": code}, "defaults: { isolation: process }\nlimits: { memory: 256MiB }\n")
+	var got []string
+	count := func() {
+		t.Helper()
+		r := fireOK(t, h, "turn.pre", nil)
+		if len(r.Messages) != 1 {
+			t.Fatalf("count: %+v", r.Trace)
+		}
+		got = append(got, r.Messages[0].Content)
+	}
+	reconfigure := func(config string) {
+		t.Helper()
+		writeFiles(t, root, map[string]string{"hookhost.yaml": config})
+		if rep := h.Rescan(context.Background(), TriggerAPI); rep.Err != nil || rep.Config.Err != nil {
+			t.Fatal(rep.Err, rep.Config.Err)
+		}
+	}
+	count()
+	count()
+	reconfigure("defaults: { isolation: process }\nlimits: { memory: 256MiB }\nstrict: false\n")
+	count()
+	reconfigure("defaults: { isolation: process }\nlimits: { memory: 300MiB }\n")
+	count()
+	if strings.Join(got, " ") != "1 2 3 1" {
+		t.Errorf("counts %v, want 1 2 3 (the same limit keeps the worker) then 1 (a new limit, a new worker)", got)
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +45,7 @@ type Pool struct {
 
 	mu      sync.Mutex
 	workers map[string]*worker
+	limits  OSLimits // what workers start under; Options.Limits until SetLimits
 }
 
 // NewPool makes a pool; it starts nothing until a file compiles.
@@ -50,7 +53,7 @@ func NewPool(opts Options) *Pool {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Pool{opts: opts, workers: map[string]*worker{},
+	return &Pool{opts: opts, workers: map[string]*worker{}, limits: opts.Limits,
 		afterFunc: func(d time.Duration, f func()) stopper { return time.AfterFunc(d, f) }}
 }
 
@@ -68,9 +71,46 @@ func (p *Pool) Close() {
 	ws := p.workers
 	p.workers = map[string]*worker{}
 	p.mu.Unlock()
+	var wg sync.WaitGroup // in parallel: each may take stopGrace
 	for _, w := range ws {
-		w.shutdown()
+		wg.Go(w.shutdown)
 	}
+	wg.Wait()
+}
+
+// SetLimits changes the OS limits of the workers. A running process
+// cannot have its limits raised, so every worker is replaced: a new
+// process starts at once (calls wait for it, outside their deadlines, as
+// after a death) and the old one finishes its calls and stops. Their
+// state stores start empty. Limits equal to the current ones change
+// nothing.
+func (p *Pool) SetLimits(l OSLimits) {
+	p.mu.Lock()
+	if l == p.limits {
+		p.mu.Unlock()
+		return
+	}
+	p.limits = l
+	ws := slices.Collect(maps.Values(p.workers))
+	p.mu.Unlock()
+	for _, w := range ws {
+		w.replace()
+	}
+}
+
+// startLimits are the limits a worker starting now gets.
+func (p *Pool) startLimits() OSLimits {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.limits.Or()
+}
+
+// Units lists the units that have a worker (running or starting), sorted:
+// one per isolated file or pack that has a loaded version.
+func (p *Pool) Units() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Sorted(maps.Keys(p.workers))
 }
 
 // worker returns unit's worker, counting one more program on it.

@@ -28,6 +28,8 @@ type process struct {
 	nextID  int64
 	err     error // why the process ended; set before dead closes
 
+	logger *slog.Logger // the host's: the worker's log messages go to it
+
 	dead   chan struct{}
 	killed atomic.Bool // kill was called: the process is as good as dead
 	served atomic.Bool // a call was sent to it: its death may be that call's doing
@@ -67,7 +69,7 @@ func startProcess(ctx context.Context, exe string, limits OSLimits, unit string,
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrWorkerStart, err)
 	}
-	p := &process{cmd: cmd, in: in, pending: map[int64]chan map[string]any{}, dead: make(chan struct{})}
+	p := &process{cmd: cmd, in: in, pending: map[int64]chan map[string]any{}, dead: make(chan struct{}), logger: logger}
 	logsDone := make(chan struct{})
 	go p.copyLogs(errPipe, unit, logger, logsDone)
 	hello := make(chan error, 1)
@@ -119,6 +121,10 @@ func (p *process) read(r io.Reader, hello chan<- error, logsDone <-chan struct{}
 		var msg map[string]any
 		if msg, err = readFrame(r); err != nil {
 			break
+		}
+		if str(msg, "op") == "log" {
+			replayLog(p.logger, msg)
+			continue
 		}
 		p.mu.Lock()
 		ch := p.pending[integer(msg, "id")]
@@ -177,8 +183,10 @@ func (p *process) explain(werr error) error {
 // CPU, or the Go runtime gave up (its "fatal error: …" follows).
 var ErrWorkerDied = errors.New("the worker process ended")
 
-// copyLogs copies the worker's stderr (its log and print output) to the
-// host's logger, keeping its end for explain.
+// copyLogs copies what the worker writes on stderr to the host's logger
+// as warnings: its log and print output comes as log messages (logs.go),
+// so what is left is exceptional (the Go runtime's last words, a limit it
+// could not set). It keeps the end for explain.
 func (p *process) copyLogs(r io.Reader, unit string, logger *slog.Logger, done chan<- struct{}) {
 	defer close(done)
 	sc := bufio.NewScanner(r)
@@ -186,7 +194,7 @@ func (p *process) copyLogs(r io.Reader, unit string, logger *slog.Logger, done c
 	for sc.Scan() {
 		line := sc.Text()
 		p.tail.add(line)
-		logger.Info("worker output", "unit", unit, "line", line)
+		logger.Warn("worker output", "unit", unit, "line", line)
 	}
 	_, _ = io.Copy(io.Discard, r)
 }

@@ -9,14 +9,15 @@ import (
 
 // The messages, each a map (codec.go). The host sends:
 //
-//	{op: "compile", id, prog, name, code, limits}   compile a file as program prog
+//	{op: "compile", id, prog, name, code, limits, log_level}   compile a file as program prog
 //	{op: "call", id, prog, hook, payload, event, hook_id, config, timeout, remaining}
 //	{op: "cancel", id}                               interrupt call id
 //	{op: "drop", prog}                               forget a program
 //
 // and the worker answers each compile and call with {id, hooks} or
 // {id, value} on success, {id, error} on failure; its first message is
-// {op: "hello"}. Durations are nanoseconds. A call carries the time it
+// {op: "hello"}, and {op: "log", level, msg, attrs} carries a log record
+// of its scripts (logs.go) at any time. Durations are nanoseconds. A call carries the time it
 // has left rather than a deadline, because the two processes' clocks are
 // not comparable.
 

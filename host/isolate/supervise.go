@@ -181,7 +181,7 @@ func (w *worker) launch(ctx context.Context) (*process, error) {
 	if err != nil {
 		return nil, err
 	}
-	proc, err := startProcess(ctx, exe, w.pool.opts.Limits.Or(), w.unit, w.pool.opts.Logger)
+	proc, err := startProcess(ctx, exe, w.pool.startLimits(), w.unit, w.pool.opts.Logger)
 	if err != nil {
 		return nil, err
 	}
@@ -266,6 +266,33 @@ func (w *worker) scheduleLocked(reason string) {
 	})
 }
 
+// replace starts a new process for the worker (under the pool's limits
+// now) and stops the running one once it has finished its calls. A start
+// already under way may have begun under the old limits: it is followed
+// by another.
+func (w *worker) replace() {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return
+	}
+	old, run := w.proc, w.start
+	w.proc, w.failures, w.startErr = nil, 0, nil
+	if run == nil {
+		w.beginLocked()
+	}
+	w.mu.Unlock()
+	if run != nil {
+		go func() {
+			<-run.done
+			w.replace()
+		}()
+	}
+	if old != nil {
+		go old.stop(stopGrace)
+	}
+}
+
 // compile compiles src in the worker as a new program.
 func (w *worker) compile(ctx context.Context, src scripting.Source, limits scripting.Limits) (*program, error) {
 	proc, err := w.await(ctx, true)
@@ -295,7 +322,7 @@ func (w *worker) compile(ctx context.Context, src scripting.Source, limits scrip
 // compileIn compiles src as program id in proc and returns its hooks.
 func compileIn(ctx context.Context, proc *process, id int64, src scripting.Source, limits scripting.Limits) ([]scripting.Hook, error) {
 	_, answer, err := proc.request(map[string]any{"op": "compile", "prog": id, "name": src.Name,
-		"code": string(src.Code), "limits": limitsMessage(limits)})
+		"code": string(src.Code), "limits": limitsMessage(limits), "log_level": int64(lowestLevel(proc.logger))})
 	if err != nil {
 		return nil, &scripting.Error{File: src.Name, Msg: "isolation: " + err.Error(), Err: err}
 	}

@@ -1,8 +1,10 @@
 package isolate
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -272,4 +274,67 @@ func TestCloseDuringStart(t *testing.T) {
 	if err := hook.Func.(WorkerFunction).AwaitReady(context.Background(), "a.lua:h"); err == nil {
 		t.Errorf("a call after Close found a worker")
 	}
+}
+
+// A worker whose input ends (its host died, or is stopping it) does not
+// run on with the calls in flight: past stopGrace it interrupts them and
+// exits by itself, so it cannot outlive its host by a call's deadline even
+// where no parent-death signal kills it.
+func TestWorkerEndsWithItsInput(t *testing.T) {
+	var logs syncBuffer
+	pool := NewPool(Options{Executable: testWorker, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	defer pool.Close()
+	prog, err := pool.Engine("spin.lua", ".lua").Compile(context.Background(), scripting.Source{Name: "spin.lua",
+		Code: []byte(`hook.on("x", function() print("spinning") while true do end end, { name = "spin" })`)}, &scripting.Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer prog.Close()
+	w := prog.(*program).w
+	pidOf(t, w, 0)
+	w.mu.Lock()
+	proc := w.proc
+	w.mu.Unlock()
+	answered := make(chan error, 1)
+	go func() {
+		c := &scripting.Call{Payload: map[string]any{}, Event: "x", Hook: "spin.lua:spin", Config: map[string]any{},
+			Timeout: time.Hour, Deadline: time.Now().Add(time.Hour)}
+		_, err := prog.Hooks()[0].Func.Call(c)
+		answered <- err
+	}()
+	for !strings.Contains(logs.String(), "spinning") { // the call runs in the worker
+		time.Sleep(time.Millisecond)
+	}
+	proc.wmu.Lock()
+	proc.in.Close() // as if the host had gone: the worker sees its input end
+	proc.wmu.Unlock()
+	select {
+	case <-proc.dead:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the worker still ran 30s after its input ended, with an hour-long call in flight")
+	}
+	if proc.killed.Load() {
+		t.Error("the worker was killed; want it to exit by itself")
+	}
+	if err := <-answered; err == nil {
+		t.Error("the call in flight succeeded")
+	}
+}
+
+// A syncBuffer is a bytes.Buffer safe for a logger and a test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }

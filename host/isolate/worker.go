@@ -10,6 +10,7 @@ import (
 	"path"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hookhost/hookhost/scripting"
@@ -59,16 +60,11 @@ func runWorker(spec string, in io.Reader, out io.Writer, stderr io.Writer) int {
 	if limits.Data > 0 {
 		debug.SetMemoryLimit(limits.Data - limits.Data/8) // collect before the kernel refuses
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo,
-		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
-			if len(groups) == 0 && a.Key == slog.TimeKey {
-				return slog.Attr{}
-			}
-			return a
-		}}))
 	s := &server{out: bufio.NewWriter(out), progs: map[int64]scripting.Program{}, calls: map[int64]*scripting.Call{},
-		engines: map[string]scripting.Engine{".lua": lua.Engine{}, ".star": starlark.Engine{}}, logger: logger,
-		modules: std.Modules(std.Options{Now: time.Now, Logger: logger})}
+		engines: map[string]scripting.Engine{".lua": lua.Engine{}, ".star": starlark.Engine{}}}
+	s.level.Store(int64(slog.LevelDebug)) // until the host says what it logs
+	s.logger = slog.New(newFrameHandler(s.send, &s.level))
+	s.modules = std.Modules(std.Options{Now: time.Now, Logger: s.logger})
 	s.send(map[string]any{"op": "hello"})
 	return s.serve(bufio.NewReader(in))
 }
@@ -84,7 +80,8 @@ type server struct {
 
 	engines map[string]scripting.Engine
 	modules []stdlib.Module
-	logger  *slog.Logger
+	logger  *slog.Logger // sends log messages to the host (logs.go)
+	level   atomic.Int64 // the host's lowest enabled level
 	wg      sync.WaitGroup
 }
 
@@ -104,7 +101,7 @@ func (s *server) serve(in io.Reader) int {
 	for {
 		msg, err := readFrame(in)
 		if err == io.EOF {
-			s.wg.Wait()
+			s.finish()
 			return 0
 		}
 		if err != nil {
@@ -136,8 +133,36 @@ func (s *server) serve(in io.Reader) int {
 	}
 }
 
+// finish lets the calls in flight end when the host's input has ended:
+// the host is stopping the worker (and kills it after stopGrace), or has
+// died. Either way no call outlives stopGrace by much: past it they are
+// interrupted, and past cancelGrace more the worker exits regardless, so
+// a worker whose host died without killing it (no parent-death signal on
+// this platform) does not run on.
+func (s *server) finish() {
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return
+	case <-time.After(stopGrace):
+	}
+	s.mu.Lock()
+	for _, c := range s.calls {
+		c.Interrupt()
+	}
+	s.mu.Unlock()
+	select {
+	case <-done:
+	case <-time.After(cancelGrace):
+	}
+}
+
 func (s *server) compile(msg map[string]any) {
 	id, name := msg["id"], str(msg, "name")
+	if l, ok := msg["log_level"].(int64); ok {
+		s.level.Store(l)
+	}
 	e := s.engines[path.Ext(name)]
 	if e == nil {
 		s.send(map[string]any{"id": id, "error": map[string]any{"file": name, "msg": "no engine for this file"}})
