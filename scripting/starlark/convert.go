@@ -109,7 +109,12 @@ func (m *meter) mapToStarlark(v map[string]any, depth int, strict bool) (starlar
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	d := starlark.NewDict(len(v))
+	var d *starlark.Dict
+	if strict {
+		d = m.dicts.dict(len(v))
+	} else {
+		d = starlark.NewDict(len(v))
+	}
 	for _, k := range keys {
 		sv, err := m.convert(v[k], depth+1, strict)
 		if err != nil {

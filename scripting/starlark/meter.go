@@ -27,6 +27,9 @@ type meter struct {
 	maxString int   // Limits.MaxStringSize: the longest string str and repr build
 	pending   int64 // bytes counted but not yet charged
 	ticks     int
+	// dicts, when set, supplies the dicts a payload binding fills (see
+	// dictCache).
+	dicts *dictCache
 }
 
 // Sizes charged for what a builtin or a conversion allocates, in bytes:

@@ -34,6 +34,8 @@ type callThread struct {
 	// it, but module functions see no hook call.
 	topLevel bool
 	limits   *scripting.Limits
+	// dicts are the dicts the thread's calls bind payload maps to.
+	dicts dictCache
 }
 
 func (ct *callThread) Interrupt() { ct.thread.Cancel("timeout") }
@@ -66,22 +68,25 @@ func (f *function) Call(c *scripting.Call) (out any, err error) {
 	if !c.Arm(ct) {
 		return nil, p.interrupted(c)
 	}
-	out, err = f.run(th, c)
+	out, err = f.run(ct, c)
 	if !c.Disarm() {
 		return nil, p.interrupted(c)
 	}
 	ct.call = nil // nothing of this call stays reachable from the pool
+	ct.dicts.recycle(th.Steps)
 	p.threads.Put(ct)
 	return out, err
 }
 
-func (f *function) run(th *starlark.Thread, c *scripting.Call) (out any, err error) {
+func (f *function) run(ct *callThread, c *scripting.Call) (out any, err error) {
+	th := &ct.thread
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, &scripting.Error{File: f.prog.name, Hook: c.Hook, Msg: fmt.Sprintf("internal error: %v", r)}
 		}
 	}()
 	m := meterFor(c, &f.prog.limits)
+	m.dicts = &ct.dicts
 	args, kwargs, err := f.bind(c, &m)
 	if err != nil {
 		return nil, &scripting.Error{File: f.prog.name, Line: int(f.fn.Position().Line), Hook: c.Hook,
