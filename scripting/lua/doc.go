@@ -12,9 +12,9 @@
 //
 // # Deadlines
 //
-// Every interpreter carries one cancellable context for its whole life;
-// interrupting a call cancels it, and gopher-lua checks it between
-// instructions. No timer is made per call: the host's watchdog does the
+// Every interpreter carries one context of its own for its whole life
+// (interrupt.go); interrupting a call closes its Done channel, which
+// gopher-lua looks at between instructions. No timer is made per call: the host's watchdog does the
 // interrupting. Builtins that could run long or build much inside one Go
 // call are replaced by hookhost's own (tablelib.go, strlib.go, format.go,
 // patterns.go): each is bounded before it starts, looks at the call's

@@ -1,7 +1,6 @@
 package lua
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"time"
@@ -15,9 +14,9 @@ import (
 // A state is one initialised interpreter of a file. It belongs to one
 // goroutine at a time: the pool hands it out and takes it back.
 type state struct {
-	L      *lua.LState
-	prog   *program
-	cancel context.CancelFunc
+	L    *lua.LState
+	prog *program
+	intr *interruptContext
 
 	// regs are the hook.on registrations the top level made.
 	regs    []registration
@@ -61,8 +60,9 @@ type registration struct {
 }
 
 // Interrupt stops the interpreter at its next instruction. The state's
-// context is cancelled for good, so an interrupted state is never reused.
-func (st *state) Interrupt() { st.cancel() }
+// context stays interrupted for good, so an interrupted state is never
+// reused.
+func (st *state) Interrupt() { st.intr.interrupt() }
 
 // Registry (value stack) sizes, in slots of 16 bytes. An interpreter
 // starts small, since every pooled one keeps its stack: a guardrail's
@@ -91,9 +91,9 @@ func (p *program) newState() (*state, error) {
 		RegistryGrowStep:    registryGrowStep,
 		MinimizeStackMemory: true,
 	})
-	ctx, cancel := context.WithCancel(context.Background())
-	L.SetContext(ctx)
-	st := &state{L: L, prog: p, cancel: cancel}
+	intr := &interruptContext{}
+	L.SetContext(intr)
+	st := &state{L: L, prog: p, intr: intr}
 	st.openSandbox()
 	st.setHookModule()
 	if err := st.runTopLevel(); err != nil {
@@ -104,7 +104,7 @@ func (p *program) newState() (*state, error) {
 }
 
 func (st *state) close() {
-	st.cancel()
+	st.intr.interrupt()
 	st.L.Close()
 }
 
