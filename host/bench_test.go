@@ -26,6 +26,11 @@ import (
 //	fire          through Host.Fire with that one hook
 //	fire10        Host.Fire with ten such hooks on the event
 //	fire-parallel fire under RunParallel (run with -cpu 1,2 for scaling)
+//	lua/fire-varied  fire on two payloads in turn whose commands differ,
+//	              as real ones do: the Lua engine reuses its last call's
+//	              argument tables, and a string equal to the one there
+//	              already is not boxed again, which the same payload on
+//	              every call always is
 //
 // on a payload the guardrail lets through, and the -deny variants of raw,
 // raw-deadline and fire on one it refuses: the raw calls return the plain
@@ -77,6 +82,7 @@ func BenchmarkHook(b *testing.B) {
 	b.Run("star/raw-parallel", func(b *testing.B) {
 		b.RunParallel(func(pb *testing.PB) { rawStarLoop(b, false, "ls -la", pb.Next) })
 	})
+	b.Run("lua/fire-varied", func(b *testing.B) { benchFireVaried(b, benchHost(b, "lua", benchLua, 1)) })
 	for _, lang := range []struct{ ext, src string }{{"lua", benchLua}, {"star", benchStar}} {
 		b.Run(lang.ext+"/fire", func(b *testing.B) { benchFire(b, benchHost(b, lang.ext, lang.src, 1)) })
 		b.Run(lang.ext+"/fire-deny", func(b *testing.B) { benchFireDeny(b, benchHost(b, lang.ext, lang.src, 1)) })
@@ -120,6 +126,23 @@ func benchFireDeny(b *testing.B, h *Host) {
 	for i := 0; i < b.N; i++ {
 		r, err := h.Fire(context.Background(), "tool.execute.pre", benchDenyPayload)
 		if err != nil || r.Decision.Action != Deny || r.Decision.Reason != benchReason {
+			b.Fatal(err, r.Decision)
+		}
+	}
+}
+
+// benchVariedPayloads are allowed payloads with different commands.
+var benchVariedPayloads = [2]map[string]any{
+	{"tool_name": "bash", "params": map[string]any{"command": "ls -la"}},
+	{"tool_name": "bash", "params": map[string]any{"command": "git status --short"}},
+}
+
+func benchFireVaried(b *testing.B, h *Host) {
+	defer reportCPU(b)()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		r, err := h.Fire(context.Background(), "tool.execute.pre", benchVariedPayloads[i%2])
+		if err != nil || r.Decision.Action != Continue {
 			b.Fatal(err, r.Decision)
 		}
 	}
