@@ -8,18 +8,25 @@ import (
 	"testing"
 
 	"github.com/hookhost/hookhost/host/isolate/isolatetest"
+	"github.com/hookhost/hookhost/scripting"
 )
 
 // isolatedHost is a host of files in dir whose config (hookhost.yaml in
 // dir's parent) isolates them.
 func isolatedHost(t *testing.T, files map[string]string, config string) (*Host, string) {
 	t.Helper()
+	return isolatedHostLimits(t, files, config, scripting.Limits{})
+}
+
+// isolatedHostLimits is isolatedHost with the embedder's per-call limits.
+func isolatedHostLimits(t *testing.T, files map[string]string, config string, limits scripting.Limits) (*Host, string) {
+	t.Helper()
 	root := t.TempDir()
 	dir := filepath.Join(root, "hooks.d")
 	writeFiles(t, dir, files)
 	cfgPath := filepath.Join(root, "hookhost.yaml")
 	writeFiles(t, root, map[string]string{"hookhost.yaml": config})
-	h, err := New(context.Background(), Options{Dir: dir, ConfigPath: cfgPath, WorkerExecutable: testWorker})
+	h, err := New(context.Background(), Options{Dir: dir, ConfigPath: cfgPath, WorkerExecutable: testWorker, Limits: limits})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,12 +58,13 @@ func fireOK(t *testing.T, h *Host, event string, payload map[string]any) Result 
 	return r
 }
 
-// A worker that dies (here: one allocation past its data limit) costs
-// only that call: the hook fails, the next hook runs, and the next call
-// gets a fresh worker that decides as before. Each death is a strike: the
-// third within ten minutes quarantines the hook.
+// A worker that dies (here: one allocation past its data limit, which
+// the embedder's per-call budget of 8 GiB lets through) costs only that
+// call: the hook fails, the next hook runs, and the next call gets a
+// fresh worker that decides as before. Each death is a strike: the third
+// within ten minutes quarantines the hook.
 func TestIsolatedWorkerRestarts(t *testing.T) {
-	h, _ := isolatedHost(t, map[string]string{
+	h, _ := isolatedHostLimits(t, map[string]string{
 		"bomb.star": `
 def bomb(tool_name):
     if tool_name == "bomb":
@@ -65,7 +73,7 @@ def bomb(tool_name):
 
 hook.on("tool.execute.pre", bomb, priority = 10)`,
 		"next.lua": `hook.on("tool.execute.pre", function() return hook.message("next ran") end, { name = "next" })`,
-	}, "hooks:\n  bomb.star: { isolation: process }\n")
+	}, "hooks:\n  bomb.star: { isolation: process }\n", scripting.Limits{MaxCallMemory: 8 << 30})
 	for i := range strikeLimit {
 		r := fireOK(t, h, "tool.execute.pre", map[string]any{"tool_name": "bomb"})
 		if len(r.Trace) != 2 || r.Trace[0].Outcome != OutcomeError || !strings.Contains(r.Trace[0].Error, "isolation: the worker process ended") ||

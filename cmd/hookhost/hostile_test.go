@@ -48,6 +48,8 @@ type hostileCase struct {
 	stdin []byte
 	// isolated runs the file with isolation: process.
 	isolated bool
+	// wantError, when set, is part of the hostile hook's error.
+	wantError string
 }
 
 // lowHook is the lower-priority hook that must run after every hostile
@@ -69,6 +71,9 @@ func indent(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// starBig is a string of 1 MiB, within the per-call budget.
+const starBig = `big = "x" * (1 << 20)`
 
 // sharedLua and sharedStar build a value of 2^40 leaves in 40 steps.
 const (
@@ -118,11 +123,24 @@ x = []
 for _ in range(300000):
     x = [x]
 return hook.message(str(x)[:10])`)},
-		// One operation of 4 GiB: only an OS limit can stop it, so it runs
-		// isolated; in process it still ends hookhost with the Go
-		// runtime's out-of-memory error (exit 2).
-		{name: "star [0] * (1 << 28), isolated", file: "bomb.star", isolated: true,
+		// One operation of gigabytes: refused in process before it
+		// allocates, and isolated too.
+		{name: "star [0] * (1 << 28)", file: "bomb.star", wantError: "list * int: 268435456 elements: memory limit exceeded",
 			code: starBomb(`return hook.message(str(len([0] * (1 << 28))))`)},
+		{name: "star [0] * (1 << 28), isolated", file: "bomb.star", isolated: true, wantError: "memory limit exceeded",
+			code: starBomb(`return hook.message(str(len([0] * (1 << 28))))`)},
+		{name: "star s * n", file: "bomb.star", wantError: "string * int: 536870912 bytes: memory limit exceeded",
+			code: starBomb("s = \"x\" * 1024\nreturn hook.message(str(len(s * (1 << 19))))")},
+		{name: "star join of one string many times", file: "bomb.star", wantError: "join: 4294967296 bytes: memory limit exceeded",
+			code: starBomb(starBig + "\nreturn hook.message(str(len(\"\".join([big] * 4096))))")},
+		{name: "star join with a long separator", file: "bomb.star", wantError: "join: 4293918720 bytes: memory limit exceeded",
+			code: starBomb(starBig + "\nreturn hook.message(str(len(big.join([\"\"] * 4096))))")},
+		{name: "star replace", file: "bomb.star", wantError: "replace: 4294967296 bytes: memory limit exceeded",
+			code: starBomb(starBig + "\nreturn hook.message(str(len((\"a\" * 4096).replace(\"a\", big))))")},
+		{name: "star format of a repeated field", file: "bomb.star", wantError: "format: 4294979584 bytes: memory limit exceeded",
+			code: starBomb(starBig + "\nreturn hook.message(str(len((\"{0}\" * 4096).format(big))))")},
+		{name: "star % of a repeated key", file: "bomb.star", wantError: "str % dict: 4294987776 bytes: memory limit exceeded",
+			code: starBomb(starBig + "\nreturn hook.message(str(len((\"%(a)s\" * 4096) % {\"a\": big})))")},
 		{name: "star list(range(1 << 30))", file: "bomb.star", code: starBomb(`return hook.message(str(len(list(range(1 << 30)))))`)},
 		{name: "star s + s doubling", file: "bomb.star", code: starBomb(`
 s = "x"
@@ -154,7 +172,10 @@ func TestHostile(t *testing.T) {
 				args = append(args, "--config", filepath.Join(root, "hookhost.yaml"))
 			}
 			out := runBounded(t, bin, hostileDeadline+hostileSlack, c.stdin, args...)
-			checkFireAnswer(t, out)
+			bomb := checkFireAnswer(t, out)
+			if e, _ := bomb["error"].(string); c.wantError != "" && !strings.Contains(e, c.wantError) {
+				t.Errorf("the bomb's error %q does not say %q", e, c.wantError)
+			}
 		})
 	}
 }
@@ -264,17 +285,18 @@ func runBounded(t *testing.T, bin string, limit time.Duration, stdin []byte, arg
 }
 
 // memoryBombs grow the heap step by step through the interpreter (a
-// table of small tables, a list of fresh 1 KiB strings): nothing counts
-// them one by one, so only the heap watchdog (in process) or the worker's
-// limits (isolated) stop them.
+// table of small tables, a list of fresh 1 KiB lists, each a repetition
+// whose size the source bounds): nothing counts them one by one, so only
+// the heap watchdog (in process) or the worker's limits (isolated) stop
+// them.
 var memoryBombs = map[string]string{
 	"bomb.lua": luaBomb(`
 local t = {}
 for i = 1, 1e9 do t[i] = { i, i, i, i } end`),
 	"bomb.star": starBomb(`
-x, s = [], "x" * 1024
+x = []
 for i in range(1000000000):
-    x.append(s + str(i))`),
+    x.append([i] * 64)`),
 }
 
 // A memory bomb in process stays near limits.memory: the watchdog stops

@@ -44,6 +44,7 @@ func predeclared(hookMod *starlarkstruct.Module) starlark.StringDict {
 	} {
 		env[name] = starlark.NewBuiltin(name, fn)
 	}
+	addOpBuiltins(env)
 	return env
 }
 

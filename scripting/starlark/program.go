@@ -205,6 +205,7 @@ func (p *program) scriptError(err error, hook string) *scripting.Error {
 	if !errors.As(err, &ee) {
 		return e
 	}
+	dropHiddenFrames(ee)
 	e.Msg = ee.Msg
 	e.Backtrace = strings.TrimSpace(strings.TrimPrefix(ee.Backtrace(), "Traceback (most recent call last):"))
 	for i := 0; i < len(ee.CallStack); i++ {

@@ -58,7 +58,7 @@ func unseal(data []byte) ([]byte, bool) {
 }
 
 func compileSource(src scripting.Source, predeclared starlark.StringDict) (*starlark.Program, error) {
-	_, prog, err := starlark.SourceProgramOptions(&fileOptions, src.Name, src.Code, predeclared.Has)
+	prog, err := rewrittenProgram(src.Name, src.Code, predeclared)
 	if err != nil {
 		return nil, syntaxError(src.Name, err)
 	}

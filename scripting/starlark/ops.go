@@ -1,0 +1,100 @@
+package starlark
+
+import (
+	"slices"
+
+	"go.starlark.net/starlark"
+)
+
+// Operators and methods, bounded. go.starlark.net performs x * n, x + y
+// and format % args in its interpreter loop, and sep.join, replace,
+// format and split in its own Go code, with no hook for hookhost: one
+// [0] * (1 << 28) asks the Go runtime for 4 GiB at once, and s = s + s
+// doubles a string per step. Before a file is resolved and compiled its
+// syntax tree is rewritten (ops_rewrite.go) so that each such operation
+// calls one of the hidden builtins below: x + y becomes $add(x, y),
+// x += y becomes x += $iadd(x, y), s.join(l) becomes $join(s.join, l).
+// The names start with '$', which a script cannot write, so no script can
+// call, shadow or rebind them. Each one computes the size of the result
+// from its operands, charges it to the call's memory budget (which also
+// checks the interrupt), refusing before anything is allocated, and then
+// performs the operation with go.starlark.net's own code (starlark.Binary,
+// the method itself), so results and error messages are the
+// interpreter's. The call instruction carries the operator's position,
+// and the hidden frame is dropped from an error's call stack
+// (dropHiddenFrames), so positions and backtraces read as before.
+//
+// Integer and float arithmetic takes the first case of a type switch,
+// and operations whose size the source already bounds (i + 1, "-" * 40,
+// x % 2, "a" + "b") are not rewritten at all.
+
+// opBuiltins are the hidden builtins, by name. The table is built once
+// and never changed; its builtins hold no state.
+var opBuiltins = func() map[string]*starlark.Builtin {
+	fns := map[string]func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error){
+		opAdd:         addOp,
+		opMul:         mulOp,
+		opMod:         modOp,
+		opAddInto:     addIntoOp,
+		opMulInto:     mulIntoOp,
+		opModInto:     modIntoOp,
+		"$join":       joinMethod,
+		"$replace":    replaceMethod,
+		"$format":     formatMethod,
+		"$split":      splitMethod,
+		"$rsplit":     splitMethod,
+		"$splitlines": splitlinesMethod,
+		"$extend":     extendMethod,
+	}
+	out := make(map[string]*starlark.Builtin, len(fns))
+	for name, fn := range fns {
+		out[name] = starlark.NewBuiltin(name, fn)
+	}
+	return out
+}()
+
+// The hidden builtins of the operators.
+const (
+	opAdd     = "$add"
+	opMul     = "$mul"
+	opMod     = "$mod"
+	opAddInto = "$iadd"
+	opMulInto = "$imul"
+	opModInto = "$imod"
+)
+
+// addOpBuiltins adds the hidden builtins to a file's predeclared names
+// (so that a cached program's key names them too).
+func addOpBuiltins(predeclared starlark.StringDict) {
+	for k, b := range opBuiltins {
+		predeclared[k] = b
+	}
+}
+
+// rewrittenProgram parses src, rewrites its bounded operations and
+// compiles it; predeclared must hold the hidden builtins. A file the
+// resolver rejects is resolved again as written, so its errors are
+// exactly go.starlark.net's.
+func rewrittenProgram(name string, src []byte, predeclared starlark.StringDict) (*starlark.Program, error) {
+	f, err := fileOptions.Parse(name, src, 0)
+	if err != nil {
+		return nil, err
+	}
+	rewriteOps(f)
+	prog, err := starlark.FileProgram(f, predeclared.Has)
+	if err == nil {
+		return prog, nil
+	}
+	_, _, err = starlark.SourceProgramOptions(&fileOptions, name, src, predeclared.Has)
+	return nil, err
+}
+
+// dropHiddenFrames removes the frames of the hidden builtins from an
+// error's call stack: the script's frame before them already carries the
+// operator's position, and without them the backtrace is the one the
+// plain operator gives.
+func dropHiddenFrames(ee *starlark.EvalError) {
+	ee.CallStack = slices.DeleteFunc(ee.CallStack, func(fr starlark.CallFrame) bool {
+		return opBuiltins[fr.Name] != nil && fr.Pos.Line == 0
+	})
+}

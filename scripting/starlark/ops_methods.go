@@ -1,0 +1,205 @@
+package starlark
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"go.starlark.net/starlark"
+)
+
+// The hidden builtins of the bounded methods. A rewritten call
+// x.name(args…) arrives as $name(x.name, args…): the attribute was looked
+// up by the interpreter, with its own errors. When it is the string (or
+// list) method of that name, the size of its result is charged first;
+// then the method is called as the interpreter would have called it, so
+// a module function or a struct field called join passes through
+// untouched.
+
+// splitPieceSize is what split and splitlines allocate for each piece:
+// the list's slot, the string header and its box.
+const splitPieceSize = 3 * valueSize
+
+// A methodCost is the size of one bounded method's result, given its
+// receiver and arguments; it costs nothing when the receiver is not of
+// the method's type.
+type methodCost func(thread *starlark.Thread, name string, recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) (opCost, error)
+
+// callMethod charges the method's cost when args[0] is the method the
+// hidden builtin stands for, then calls args[0] with the rest.
+func callMethod(thread *starlark.Thread, hidden *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple, cost methodCost) (starlark.Value, error) {
+	if len(args) == 0 {
+		return nil, errors.New(hidden.Name() + ": missing method")
+	}
+	name := strings.TrimPrefix(hidden.Name(), "$")
+	if b, ok := args[0].(*starlark.Builtin); ok && b.Name() == name && b.Receiver() != nil {
+		c, err := cost(thread, name, b.Receiver(), args[1:], kwargs)
+		if err == nil {
+			err = c.charge(thread)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return starlark.Call(thread, args[0], args[1:], kwargs)
+}
+
+func joinMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return callMethod(thread, b, args, kwargs, joinCost)
+}
+
+func replaceMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return callMethod(thread, b, args, kwargs, replaceCost)
+}
+
+func formatMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return callMethod(thread, b, args, kwargs, formatCost)
+}
+
+func splitMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return callMethod(thread, b, args, kwargs, splitCost)
+}
+
+func splitlinesMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return callMethod(thread, b, args, kwargs, splitlinesCost)
+}
+
+func extendMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return callMethod(thread, b, args, kwargs, extendMethodCost)
+}
+
+// joinCost is the length of sep.join(it): every string of it and a
+// separator between two. It iterates it once beforehand (metered, so a
+// long iterable answers the interrupt), stopping at the first element
+// that is not a string, where join itself fails.
+func joinCost(thread *starlark.Thread, _ string, recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) (opCost, error) {
+	sep, ok := recv.(starlark.String)
+	if !ok || len(args) != 1 || len(kwargs) != 0 {
+		return opCost{}, nil
+	}
+	it, ok := args[0].(starlark.Iterable)
+	if !ok {
+		return opCost{}, nil
+	}
+	m := meterOf(thread)
+	iter := iterate(it)
+	defer iter.Done()
+	var total, n int64
+	var x starlark.Value
+	for iter.Next(&x) {
+		if err := m.tick(thread); err != nil {
+			return opCost{}, fmt.Errorf("join: %w", err)
+		}
+		s, ok := starlark.AsString(x)
+		if !ok {
+			break
+		}
+		total += int64(len(s))
+		n++
+	}
+	if n > 1 {
+		total += (n - 1) * int64(len(sep))
+	}
+	return opCost{what: "join", n: total, size: 1, unit: "bytes"}, nil
+}
+
+// replaceCost is the length of s.replace(old, new, count): each
+// replacement (the empty string matches before every character and at
+// the end) changes the length by len(new) - len(old).
+func replaceCost(_ *starlark.Thread, name string, recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) (opCost, error) {
+	s, ok := recv.(starlark.String)
+	if !ok {
+		return opCost{}, nil
+	}
+	var old, new string
+	count := -1
+	if starlark.UnpackPositionalArgs(name, args, kwargs, 2, &old, &new, &count) != nil || old == new || count == 0 {
+		return opCost{}, nil
+	}
+	k := int64(strings.Count(string(s), old))
+	if count > 0 && int64(count) < k {
+		k = int64(count)
+	}
+	if k == 0 {
+		return opCost{}, nil
+	}
+	return bytesCost("replace", int(int64(len(s))+k*int64(len(new)-len(old)))), nil
+}
+
+func formatCost(thread *starlark.Thread, _ string, recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) (opCost, error) {
+	s, ok := recv.(starlark.String)
+	if !ok {
+		return opCost{}, nil
+	}
+	n, err := formatSize(thread, string(s), args, kwargs)
+	if err != nil {
+		return opCost{}, fmt.Errorf("format: %w", err)
+	}
+	return bytesCost("format", int(n)), nil
+}
+
+// splitCost is the number of pieces s.split(sep, maxsplit) (or rsplit)
+// makes, each a list slot and a string.
+func splitCost(_ *starlark.Thread, name string, recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) (opCost, error) {
+	s, ok := recv.(starlark.String)
+	if !ok {
+		return opCost{}, nil
+	}
+	var sep starlark.Value
+	maxsplit := -1
+	if starlark.UnpackPositionalArgs(name, args, kwargs, 0, &sep, &maxsplit) != nil {
+		return opCost{}, nil
+	}
+	var pieces int64
+	switch sep := sep.(type) {
+	case nil, starlark.NoneType:
+		pieces = fieldCount(string(s))
+	case starlark.String:
+		if sep == "" {
+			return opCost{}, nil
+		}
+		pieces = int64(strings.Count(string(s), string(sep))) + 1
+	default:
+		return opCost{}, nil
+	}
+	if maxsplit >= 0 && int64(maxsplit)+1 < pieces {
+		pieces = int64(maxsplit) + 1
+	}
+	return opCost{what: name, n: pieces, size: splitPieceSize, unit: "elements"}, nil
+}
+
+// fieldCount is the number of runs of non-space characters in s.
+func fieldCount(s string) int64 {
+	var n int64
+	inField := false
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		space := unicode.IsSpace(r)
+		if !space && !inField {
+			n++
+		}
+		inField = !space
+		i += size
+	}
+	return n
+}
+
+func splitlinesCost(_ *starlark.Thread, name string, recv starlark.Value, _ starlark.Tuple, _ []starlark.Tuple) (opCost, error) {
+	s, ok := recv.(starlark.String)
+	if !ok {
+		return opCost{}, nil
+	}
+	return opCost{what: name, n: int64(strings.Count(string(s), "\n")) + 1, size: splitPieceSize, unit: "elements"}, nil
+}
+
+func extendMethodCost(_ *starlark.Thread, _ string, recv starlark.Value, args starlark.Tuple, _ []starlark.Tuple) (opCost, error) {
+	if _, ok := recv.(*starlark.List); !ok || len(args) != 1 {
+		return opCost{}, nil
+	}
+	return extendCost("list.extend of ", args[0]), nil
+}

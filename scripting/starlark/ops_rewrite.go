@@ -1,0 +1,272 @@
+package starlark
+
+import (
+	"go.starlark.net/syntax"
+)
+
+// The rewrite of a parsed file, before it is resolved: every x + y,
+// x * y and x % y whose size the source does not bound becomes a call of
+// a hidden builtin at the operator's position; x += y (and *=, %=)
+// becomes x += $iadd(x, y), the left side read a second time, which is
+// only done where reading it has no effect (a name, or an index or field
+// of names and constants); and a call of one of the methods in
+// boundedMethods becomes $method(x.method, args…), which performs the
+// call after checking the size when x is a string or a list.
+
+// binaryOps maps each rewritten operator to its hidden builtin.
+var binaryOps = map[syntax.Token]string{
+	syntax.PLUS:    opAdd,
+	syntax.STAR:    opMul,
+	syntax.PERCENT: opMod,
+}
+
+// augmentedOps maps each rewritten augmented assignment to its hidden
+// builtin and to the operator it applies.
+var augmentedOps = map[syntax.Token]struct {
+	builtin string
+	op      syntax.Token
+}{
+	syntax.PLUS_EQ:    {opAddInto, syntax.PLUS},
+	syntax.STAR_EQ:    {opMulInto, syntax.STAR},
+	syntax.PERCENT_EQ: {opModInto, syntax.PERCENT},
+}
+
+// boundedMethods maps the method names whose calls are rewritten to their
+// hidden builtins.
+var boundedMethods = map[string]string{
+	"join":       "$join",
+	"replace":    "$replace",
+	"format":     "$format",
+	"split":      "$split",
+	"rsplit":     "$rsplit",
+	"splitlines": "$splitlines",
+	"extend":     "$extend",
+}
+
+// rewriteOps rewrites f in place. syntax.Walk calls the function on a
+// node before it descends into the node's children, so replacing the
+// children first means every new node is visited, and its operands are
+// rewritten in turn.
+func rewriteOps(f *syntax.File) {
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if n != nil {
+			rewriteChildren(n)
+		}
+		return true
+	})
+}
+
+// rewriteChildren replaces the expressions directly below n.
+func rewriteChildren(n syntax.Node) {
+	switch n := n.(type) {
+	case *syntax.ExprStmt:
+		n.X = rewriteExpr(n.X)
+	case *syntax.IfStmt:
+		n.Cond = rewriteExpr(n.Cond)
+	case *syntax.AssignStmt:
+		rewriteAssign(n)
+	case *syntax.DefStmt:
+		rewriteList(n.Params)
+	case *syntax.ForStmt:
+		n.X = rewriteExpr(n.X)
+	case *syntax.WhileStmt:
+		n.Cond = rewriteExpr(n.Cond)
+	case *syntax.ReturnStmt:
+		if n.Result != nil {
+			n.Result = rewriteExpr(n.Result)
+		}
+	case *syntax.ListExpr:
+		rewriteList(n.List)
+	case *syntax.TupleExpr:
+		rewriteList(n.List)
+	case *syntax.ParenExpr:
+		n.X = rewriteExpr(n.X)
+	case *syntax.CondExpr:
+		n.Cond, n.True, n.False = rewriteExpr(n.Cond), rewriteExpr(n.True), rewriteExpr(n.False)
+	case *syntax.IndexExpr:
+		n.X, n.Y = rewriteExpr(n.X), rewriteExpr(n.Y)
+	case *syntax.DictEntry:
+		n.Key, n.Value = rewriteExpr(n.Key), rewriteExpr(n.Value)
+	case *syntax.SliceExpr:
+		n.X, n.Lo, n.Hi, n.Step = rewriteExpr(n.X), rewriteOptional(n.Lo), rewriteOptional(n.Hi), rewriteOptional(n.Step)
+	case *syntax.Comprehension:
+		n.Body = rewriteExpr(n.Body)
+	case *syntax.IfClause:
+		n.Cond = rewriteExpr(n.Cond)
+	case *syntax.ForClause:
+		n.X = rewriteExpr(n.X)
+	case *syntax.UnaryExpr:
+		n.X = rewriteOptional(n.X)
+	case *syntax.BinaryExpr:
+		n.X, n.Y = rewriteExpr(n.X), rewriteExpr(n.Y)
+	case *syntax.DotExpr:
+		n.X = rewriteExpr(n.X)
+	case *syntax.CallExpr:
+		n.Fn = rewriteExpr(n.Fn)
+		rewriteList(n.Args)
+	case *syntax.LambdaExpr:
+		rewriteList(n.Params)
+		n.Body = rewriteExpr(n.Body)
+	}
+}
+
+func rewriteList(list []syntax.Expr) {
+	for i, x := range list {
+		list[i] = rewriteExpr(x)
+	}
+}
+
+func rewriteOptional(x syntax.Expr) syntax.Expr {
+	if x == nil {
+		return nil
+	}
+	return rewriteExpr(x)
+}
+
+// rewriteExpr returns the replacement of x, or x.
+func rewriteExpr(x syntax.Expr) syntax.Expr {
+	switch x := x.(type) {
+	case *syntax.BinaryExpr:
+		if name := binaryOps[x.Op]; name != "" && !boundedBySource(x.Op, x.X, x.Y) {
+			return hiddenCall(name, x.OpPos, x.X, x.Y)
+		}
+	case *syntax.CallExpr:
+		if dot, ok := x.Fn.(*syntax.DotExpr); ok {
+			if name := boundedMethods[dot.Name.Name]; name != "" {
+				args := append([]syntax.Expr{dot}, x.Args...)
+				return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: dot.Name.NamePos, Name: name},
+					Lparen: x.Lparen, Args: args, Rparen: x.Rparen}
+			}
+		}
+	}
+	return x
+}
+
+// hiddenCall is name(x, y), called at pos: the position the interpreter
+// gives the operator, and so its errors.
+func hiddenCall(name string, pos syntax.Position, x, y syntax.Expr) *syntax.CallExpr {
+	_, end := y.Span()
+	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: pos, Name: name}, Lparen: pos,
+		Args: []syntax.Expr{x, y}, Rparen: end}
+}
+
+// rewriteAssign checks x op= y before the operator runs: the right side
+// becomes $iop(x, y), which returns y once the size of x op y is
+// charged. An address with calls in it (d[f()] += s) is left alone: it
+// cannot be read twice.
+func rewriteAssign(n *syntax.AssignStmt) {
+	n.RHS = rewriteExpr(n.RHS)
+	aug, ok := augmentedOps[n.Op]
+	if !ok || boundedBySource(aug.op, n.LHS, n.RHS) {
+		return
+	}
+	if again, ok := readAgain(n.LHS); ok {
+		n.RHS = hiddenCall(aug.builtin, n.OpPos, again, n.RHS)
+	}
+}
+
+// readAgain returns a fresh copy of an expression that has no effect
+// when evaluated a second time: names, constants, and fields and indexes
+// of those. It reports false for anything else.
+func readAgain(x syntax.Expr) (syntax.Expr, bool) {
+	switch x := x.(type) {
+	case *syntax.Ident:
+		return &syntax.Ident{NamePos: x.NamePos, Name: x.Name}, true
+	case *syntax.Literal:
+		c := *x
+		return &c, true
+	case *syntax.ParenExpr:
+		inner, ok := readAgain(x.X)
+		return &syntax.ParenExpr{Lparen: x.Lparen, X: inner, Rparen: x.Rparen}, ok
+	case *syntax.DotExpr:
+		inner, ok := readAgain(x.X)
+		return &syntax.DotExpr{X: inner, Dot: x.Dot, NamePos: x.NamePos,
+			Name: &syntax.Ident{NamePos: x.Name.NamePos, Name: x.Name.Name}}, ok
+	case *syntax.IndexExpr:
+		obj, ok1 := readAgain(x.X)
+		key, ok2 := readAgain(x.Y)
+		return &syntax.IndexExpr{X: obj, Lbrack: x.Lbrack, Y: key, Rbrack: x.Rbrack}, ok1 && ok2
+	}
+	return nil, false
+}
+
+// sizeLimitBySource bounds, in elements or bytes, a repetition the source
+// spells out ("-" * 40, [0] * 8) that is not rewritten.
+const sizeLimitBySource = 1024
+
+// boundedBySource reports whether the source alone bounds the size of
+// x op y: an operand that is a number literal makes + and % arithmetic
+// (or a type error, or a format with one number in it), and an int literal times a literal sequence has a
+// size known here. Sums of literals are also left to the compiler, which
+// folds them.
+func boundedBySource(op syntax.Token, x, y syntax.Expr) bool {
+	switch op {
+	case syntax.PLUS:
+		return isNumber(x) || isNumber(y) || literalLen(x) >= 0 && literalLen(y) >= 0
+	case syntax.PERCENT:
+		// One argument fills at most one conversion.
+		return isNumber(x) || isNumber(y) || literalToken(y) == syntax.STRING
+	case syntax.STAR:
+		if isFloat(x) || isFloat(y) || isInt(x) && isInt(y) {
+			return true
+		}
+		return repeatBySource(x, y) || repeatBySource(y, x)
+	}
+	return false
+}
+
+// repeatBySource reports whether seq * n is a literal sequence times a
+// small int literal.
+func repeatBySource(seq, n syntax.Expr) bool {
+	lit, ok := unparen(n).(*syntax.Literal)
+	if !ok || lit.Token != syntax.INT {
+		return false
+	}
+	count, ok := lit.Value.(int64)
+	size := literalLen(seq)
+	return ok && size >= 0 && count <= sizeLimitBySource && int64(size)*count <= sizeLimitBySource
+}
+
+// literalLen is the length of a string or bytes literal, or the number
+// of elements of a list or tuple display; -1 for anything else.
+func literalLen(x syntax.Expr) int {
+	switch x := unparen(x).(type) {
+	case *syntax.Literal:
+		if s, ok := x.Value.(string); ok {
+			return len(s)
+		}
+	case *syntax.ListExpr:
+		return len(x.List)
+	case *syntax.TupleExpr:
+		return len(x.List)
+	}
+	return -1
+}
+
+func isNumber(x syntax.Expr) bool { return isInt(x) || isFloat(x) }
+
+func isInt(x syntax.Expr) bool   { return literalToken(x) == syntax.INT }
+func isFloat(x syntax.Expr) bool { return literalToken(x) == syntax.FLOAT }
+
+// literalToken is the token of a number or string literal, signed or
+// parenthesised; ILLEGAL for anything else.
+func literalToken(x syntax.Expr) syntax.Token {
+	x = unparen(x)
+	if u, ok := x.(*syntax.UnaryExpr); ok && (u.Op == syntax.MINUS || u.Op == syntax.PLUS) {
+		x = unparen(u.X)
+	}
+	if lit, ok := x.(*syntax.Literal); ok {
+		return lit.Token
+	}
+	return syntax.ILLEGAL
+}
+
+func unparen(x syntax.Expr) syntax.Expr {
+	for {
+		p, ok := x.(*syntax.ParenExpr)
+		if !ok {
+			return x
+		}
+		x = p.X
+	}
+}

@@ -1,0 +1,131 @@
+package starlark
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"go.starlark.net/starlark"
+
+	"github.com/hookhost/hookhost/scripting"
+)
+
+// The rewritten operators must do what the interpreter's do: the same
+// results, the same error messages at the same positions, the same
+// backtraces. evalBoth runs a file's top level twice, as go.starlark.net
+// compiles it and as hookhost rewrites it (under a meter with the given
+// budget), and returns the value of its global "r" (or the error) each
+// way, written out.
+
+// sameMaxSteps keeps the comparisons, and the fuzz target's inputs,
+// short.
+const sameMaxSteps = 100_000
+
+type evalOutcome struct {
+	value     string // r, written by go.starlark.net
+	msg       string // the error's message
+	backtrace string
+	cause     string // the type of the error's cause
+}
+
+func evalPlain(src string) evalOutcome {
+	thread := &starlark.Thread{Name: "plain"}
+	thread.SetMaxExecutionSteps(sameMaxSteps)
+	globals, err := starlark.ExecFileOptions(&fileOptions, thread, "same.star", src, nil)
+	return outcome(globals, err)
+}
+
+func evalRewritten(src string, budget int64) evalOutcome {
+	limits := scripting.Limits{MaxCallMemory: budget}.Or()
+	ct := &callThread{limits: &limits, call: &scripting.Call{}}
+	ct.thread.Name = "rewritten"
+	ct.thread.SetLocal(callKey, ct)
+	ct.thread.SetMaxExecutionSteps(sameMaxSteps * 4) // a rewritten operator is one more instruction
+	predeclared := starlark.StringDict{}
+	addOpBuiltins(predeclared)
+	prog, err := rewrittenProgram("same.star", []byte(src), predeclared)
+	if err != nil {
+		return evalOutcome{msg: err.Error(), cause: fmt.Sprintf("%T", err)}
+	}
+	globals, err := prog.Init(&ct.thread, predeclared)
+	return outcome(globals, err)
+}
+
+func outcome(globals starlark.StringDict, err error) evalOutcome {
+	if err != nil {
+		out := evalOutcome{msg: err.Error(), cause: fmt.Sprintf("%T", err)}
+		var ee *starlark.EvalError
+		if errors.As(err, &ee) {
+			dropHiddenFrames(ee)
+			out.backtrace = ee.Backtrace()
+			out.cause = fmt.Sprintf("%T", ee.Unwrap())
+		}
+		return out
+	}
+	if r, ok := globals["r"]; ok {
+		return evalOutcome{value: r.String()}
+	}
+	return evalOutcome{value: "<no r>"}
+}
+
+// TestOpsSameAsInterpreter compares, for every rewritten operator and
+// method, results and errors with go.starlark.net's own.
+func TestOpsSameAsInterpreter(t *testing.T) {
+	for _, src := range sameCases {
+		t.Run(strings.SplitN(src, "\n", 2)[0], func(t *testing.T) {
+			want, got := evalPlain(src), evalRewritten(src, 64<<20)
+			if got != want {
+				t.Errorf("rewritten\n  %+v\nwant (go.starlark.net)\n  %+v", got, want)
+			}
+		})
+	}
+}
+
+// sameCases are top levels that set r, or fail.
+var sameCases = []string{
+	// ints and floats, exact
+	"r = 1 + 2", "n = 7\nr = n + 1", "n = 7\nr = n * 2", "n = -7\nr = n % 3", "n = 7\nr = n % -3",
+	"x = 1 << 100\nr = x * x", "x = 1 << 100\nr = x + x", "x = -(1 << 70)\nr = x % 7", "x = 1 << 62\nr = x * 4",
+	"x = 1.5\nr = x * 2", "x = 2\nr = x + 0.5", "x = 7.5\nr = x % 2", "x = 3\nr = 2.0 * x", "x = 1 << 2000\nr = x + 1.0",
+	"i = 0\nfor _ in range(10):\n    i += 1\nr = i", "i = 3\ni *= i\nr = i", "i = 10\ni %= 4\nr = i",
+	// strings, bytes, lists, tuples
+	"s = 'ab'\nr = s + 'cd'", "s = 'ab'\nr = s * 3", "s = 'ab'\nr = 3 * s", "s = 'ab'\nr = s * 0", "s = 'ab'\nr = s * -2",
+	"b = b'ab'\nr = b + b'c'", "b = b'ab'\nr = b * 2", "l = [1, 2]\nr = l + [3]", "l = [1]\nr = l * 3", "l = [1]\nr = 2 * l",
+	"t = (1,)\nr = t + (2,)", "t = (1, 2)\nr = t * 2", "s = 'x'\nfor _ in range(5):\n    s = s + s\nr = len(s)",
+	"s = 'ab'\ns += 'c'\nr = s", "s = 'ab'\ns *= 2\nr = s", "s = '%d-%s'\ns %= (1, 'x')\nr = s",
+	"a = [1]\nb = a\na += [2]\nr = b", "a = [1]\na += (2, 3)\nr = a", "a = [1]\na += range(3)\nr = a", "a = [1]\na += 'x'.elems()\nr = a",
+	"a = [1]\nb = a\na *= 2\nr = (a, b)", "d = {'k': 'x'}\nd['k'] += 'y'\nr = d", "d = {'k': [1]}\nd['k'] *= 3\nr = d",
+	"l = [[1], 'a']\nl[0] += [2]\nl[1] *= 2\nr = l", "l = ['a']\ni = 0\nl[i] += 'b'\nr = l",
+	"r = 'a' + 'b' + 'c'", "x = 'b'\nr = 'a' + x + 'c'", "r = [0] * 4 + [1]", "r = '-' * 10",
+	// % formatting
+	"r = '%s and %r' % ('a', 'b')", "r = '%d %i %o %x %X' % (10, 11, 12, 255, 255)", "r = '%e %f %g' % (1.5, 2.5, 1e300)",
+	"r = '%f' % 1e308", "r = '%d' % 1e308", "r = '%o' % -1e308", "r = '%c%c' % (65, 'b')", "r = '%%%s%%' % 'x'",
+	"r = '%(a)s %(a)r %(b)d' % {'a': 'x', 'b': 3}", "r = '%s' % [1, (2,), {'a': None}]", "r = '%s' % ((1, 2),)",
+	"r = '%r' % b'x\\x00'", "r = '%s' % True", "r = '%s' % 'a\\tb'", "r = '%r' % 'é\\x7f\"'", "x = 1 << 200\nr = '%d %o %x' % (x, x, -x)",
+	"s = '%s'\nr = s % 1", "s = '%s %s'\nr = s % ('a', ['b'])",
+	// % errors
+	"r = '%s %s' % 1", "r = '%s' % (1, 2)", "r = '%d' % 'x'", "r = '%(a)s' % 1", "r = '%(a)s' % {}", "r = '%(a' % {}",
+	"r = '%' % 1", "r = '%q' % 1", "r = '%c' % -1", "r = '%c' % 'ab'", "r = '%e' % 'x'",
+	// type errors, exactly the interpreter's
+	"r = 1 + 'a'", "x = 1\nr = x + 'a'", "x = 'a'\nr = x + 1", "x = 'a'\nr = x * 'b'", "x = [1]\nr = x + (1,)", "x = {}\nr = x + {}",
+	"x = None\nr = x % 1", "x = [1]\nx += 1", "x = 'a'\nx *= 'b'", "x = 'a'\nx %= ()", "x = 1\nr = x * None",
+	"x = 'a'\nr = x * (1 << 40)", "x = [1, 2]\nr = x * (1 << 29)", "x = 'ab'\nr = x * (1 << 29)",
+	"def f(x):\n    return x + None\nr = f(1)", "def f(x):\n    return [x\n        +\n        None]\nr = f('a')",
+	"l = (1,)\nl += [2]", "d = {}\nd['k'] += 'x'", "y = 1\nr = y.join([])", "s = 'x'\nr = s.nosuch(1)",
+	"x = 'a'\nr = x + 1 if x else 2",
+	// methods
+	"r = ','.join(['a', 'b', 'c'])", "r = ''.join([])", "r = '-'.join(('x',))", "r = ','.join({'a': 1, 'b': 2})",
+	"r = ','.join('abc'.elems())", "r = ','.join([1])", "r = ','.join(1)", "r = ','.join()", "r = ','.join(['a'], x = 1)",
+	"r = 'aXbX'.replace('X', 'yy')", "r = 'abc'.replace('', '-')", "r = 'aaa'.replace('a', 'b', 2)", "r = 'aaa'.replace('a', 'b', 0)",
+	"r = 'abc'.replace('a')", "r = 'abc'.replace(1, 2)", "r = 'é'.replace('', '.')",
+	"r = '{} {}'.format(1, 'a')", "r = '{0}{0}{1!r}'.format('x', 'y')", "r = '{a} {b!s}'.format(a = 1, b = [2])",
+	"r = '{{}} {}'.format(3)", "r = '{'.format()", "r = '}'.format()", "r = '{0:x}'.format(1)", "r = '{!q}'.format(1)",
+	"r = '{} {0}'.format(1)", "r = '{x}'.format()", "r = '{a.b}'.format()", "r = '{2}'.format(1)",
+	"r = 'a b  c'.split()", "r = 'a,b,,c'.split(',')", "r = 'a,b,c'.split(',', 1)", "r = 'a,b,c'.rsplit(',', 1)",
+	"r = ' a b '.rsplit(None, 1)", "r = 'a\u3000b'.split()", "r = 'abc'.split('')", "r = 'abc'.split(1)",
+	"r = 'a\\nb\\n'.splitlines()", "r = 'a\\nb'.splitlines(True)", "r = ''.splitlines()",
+	"l = [1]\nl.extend([2, 3])\nr = l", "l = [1]\nl.extend(range(2))\nr = l", "l = []\nl.extend('ab'.elems())\nr = l",
+	"l = [1]\nl.extend(1)\nr = l", "l = [1]\nl.extend()\nr = l", "l = [1]\nl.freeze = 1",
+	"r = struct", "d = {'join': 1}\nr = d.get('join')",
+}

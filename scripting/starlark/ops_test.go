@@ -1,0 +1,156 @@
+package starlark
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"go.starlark.net/syntax"
+
+	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/stdlib"
+	"github.com/hookhost/hookhost/stdlib/path"
+)
+
+// opsCall compiles a file whose hook h (registered on "e") has body,
+// calls it with a memory budget of 1 MiB and returns what it returned.
+func opsCall(t *testing.T, prelude, body string) (any, error) {
+	t.Helper()
+	src := "load(\"path\", \"path\")\n" + prelude + "\ndef h():\n" + indent(body) + "\n\nhook.on(\"e\", h)\n"
+	env := &scripting.Env{Modules: []stdlib.Module{path.New()}, Limits: scripting.Limits{MaxCallMemory: 1 << 20}}
+	p, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "ops.star", Code: []byte(src)}, env)
+	if err != nil {
+		t.Fatalf("compile: %v\n%s", err, src)
+	}
+	return p.Hooks()[0].Func.Call(&scripting.Call{Hook: "ops.star:h", Event: "e", Timeout: 10 * time.Second,
+		Deadline: time.Now().Add(10 * time.Second)})
+}
+
+// TestOpsRefused: every bounded operator and method refuses a result
+// past the budget before building it; the error names the file, the
+// line of the operator, the hook, the operation and the limit.
+func TestOpsRefused(t *testing.T) {
+	const big = `big = "x" * (64 << 10)` // 64 KiB, within the budget
+	for _, c := range []struct {
+		name, prelude, body, op string // the refused operation is on the body's last line
+	}{
+		{"str * int", "", `return hook.message(str(len("x" * (1 << 29))))`, "string * int: 536870912 bytes"},
+		{"int * str", "", `n = 1 << 29` + "\n" + `return hook.message(n * "x")`, "string * int: 536870912 bytes"},
+		{"list * int", "", `return hook.message(str(len([0] * (1 << 28))))`, "list * int: 268435456 elements"},
+		{"tuple * int", "", `return hook.message(str(len((0,) * (1 << 28))))`, "tuple * int: 268435456 elements"},
+		{"bytes * int", "", `return hook.message(str(len(b"xy" * (1 << 28))))`, "bytes * int: 536870912 bytes"},
+		{"s + s", "", "s = \"x\"\nfor _ in range(64):\n    s = s + s", "str + str"},
+		{"l + l", "", "l = [0]\nfor _ in range(64):\n    l = l + l", "list + list"},
+		{"t + t", "", "t = (0,)\nfor _ in range(64):\n    t = t + t", "tuple + tuple"},
+		{"b + b", "", "b = b\"x\"\nfor _ in range(64):\n    b = b + b", "bytes + bytes"},
+		{"s += s", "", "s = \"x\"\nfor _ in range(64):\n    s += s", "str + str"},
+		{"l += l", "", "l = [0]\nfor _ in range(64):\n    l += l", "list += list"},
+		{"s *= 2", "", "s = \"x\"\nfor _ in range(64):\n    s *= 2", "string * int"},
+		{"d[k] *= 2", "", "d = {\"k\": [0]}\nfor _ in range(64):\n    d[\"k\"] *= 2", "list * int"},
+		{"x[k][i] += x[k][i]", "", "x = {\"f\": [\"x\"]}\nfor _ in range(64):\n    x[\"f\"][0] += x[\"f\"][0]", "str + str"},
+		{"big int squared", "", "x = 10\nfor _ in range(64):\n    x = x * x", "int * int"},
+		{"% of a repeated key", big, "f = \"%(a)s\"\nfor _ in range(5):\n    f = f + f\nreturn hook.message(f % {\"a\": big})", "str % dict"},
+		{"%= of many big values", big, "f = \"%s\" * 20\nf %= tuple([big] * 20)", "str % tuple: 1310760 bytes"},
+		{"join of one string many times", big, `return hook.message("".join([big] * 100))`, "join: 6553600 bytes"},
+		{"join with a long separator", big, `return hook.message(big.join(["a"] * 100))`, "join: 6488164 bytes"},
+		{"replace", big, `return hook.message(("a" * 100).replace("a", big))`, "replace: 6553600 bytes"},
+		{"replace of the empty string", big, `return hook.message(("a" * 100).replace("", big))`, "replace: 6619236 bytes"},
+		{"format of a repeated field", big, `return hook.message(("{0}" * 100).format(big))`, "format: 6553900 bytes"},
+		{"format of a keyword", big, `return hook.message(("{a!r}" * 100).format(a = big))`, "format: 6554300 bytes"},
+		{"split", "", `return hook.message(str(len(("a " * 100000).split())))`, "split: 100000 elements"},
+		{"split on a separator", "", `return hook.message(str(len(("a," * 100000).split(","))))`, "split: 100001 elements"},
+		{"rsplit", "", `return hook.message(str(len(("a," * 100000).rsplit(","))))`, "rsplit: 100001 elements"},
+		{"splitlines", "", `return hook.message(str(len(("a\n" * 100000).splitlines())))`, "splitlines: 100001 elements"},
+		{"extend by elems", big, "l = []\nl.extend(big.elems())", "list.extend of string.elems: 65536 elements"},
+		{"+= of elems", big, "l = []\nl += big.elems()", "list += string.elems: 65536 elements"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := opsCall(t, c.prelude, c.body)
+			if err == nil {
+				t.Fatal("the call succeeded; want the memory limit")
+			}
+			var se *scripting.Error
+			if !errors.As(err, &se) || !errors.Is(err, scripting.ErrMemoryLimit) {
+				t.Fatalf("error %v (%T) is not a scripting error wrapping ErrMemoryLimit", err, err)
+			}
+			const limit = ": memory limit exceeded: this call would allocate more than 1MiB"
+			if !strings.Contains(se.Msg, c.op) || !strings.Contains(se.Msg, limit) || !strings.Contains(err.Error(), `hook "ops.star:h"`) {
+				t.Errorf("error %q does not name the hook, %q and the limit", err, c.op)
+			}
+			line := 3 + strings.Count(c.body, "\n") + 1 // after the load, the prelude and the def
+			if se.File != "ops.star" || se.Line != line {
+				t.Errorf("error at %s:%d, want ops.star:%d", se.File, se.Line, line)
+			}
+			if strings.Contains(se.Backtrace, "$") {
+				t.Errorf("the backtrace shows a hidden builtin:\n%s", se.Backtrace)
+			}
+		})
+	}
+}
+
+// TestOpsAllowed: the same operations within the budget give their
+// results.
+func TestOpsAllowed(t *testing.T) {
+	for _, c := range []struct{ name, body, want string }{
+		{"str * int", `return hook.message(str(len("ab" * 1000)))`, "2000"},
+		{"list * int", `return hook.message(str(len([0, 1] * 1000)))`, "2000"},
+		{"s + s", "s = \"x\"\nfor _ in range(12):\n    s = s + s\nreturn hook.message(str(len(s)))", "4096"},
+		{"l += l", "l = [0]\nfor _ in range(12):\n    l += l\nreturn hook.message(str(len(l)))", "4096"},
+		{"ints", "n = 0\nfor i in range(1000):\n    n = n + i * 2 % 7\nreturn hook.message(str(n))", "2998"},
+		{"big ints", "x = 3\nfor _ in range(6):\n    x = x * x\nreturn hook.message(str(x % 1000))", "281"},
+		{"floats", "x = 1.5\nx *= 2\nx += 0.25\nreturn hook.message(str(x))", "3.25"},
+		{"format", `return hook.message("{0}-{1!r}-{k}".format(1, "a", k = [2]))`, `1-"a"-[2]`},
+		{"%", `return hook.message("%s:%d:%(x)s" % {"x": "y"} if False else "%s:%d" % ("a", 3))`, "a:3"},
+		{"join", `return hook.message(",".join(["a"] * 3))`, "a,a,a"},
+		{"replace", `return hook.message("a.b".replace(".", "::"))`, "a::b"},
+		{"split", `return hook.message(str(len(("a " * 1000).split())))`, "1000"},
+		{"path.join passes through", `return hook.message(path.join("a", "b"))`, "a/b"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := opsCall(t, "", c.body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			msgs, _ := out.(map[string]any)["messages"].([]any)
+			if len(msgs) != 1 || msgs[0].(map[string]any)["content"] != c.want {
+				t.Errorf("got %v, want the message %q", out, c.want)
+			}
+		})
+	}
+}
+
+// TestOpsRewriteWhat: operations the source bounds are left to the
+// interpreter, so a script that uses none of the others runs the code
+// it ran before.
+func TestOpsRewriteWhat(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want int // hidden calls
+	}{
+		{"i = i + 1", 0}, {"i = 1 + i", 0}, {"i += 1", 0}, {"x = y % 2", 0}, {"x %= 2.5", 0}, {"s = '-' * 40", 0},
+		{"s = 40 * '-'", 0}, {"l = [0] * 8", 0}, {"s = 'a' + 'b'", 0}, {"l = [1] + [2]", 0}, {"x = 2 * 3", 0},
+		{"x = y * 1.5", 0}, {"s = f % 'x'", 0}, {"x = y - z", 0}, {"x = y | z", 0}, {"x = d.get(k)", 0},
+		{"i = i + n", 1}, {"i = n * 2", 1}, {"s = f % (a, b)", 1}, {"s = '-' * 2000", 1}, {"s += t", 1},
+		{"l[i] += t", 1}, {"d[f()] += t", 0}, {"x = s.join(l)", 1}, {"x = s.replace(a, b)", 1},
+		{"x = s.format(a)", 1}, {"x = s.split()", 1}, {"l.extend(m)", 1}, {"x = a + b * c", 2},
+		{"def f(x = a * b):\n    return [y + 1 for y in x if y % n]", 2}, {"f(k = a + b, *c)", 1},
+	} {
+		f, err := fileOptions.Parse("w.star", c.src, 0)
+		if err != nil {
+			t.Fatalf("%q: %v", c.src, err)
+		}
+		rewriteOps(f)
+		got := 0
+		syntax.Walk(f, func(n syntax.Node) bool {
+			if id, ok := n.(*syntax.Ident); ok && opBuiltins[id.Name] != nil {
+				got++
+			}
+			return true
+		})
+		if got != c.want {
+			t.Errorf("%q: %d hidden calls, want %d", c.src, got, c.want)
+		}
+	}
+}
