@@ -13,12 +13,14 @@ import (
 // is called with exactly two arguments by the rewritten code.
 
 // An opCost is what an operation is about to build: n units of size
-// bytes, described for the error as "what: n unit".
+// bytes, described for the error as "what operand: n unit" (the two
+// parts are joined only then).
 type opCost struct {
-	what string // the operation, as "list * int"
-	n    int64
-	size int64
-	unit string // "bytes" or "elements"
+	what    string // the operation, as "list * int" or "str %"
+	operand string // the type of its operand, when what does not say it
+	n       int64
+	size    int64
+	unit    string // "bytes" or "elements"
 }
 
 // charge charges c to the call the thread serves, before the operation
@@ -37,7 +39,11 @@ func (c opCost) charge(thread *starlark.Thread) error {
 		err = m.flush()
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %d %s: %w", c.what, c.n, c.unit, err)
+		what := c.what
+		if c.operand != "" {
+			what += " " + c.operand
+		}
+		return fmt.Errorf("%s: %d %s: %w", what, c.n, c.unit, err)
 	}
 	return nil
 }
@@ -77,7 +83,7 @@ func addIntoOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple
 	x, y := args[0], args[1]
 	cost := addCost(x, y)
 	if _, ok := x.(*starlark.List); ok {
-		cost = extendCost("list += ", y)
+		cost = extendCost("list +=", y)
 	}
 	if err := cost.charge(thread); err != nil {
 		return nil, err
@@ -141,7 +147,7 @@ func extendCost(what string, it starlark.Value) opCost {
 	if n <= 0 {
 		return opCost{}
 	}
-	return opCost{what: what + it.Type(), n: int64(n), size: 2 * valueSize, unit: "elements"}
+	return opCost{what: what, operand: it.Type(), n: int64(n), size: 2 * valueSize, unit: "elements"}
 }
 
 // mulCost is the size of x * y: a repetition's result, or the product of
@@ -178,12 +184,15 @@ func repeatCost(seq starlark.Value, n starlark.Int) opCost {
 	if hi != 0 || total >= 1<<30 {
 		return opCost{}
 	}
-	what := seq.Type() + " * int"
 	switch seq.(type) {
-	case starlark.String, starlark.Bytes:
-		return bytesCost(what, int(total))
+	case starlark.String:
+		return bytesCost("string * int", int(total))
+	case starlark.Bytes:
+		return bytesCost("bytes * int", int(total))
+	case *starlark.List:
+		return elemsCost("list * int", int64(total))
 	}
-	return elemsCost(what, int64(total))
+	return elemsCost("tuple * int", int64(total))
 }
 
 // intMulCost is the size of a product of big ints: the sum of the
@@ -226,5 +235,7 @@ func modCost(thread *starlark.Thread, x, y starlark.Value) (opCost, error) {
 	if err != nil {
 		return opCost{}, fmt.Errorf("str %% %s: %w", y.Type(), err)
 	}
-	return bytesCost("str % "+y.Type(), int(n)), nil
+	c := bytesCost("str %", int(n))
+	c.operand = y.Type()
+	return c, nil
 }

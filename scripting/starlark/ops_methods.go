@@ -201,5 +201,5 @@ func extendMethodCost(_ *starlark.Thread, _ string, recv starlark.Value, args st
 	if _, ok := recv.(*starlark.List); !ok || len(args) != 1 {
 		return opCost{}, nil
 	}
-	return extendCost("list.extend of ", args[0]), nil
+	return extendCost("list.extend of", args[0]), nil
 }

@@ -1,0 +1,63 @@
+package starlark
+
+import (
+	"testing"
+
+	"go.starlark.net/starlark"
+
+	"github.com/hookhost/hookhost/scripting"
+)
+
+// BenchmarkOps measures what the rewrite costs one operation: the same
+// loop of 1,000 operations compiled as go.starlark.net compiles it
+// (plain) and as hookhost rewrites it, run under a call's meter. It
+// reports ns/op (one op is one loop) and ns/expr, the time of one
+// operation and its share of the loop.
+func BenchmarkOps(b *testing.B) {
+	for _, c := range []struct{ name, expr string }{
+		{"int+int", "i + n"},
+		{"int*int", "i * n"},
+		{"int+1", "i + 1"},
+		{"str+str", "s + s"},
+		{"str*int", "s * 3"},
+		{"str%tuple", `"%s-%d" % (s, i)`},
+		{"join", `",".join(l)`},
+		{"format", `"{}-{}".format(s, i)`},
+	} {
+		src := "def f(n, s, l):\n    x = None\n    for i in range(1000):\n        x = " + c.expr + "\n    return x\n"
+		b.Run(c.name+"/plain", func(b *testing.B) { benchOpsLoop(b, src, false) })
+		b.Run(c.name+"/rewritten", func(b *testing.B) { benchOpsLoop(b, src, true) })
+	}
+}
+
+func benchOpsLoop(b *testing.B, src string, rewritten bool) {
+	limits := scripting.Limits{}.Or()
+	ct := &callThread{limits: &limits, call: &scripting.Call{}}
+	ct.thread.SetLocal(callKey, ct)
+	predeclared := starlark.StringDict{}
+	var prog *starlark.Program
+	var err error
+	if rewritten {
+		prog, err = compileProgram("bench.star", []byte(src), predeclared)
+	} else {
+		_, prog, err = starlark.SourceProgramOptions(&fileOptions, "bench.star", src, predeclared.Has)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	globals, err := prog.Init(&ct.thread, predeclared)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := globals["f"]
+	args := starlark.Tuple{starlark.MakeInt(7), starlark.String("abc"), starlark.NewList([]starlark.Value{starlark.String("a"), starlark.String("b")})}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ct.call = &scripting.Call{} // a fresh budget each time
+		if _, err := starlark.Call(&ct.thread, f, args, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/expr")
+}
