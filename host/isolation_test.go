@@ -219,13 +219,20 @@ end, { name = "h", timeout = "200ms" })`},
 		{"a.star", `
 def bomb(tool_name):
     if tool_name == "bomb":
-        return hook.deny(str(len([0] * (1 << 28))))
+        return hook.deny(str(len(grow())))
 
 def h(tool_name):
     return hook.deny(tool_name + " refused")
 
 hook.on("tool.execute.pre", bomb, priority = 10, timeout = "10s")
-hook.on("tool.execute.pre", h, timeout = "200ms")`},
+hook.on("tool.execute.pre", h, timeout = "200ms")
+
+# grows a list one small list at a time, which no count sees, until the
+# worker's data limit ends it
+def grow():
+    x = []
+    for i in range(1000000000):
+        x.append([i] * 64)`},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			dir := t.TempDir()
@@ -266,10 +273,17 @@ func TestIsolatedStartFailure(t *testing.T) {
 		"a.star": `
 def bomb(tool_name):
     if tool_name == "bomb":
-        return hook.deny(str(len([0] * (1 << 28))))
+        return hook.deny(str(len(grow())))
     return hook.allow("fine")
 
-hook.on("tool.approve", bomb)`,
+hook.on("tool.approve", bomb)
+
+# grows a list one small list at a time, which no count sees, until the
+# worker's data limit ends it
+def grow():
+    x = []
+    for i in range(1000000000):
+        x.append([i] * 64)`,
 		"b.lua": `hook.on("tool.approve", function() end, { name = "plain", priority = -1 })`,
 	}, "hooks:\n  a.star: { isolation: process }\nlimits: { memory: 128MiB }\n")
 	for _, info := range h.Hooks() {

@@ -113,7 +113,11 @@ func TestOpsAllowed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			msgs, _ := out.(map[string]any)["messages"].([]any)
+			m, _ := out.(map[string]any)
+			if d, ok := out.(*scripting.Decision); ok {
+				m = d.Map()
+			}
+			msgs, _ := m["messages"].([]any)
 			if len(msgs) != 1 || msgs[0].(map[string]any)["content"] != c.want {
 				t.Errorf("got %v, want the message %q", out, c.want)
 			}
