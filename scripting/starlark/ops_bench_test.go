@@ -15,9 +15,11 @@ import (
 // operation and its share of the loop.
 func BenchmarkOps(b *testing.B) {
 	for _, c := range []struct{ name, expr string }{
-		{"int+int", "i + n"},
-		{"int*int", "i * n"},
-		{"int+1", "i + 1"},
+		{"int+int", "n + n"},     // parameters: rewritten
+		{"int+counter", "i + n"}, // i only holds numbers: not rewritten
+		{"int*int", "n * n"},     // rewritten
+		{"int*2", "n * 2"},       // rewritten (n could be a string)
+		{"counter*2", "i * 2"},   // not rewritten
 		{"str+str", "s + s"},
 		{"str*int", "s * 3"},
 		{"str%tuple", `"%s-%d" % (s, i)`},

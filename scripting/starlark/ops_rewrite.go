@@ -43,91 +43,98 @@ var boundedMethods = map[string]string{
 	"extend":     "$extend",
 }
 
+// A rewriter rewrites one file, knowing which of its names hold only
+// numbers.
+type rewriter struct {
+	nums *numbers
+}
+
 // rewriteOps rewrites f in place. syntax.Walk calls the function on a
 // node before it descends into the node's children, so replacing the
 // children first means every new node is visited, and its operands are
 // rewritten in turn.
 func rewriteOps(f *syntax.File) {
+	rw := rewriter{nums: analyseNumbers(f)}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n != nil {
-			rewriteChildren(n)
+			rw.children(n)
 		}
 		return true
 	})
 }
 
-// rewriteChildren replaces the expressions directly below n.
-func rewriteChildren(n syntax.Node) {
+// children replaces the expressions directly below n.
+func (rw rewriter) children(n syntax.Node) {
 	switch n := n.(type) {
 	case *syntax.ExprStmt:
-		n.X = rewriteExpr(n.X)
+		n.X = rw.expr(n.X)
 	case *syntax.IfStmt:
-		n.Cond = rewriteExpr(n.Cond)
+		n.Cond = rw.expr(n.Cond)
 	case *syntax.AssignStmt:
-		rewriteAssign(n)
+		rw.assign(n)
 	case *syntax.DefStmt:
-		rewriteList(n.Params)
+		rw.list(n.Params)
 	case *syntax.ForStmt:
-		n.X = rewriteExpr(n.X)
+		n.X = rw.expr(n.X)
 	case *syntax.WhileStmt:
-		n.Cond = rewriteExpr(n.Cond)
+		n.Cond = rw.expr(n.Cond)
 	case *syntax.ReturnStmt:
 		if n.Result != nil {
-			n.Result = rewriteExpr(n.Result)
+			n.Result = rw.expr(n.Result)
 		}
 	case *syntax.ListExpr:
-		rewriteList(n.List)
+		rw.list(n.List)
 	case *syntax.TupleExpr:
-		rewriteList(n.List)
+		rw.list(n.List)
 	case *syntax.ParenExpr:
-		n.X = rewriteExpr(n.X)
+		n.X = rw.expr(n.X)
 	case *syntax.CondExpr:
-		n.Cond, n.True, n.False = rewriteExpr(n.Cond), rewriteExpr(n.True), rewriteExpr(n.False)
+		n.Cond, n.True, n.False = rw.expr(n.Cond), rw.expr(n.True), rw.expr(n.False)
 	case *syntax.IndexExpr:
-		n.X, n.Y = rewriteExpr(n.X), rewriteExpr(n.Y)
+		n.X, n.Y = rw.expr(n.X), rw.expr(n.Y)
 	case *syntax.DictEntry:
-		n.Key, n.Value = rewriteExpr(n.Key), rewriteExpr(n.Value)
+		n.Key, n.Value = rw.expr(n.Key), rw.expr(n.Value)
 	case *syntax.SliceExpr:
-		n.X, n.Lo, n.Hi, n.Step = rewriteExpr(n.X), rewriteOptional(n.Lo), rewriteOptional(n.Hi), rewriteOptional(n.Step)
+		n.X, n.Lo, n.Hi, n.Step = rw.expr(n.X), rw.optional(n.Lo), rw.optional(n.Hi), rw.optional(n.Step)
 	case *syntax.Comprehension:
-		n.Body = rewriteExpr(n.Body)
+		n.Body = rw.expr(n.Body)
 	case *syntax.IfClause:
-		n.Cond = rewriteExpr(n.Cond)
+		n.Cond = rw.expr(n.Cond)
 	case *syntax.ForClause:
-		n.X = rewriteExpr(n.X)
+		n.X = rw.expr(n.X)
 	case *syntax.UnaryExpr:
-		n.X = rewriteOptional(n.X)
+		n.X = rw.optional(n.X)
 	case *syntax.BinaryExpr:
-		n.X, n.Y = rewriteExpr(n.X), rewriteExpr(n.Y)
+		n.X, n.Y = rw.expr(n.X), rw.expr(n.Y)
 	case *syntax.DotExpr:
-		n.X = rewriteExpr(n.X)
+		n.X = rw.expr(n.X)
 	case *syntax.CallExpr:
-		n.Fn = rewriteExpr(n.Fn)
-		rewriteList(n.Args)
+		n.Fn = rw.expr(n.Fn)
+		rw.list(n.Args)
 	case *syntax.LambdaExpr:
-		rewriteList(n.Params)
-		n.Body = rewriteExpr(n.Body)
+		rw.list(n.Params)
+		n.Body = rw.expr(n.Body)
 	}
 }
 
-func rewriteList(list []syntax.Expr) {
+func (rw rewriter) list(list []syntax.Expr) {
 	for i, x := range list {
-		list[i] = rewriteExpr(x)
+		list[i] = rw.expr(x)
 	}
 }
 
-func rewriteOptional(x syntax.Expr) syntax.Expr {
+func (rw rewriter) optional(x syntax.Expr) syntax.Expr {
 	if x == nil {
 		return nil
 	}
-	return rewriteExpr(x)
+	return rw.expr(x)
 }
 
-// rewriteExpr returns the replacement of x, or x.
-func rewriteExpr(x syntax.Expr) syntax.Expr {
+// expr returns the replacement of x, or x.
+func (rw rewriter) expr(x syntax.Expr) syntax.Expr {
 	switch x := x.(type) {
 	case *syntax.BinaryExpr:
-		if name := binaryOps[x.Op]; name != "" && !boundedBySource(x.Op, x.X, x.Y) {
+		if name := binaryOps[x.Op]; name != "" && !rw.boundedBySource(x.Op, x.X, x.Y) {
 			return hiddenCall(name, x.OpPos, x.X, x.Y)
 		}
 	case *syntax.CallExpr:
@@ -154,10 +161,11 @@ func hiddenCall(name string, pos syntax.Position, x, y syntax.Expr) *syntax.Call
 // becomes $iop(x, y), which returns y once the size of x op y is
 // charged. An address with calls in it (d[f()] += s) is left alone: it
 // cannot be read twice.
-func rewriteAssign(n *syntax.AssignStmt) {
-	n.RHS = rewriteExpr(n.RHS)
+func (rw rewriter) assign(n *syntax.AssignStmt) {
 	aug, ok := augmentedOps[n.Op]
-	if !ok || boundedBySource(aug.op, n.LHS, n.RHS) {
+	bounded := !ok || rw.boundedBySource(aug.op, n.LHS, n.RHS)
+	n.RHS = rw.expr(n.RHS)
+	if bounded {
 		return
 	}
 	if again, ok := readAgain(n.LHS); ok {
@@ -195,19 +203,23 @@ func readAgain(x syntax.Expr) (syntax.Expr, bool) {
 const sizeLimitBySource = 1024
 
 // boundedBySource reports whether the source alone bounds the size of
-// x op y: an operand that is a number literal makes + and % arithmetic
-// (or a type error, or a format with one number in it), and an int literal times a literal sequence has a
+// x op y: an operand that can only be a number (a literal, or a name
+// that only ever holds one) makes + and % arithmetic (or a type error, or
+// a format with one number in it), a number times a number literal grows
+// by a constant factor, and an int literal times a literal sequence has a
 // size known here. Sums of literals are also left to the compiler, which
-// folds them.
-func boundedBySource(op syntax.Token, x, y syntax.Expr) bool {
+// folds them. A product of two names is always checked: squaring an int
+// in a loop doubles its size each time.
+func (rw rewriter) boundedBySource(op syntax.Token, x, y syntax.Expr) bool {
+	num := rw.nums.numeric
 	switch op {
 	case syntax.PLUS:
-		return isNumber(x) || isNumber(y) || literalLen(x) >= 0 && literalLen(y) >= 0
+		return num(x) || num(y) || literalLen(x) >= 0 && literalLen(y) >= 0
 	case syntax.PERCENT:
 		// One argument fills at most one conversion.
-		return isNumber(x) || isNumber(y) || literalToken(y) == syntax.STRING
+		return num(x) || num(y) || literalToken(y) == syntax.STRING
 	case syntax.STAR:
-		if isFloat(x) || isFloat(y) || isInt(x) && isInt(y) {
+		if isFloat(x) || isFloat(y) || num(x) && isNumber(y) || isNumber(x) && num(y) {
 			return true
 		}
 		return repeatBySource(x, y) || repeatBySource(y, x)

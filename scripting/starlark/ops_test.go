@@ -42,6 +42,7 @@ func TestOpsRefused(t *testing.T) {
 		{"tuple * int", "", `return hook.message(str(len((0,) * (1 << 28))))`, "tuple * int: 268435456 elements"},
 		{"bytes * int", "", `return hook.message(str(len(b"xy" * (1 << 28))))`, "bytes * int: 536870912 bytes"},
 		{"s + s", "", "s = \"x\"\nfor _ in range(64):\n    s = s + s", "str + str"},
+		{"a name that was a number", "", "s = 0\ns = \"x\"\nfor _ in range(64):\n    s = s + s", "str + str"},
 		{"l + l", "", "l = [0]\nfor _ in range(64):\n    l = l + l", "list + list"},
 		{"t + t", "", "t = (0,)\nfor _ in range(64):\n    t = t + t", "tuple + tuple"},
 		{"b + b", "", "b = b\"x\"\nfor _ in range(64):\n    b = b + b", "bytes + bytes"},
@@ -136,10 +137,20 @@ func TestOpsRewriteWhat(t *testing.T) {
 		{"i = i + 1", 0}, {"i = 1 + i", 0}, {"i += 1", 0}, {"x = y % 2", 0}, {"x %= 2.5", 0}, {"s = '-' * 40", 0},
 		{"s = 40 * '-'", 0}, {"l = [0] * 8", 0}, {"s = 'a' + 'b'", 0}, {"l = [1] + [2]", 0}, {"x = 2 * 3", 0},
 		{"x = y * 1.5", 0}, {"s = f % 'x'", 0}, {"x = y - z", 0}, {"x = y | z", 0}, {"x = d.get(k)", 0},
-		{"i = i + n", 1}, {"i = n * 2", 1}, {"s = f % (a, b)", 1}, {"s = '-' * 2000", 1}, {"s += t", 1},
+		{"i = j\ni = i + n", 1}, {"i = n * 2", 1}, {"s = f % (a, b)", 1}, {"s = '-' * 2000", 1}, {"s = u\ns += t", 1},
 		{"l[i] += t", 1}, {"d[f()] += t", 0}, {"x = s.join(l)", 1}, {"x = s.replace(a, b)", 1},
 		{"x = s.format(a)", 1}, {"x = s.split()", 1}, {"l.extend(m)", 1}, {"x = a + b * c", 2},
 		{"def f(x = a * b):\n    return [y + 1 for y in x if y % n]", 2}, {"f(k = a + b, *c)", 1},
+		// names that only hold numbers
+		{"for i in range(n):\n    x = i + n\n    y = n % i\n    z = i * 2\n    w = i * n", 1},
+		{"t = 0\nfor i in range(n):\n    t += x\n    t = t - i\n    t *= 2", 0},
+		{"t = 0\nfor i in range(n):\n    t *= x", 1}, {"t = 0\nt = s\nr = t + u", 1},
+		{"n = len(l)\nm = int(s) + float(s)\nr = (n + a, m + b, -n + c, (n if q else 1) + d)", 0},
+		{"def range(x):\n    return x\nfor i in range(n):\n    r = i + s", 1}, {"def len(x):\n    return x\nr = len(s) + t", 1},
+		{"def f(i):\n    return i + s", 1}, {"i = 1\ndef f():\n    return i + s", 0}, {"i = 1\ndef f(i):\n    return i + s", 1},
+		{"r = [i + s for i in range(3)]", 0}, {"r = [i + s for i in l]", 1}, {"i = 'x'\nr = [i + s for i in range(3)] + [i + s]", 2},
+		{"load('m', 'i')\nr = i + s", 1}, {"i, j = 1, 2\nr = i + s", 1}, {"i = 1\ni = j\nr = i + s", 1},
+		{"x = 1\ny = x\nx = y + 1\nr = x + s + y", 0}, {"i = i + n", 0}, {"s += t", 0}, {"f = lambda i: i + s", 1}, {"f = lambda i = 1: i + s", 1},
 	} {
 		f, err := fileOptions.Parse("w.star", c.src, 0)
 		if err != nil {
