@@ -37,10 +37,11 @@ func benchOpsLoop(b *testing.B, src string, rewritten bool) {
 	ct := &callThread{limits: &limits, call: &scripting.Call{}}
 	ct.thread.SetLocal(callKey, ct)
 	predeclared := starlark.StringDict{}
+	addOpBuiltins(predeclared)
 	var prog *starlark.Program
 	var err error
 	if rewritten {
-		prog, err = compileProgram("bench.star", []byte(src), predeclared)
+		prog, err = rewrittenProgram("bench.star", []byte(src), predeclared)
 	} else {
 		_, prog, err = starlark.SourceProgramOptions(&fileOptions, "bench.star", src, predeclared.Has)
 	}
