@@ -327,10 +327,17 @@ end, { name = "count", timeout = "10s" })`,
 load("state", "state")
 def count(prompt):
     if prompt == "bomb":
-        return hook.message(str(len([0] * (1 << 28))))
+        return hook.message(str(len(grow())))
     return hook.message(str(state.incr("n")))
 
-hook.on("turn.pre", count, timeout = "10s")`,
+hook.on("turn.pre", count, timeout = "10s")
+
+# grows a list one small list at a time, which no count sees, until the
+# worker's data limit ends it
+def grow():
+    x = []
+    for i in range(1000000000):
+        x.append([i] * 64)`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			h, root := isolatedHost(t, map[string]string{name: code}, "defaults: { isolation: process }\nlimits: { memory: 128MiB }\n")
