@@ -193,7 +193,7 @@ func TestServeSIGTERMFinishesFiresInFlight(t *testing.T) {
 		"slow.lua": `hook.on("turn.pre", function()
   print("slow hook started")
   local t = os.clock()
-  while os.clock() - t < 0.3 do end
+  while os.clock() - t < 0.05 do end
   return hook.modify({ prompt = "slowly" })
 end, { name = "slow", timeout = "10s" })
 `,
