@@ -13,8 +13,6 @@ import (
 
 	"github.com/hookhost/hookhost/host/isolate"
 	"github.com/hookhost/hookhost/scripting"
-	"github.com/hookhost/hookhost/scripting/lua"
-	"github.com/hookhost/hookhost/scripting/starlark"
 	"github.com/hookhost/hookhost/stdlib"
 )
 
@@ -140,7 +138,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	h.engines = map[string]scripting.Engine{}
 	engines := opts.Engines
 	if engines == nil {
-		engines = []scripting.Engine{lua.Engine{}, starlark.Engine{}}
+		engines = defaultEngines()
 	}
 	for _, e := range engines {
 		h.engines[e.Extension()] = e

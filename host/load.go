@@ -187,11 +187,10 @@ func (h *Host) entryKind(name string, e fs.DirEntry) entryKind {
 	return entryOther
 }
 
-// isScript reports whether a file name is a hook script: an engine's
-// extension, not a test file, not hidden.
+// isScript reports whether a file name is a hook script of the host's
+// engines (see scriptName).
 func (h *Host) isScript(base string) bool {
-	ext := path.Ext(base)
-	return !strings.HasPrefix(base, ".") && h.engines[ext] != nil && !strings.HasSuffix(base, "_test"+ext)
+	return scriptName(base, func(ext string) bool { return h.engines[ext] != nil })
 }
 
 // A fileOutcome is a FileOutcome and the version compiled for it, if

@@ -64,41 +64,46 @@ func Open(path string) *Cache {
 
 // A Plan is the view of a hooks directory that one event needs.
 type Plan struct {
-	// FS serves the directory without the hidden files.
+	// FS serves the directory without the hidden files. The script files
+	// it shows, it serves as Plan read them: the host compiles exactly the
+	// content the plan keyed, and reads each file once.
 	FS fs.FS
 	// Hidden lists the script files left out, sorted.
 	Hidden []string
-	keys   map[string]string // file path → key, for every file seen
+	keys   map[string]string // file path → key, for every script seen
 	salt   []byte
 }
 
-// Plan looks at every file of fsys (the top level and one level of
-// subdirectories, where hook packs live) and hides the ones whose
-// recorded events do not include event. salt is what else the registrations
-// depend on: the config's content and the executable's identity.
-func (c *Cache) Plan(fsys fs.FS, salt []byte, event string) (Plan, error) {
+// Plan looks at every script file of fsys (isScript says which, by base
+// name; the top level and one level of subdirectories, where hook packs
+// live) and hides the ones whose recorded events do not include event.
+// salt is what else the registrations depend on: the config's content and
+// the executable's identity.
+func (c *Cache) Plan(fsys fs.FS, salt []byte, event string, isScript func(base string) bool) (Plan, error) {
 	p := Plan{keys: map[string]string{}, salt: salt}
-	hide := map[string]bool{}
-	err := walk(fsys, func(name string, data []byte) {
+	view := hiding{FS: fsys, hide: map[string]bool{}, data: map[string][]byte{}}
+	err := walk(fsys, isScript, func(name string, data []byte) {
 		key := fileKey(salt, data)
 		p.keys[name] = key
 		if events, ok := c.entries[key]; ok && !slices.Contains(events, event) {
-			hide[name] = true
+			view.hide[name] = true
 			p.Hidden = append(p.Hidden, name)
+		} else {
+			view.data[name] = data
 		}
 	})
 	if err != nil {
 		return Plan{}, err
 	}
 	slices.Sort(p.Hidden)
-	p.FS = hiding{fsys, hide}
+	p.FS = view
 	return p, nil
 }
 
-// walk calls fn with the content of each regular file (symlinks
+// walk calls fn with the content of each regular script file (symlinks
 // followed) of the top level and of its subdirectories, skipping names
 // that start with ".".
-func walk(fsys fs.FS, fn func(name string, data []byte)) error {
+func walk(fsys fs.FS, isScript func(string) bool, fn func(name string, data []byte)) error {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return err
@@ -109,22 +114,22 @@ func walk(fsys fs.FS, fn func(name string, data []byte)) error {
 		}
 		switch mode := typeOf(fsys, e.Name(), e); {
 		case mode.IsDir():
-			walkDir(fsys, e.Name(), fn)
-		case mode.IsRegular():
+			walkDir(fsys, e.Name(), isScript, fn)
+		case mode.IsRegular() && isScript(e.Name()):
 			readInto(fsys, e.Name(), fn)
 		}
 	}
 	return nil
 }
 
-func walkDir(fsys fs.FS, dir string, fn func(string, []byte)) {
+func walkDir(fsys fs.FS, dir string, isScript func(string) bool, fn func(string, []byte)) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
 		name := path.Join(dir, e.Name())
-		if strings.HasPrefix(e.Name(), ".") {
+		if strings.HasPrefix(e.Name(), ".") || !isScript(e.Name()) {
 			continue
 		}
 		if typeOf(fsys, name, e).IsRegular() {
@@ -228,10 +233,12 @@ func (c *Cache) Save() error {
 	return perr
 }
 
-// hiding is an fs.FS without some of its files.
+// hiding is an fs.FS without some of its files, serving others from
+// memory.
 type hiding struct {
 	fs.FS
 	hide map[string]bool
+	data map[string][]byte // content read by Plan, served by ReadFile
 }
 
 func (h hiding) Open(name string) (fs.File, error) {
@@ -261,6 +268,9 @@ func (h hiding) Stat(name string) (fs.FileInfo, error) {
 func (h hiding) ReadFile(name string) ([]byte, error) {
 	if h.hide[name] {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	if data, ok := h.data[name]; ok {
+		return slices.Clone(data), nil
 	}
 	return fs.ReadFile(h.FS, name)
 }

@@ -3,6 +3,7 @@ package eventcache
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,7 +51,7 @@ func load(t *testing.T, p Plan) ([]host.FileStatus, []host.HookInfo) {
 func TestPlanHidesWhatTheEventDoesNotNeed(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sub", "events.json")
 	c := Open(path)
-	p, err := c.Plan(dir(), []byte("salt"), "tool.execute.pre")
+	p, err := c.Plan(dir(), []byte("salt"), "tool.execute.pre", host.IsScript)
 	if err != nil || len(p.Hidden) != 0 {
 		t.Fatalf("an empty cache hides %v (%v)", p.Hidden, err)
 	}
@@ -69,7 +70,7 @@ func TestPlanHidesWhatTheEventDoesNotNeed(t *testing.T) {
 		"tool.execute.post": {"none.lua", "pack/both.lua", "pre.lua"},
 		"turn.pre":          {"none.lua", "post.star", "pre.lua"},
 	} {
-		p, err := c.Plan(dir(), []byte("salt"), event)
+		p, err := c.Plan(dir(), []byte("salt"), event, host.IsScript)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,18 +92,18 @@ func TestPlanHidesWhatTheEventDoesNotNeed(t *testing.T) {
 func TestPlanLearnsAgainWhenSomethingChanges(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "events.json")
 	c := Open(path)
-	p, _ := c.Plan(dir(), []byte("salt"), "tool.execute.pre")
+	p, _ := c.Plan(dir(), []byte("salt"), "tool.execute.pre", host.IsScript)
 	files, hooks := load(t, p)
 	c.Learn(p, files, hooks)
 	c.Save()
 
 	edited := dir()
 	edited["post.star"] = &fstest.MapFile{Data: []byte("post, edited")}
-	p, _ = Open(path).Plan(edited, []byte("salt"), "tool.execute.pre")
+	p, _ = Open(path).Plan(edited, []byte("salt"), "tool.execute.pre", host.IsScript)
 	if !slices.Equal(p.Hidden, []string{"none.lua"}) {
 		t.Errorf("an edited file is hidden: %v", p.Hidden)
 	}
-	p, _ = Open(path).Plan(dir(), []byte("another config"), "tool.execute.pre")
+	p, _ = Open(path).Plan(dir(), []byte("another config"), "tool.execute.pre", host.IsScript)
 	if len(p.Hidden) != 0 {
 		t.Errorf("with a new salt, %v are hidden", p.Hidden)
 	}
@@ -116,7 +117,7 @@ func TestOpenIgnoresABadCache(t *testing.T) {
 		if len(c.entries) != 0 {
 			t.Errorf("%q: %d entries", data, len(c.entries))
 		}
-		p, err := c.Plan(dir(), nil, "tool.execute.pre")
+		p, err := c.Plan(dir(), nil, "tool.execute.pre", host.IsScript)
 		if err != nil || len(p.Hidden) != 0 {
 			t.Errorf("%q: hides %v (%v)", data, p.Hidden, err)
 		}
@@ -130,10 +131,39 @@ func TestCacheStaysBounded(t *testing.T) {
 	c := Open(filepath.Join(t.TempDir(), "events.json"))
 	for i := range MaxEntries + 10 {
 		fsys := fstest.MapFS{"a.lua": {Data: []byte{byte(i), byte(i >> 8)}}}
-		p, _ := c.Plan(fsys, nil, "e")
+		p, _ := c.Plan(fsys, nil, "e", host.IsScript)
 		c.Learn(p, []host.FileStatus{{Path: "a.lua"}}, nil)
 		if len(c.entries) > MaxEntries {
 			t.Fatalf("%d entries", len(c.entries))
 		}
+	}
+}
+
+// The plan reads only script files, and serves them as it read them, so
+// the host compiles the content the plan keyed even when a file changes
+// in between; other files come from the directory.
+func TestPlanServesWhatItRead(t *testing.T) {
+	fsys := dir()
+	fsys["pre_test.lua"] = &fstest.MapFile{Data: []byte("a test")}
+	c := Open(filepath.Join(t.TempDir(), "events.json"))
+	p, err := c.Plan(fsys, nil, "tool.execute.pre", host.IsScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keyed := slices.Sorted(maps.Keys(p.keys)); !slices.Equal(keyed, []string{"broken.lua", "none.lua", "pack/both.lua", "post.star", "pre.lua"}) {
+		t.Errorf("the plan read %v, want the scripts only", keyed)
+	}
+	fsys["pre.lua"] = &fstest.MapFile{Data: []byte("edited")}
+	fsys["pack/HOOK.md"] = &fstest.MapFile{Data: []byte("new manifest")}
+	got, err := fs.ReadFile(p.FS, "pre.lua")
+	if err != nil || string(got) != "pre" {
+		t.Errorf("pre.lua: %q, %v; want the content the plan read", got, err)
+	}
+	got[0] = 'X'
+	if again, _ := fs.ReadFile(p.FS, "pre.lua"); string(again) != "pre" {
+		t.Errorf("a caller changed what the plan serves: %q", again)
+	}
+	if got, err := fs.ReadFile(p.FS, "pack/HOOK.md"); err != nil || string(got) != "new manifest" {
+		t.Errorf("pack/HOOK.md: %q, %v; want the directory's", got, err)
 	}
 }

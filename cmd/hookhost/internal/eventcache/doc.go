@@ -6,7 +6,8 @@
 // same every time it runs). So the cache records, per file content, the
 // events its hooks registered for, learnt from a real load, and a later
 // process hides from the host the files whose recorded events exclude
-// its event.
+// its event. The plan reads each script file once and serves the host
+// the content it keyed.
 //
 // It stays correct because it never guesses: a file not in the cache (new,
 // edited, or one that failed to load) is always compiled, so its problems

@@ -6,13 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/hookhost/hookhost/host"
 )
 
 // planFor is a plan of dir() with salt, from the cache at path.
 func planFor(t *testing.T, path, salt string) (*Cache, Plan) {
 	t.Helper()
 	c := Open(path)
-	p, err := c.Plan(dir(), []byte(salt), "tool.execute.pre")
+	p, err := c.Plan(dir(), []byte(salt), "tool.execute.pre", host.IsScript)
 	if err != nil {
 		t.Fatal(err)
 	}
