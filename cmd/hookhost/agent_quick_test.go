@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,4 +109,29 @@ end)
 			}
 		})
 	}
+}
+
+// BenchmarkAgentCommandLine measures an agent command line from the
+// arguments to its action (which fails at once here: stdin is no event),
+// through quickAgent and through urfave/cli (docs/performance.md,
+// "Command-hook start-up").
+func BenchmarkAgentCommandLine(b *testing.B) {
+	args := []string{"hookhost", "claude", "--dir", b.TempDir(), "--server", "auto", "--fail-closed"}
+	b.Run("quick", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if runMain(context.Background(), args, strings.NewReader("x"), io.Discard, io.Discard) != exitUsage {
+				b.Fatal("want exit 2")
+			}
+		}
+	})
+	b.Run("urfave", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			app := newApp(strings.NewReader("x"), io.Discard, io.Discard)
+			if exitCode(runApp(context.Background(), app, interspersed(app, args))) != exitUsage {
+				b.Fatal("want exit 2")
+			}
+		}
+	})
 }
