@@ -31,6 +31,8 @@ func TestBadPayloadWhateverTheHookBinds(t *testing.T) {
 		"ctx.star":    "def h(ctx, tool_name):\n    print(\"ran\")\n\nhook.on(\"tool.execute.pre\", h)\n",
 		"kwargs.star": "def h(**fields):\n    print(\"ran\")\n\nhook.on(\"tool.execute.pre\", h)\n",
 		"named.lua":   "hook.on(\"tool.execute.pre\", function(tool_name, params) print(\"ran\") end, { name = \"h\" })\n",
+		"ctx.lua":     "hook.on(\"tool.execute.pre\", function(ctx, tool_name) print(\"ran\") end, { name = \"h\" })\n",
+		"vararg.lua":  "hook.on(\"tool.execute.pre\", function(tool_name, ...) print(\"ran\") end, { name = \"h\" })\n",
 	}
 	payloads := []struct {
 		name    string

@@ -4,6 +4,9 @@ import (
 	"math"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/stdlib"
 )
 
 // Recycled arguments. Binding the payload is most of what a call
@@ -40,7 +43,8 @@ import (
 //     never reused.
 //
 // Refilling charges the call's memory budget exactly as a fresh
-// conversion does. A state keeps at most maxKept of arguments (counted
+// conversion does, and checks what it is given as strictly (a hook's
+// payload fields must be neutral values, see luaBuilder). A state keeps at most maxKept of arguments (counted
 // as conversions are charged); a larger payload is converted afresh on
 // every call.
 
@@ -77,7 +81,7 @@ type tableShape struct {
 	list bool
 }
 
-// A recording lists the tables a conversion builds (see buildLua), up to
+// A recording lists the tables a conversion builds (luaBuilder), up to
 // maxKept.
 type recording struct {
 	tables []*lua.LTable
@@ -117,12 +121,13 @@ func (bd *binder) written(t *lua.LTable) {
 	}
 }
 
-// bind converts v for argument a, refilling what a holds when it can.
-// b must not charge strings (a payload's strings are shared, not copied).
-func (st *state) bind(a *boundArg, v any, b budget) (lua.LValue, error) {
+// bind converts v, found depth levels down the payload, for argument a,
+// refilling what a holds when it can; strict as for luaBuilder.
+func (st *state) bind(a *boundArg, v any, depth int, strict bool) (lua.LValue, error) {
 	bd := &st.binder
+	lb := luaBuilder{L: st.L, b: st.budget(), strict: strict}
 	if a.bound && !a.dirty {
-		lv, _, ok, err := bd.refill(a.v, v, b)
+		lv, _, ok, err := bd.refill(&lb, a.v, v, depth)
 		if err != nil {
 			return nil, err
 		}
@@ -133,7 +138,8 @@ func (st *state) bind(a *boundArg, v any, b budget) (lua.LValue, error) {
 	}
 	bd.forget(a)
 	var rec recording
-	lv, err := buildLua(st.L, v, b, &rec)
+	lb.rec = &rec
+	lv, err := lb.build(v, depth)
 	if err != nil {
 		return nil, err
 	}
@@ -170,18 +176,21 @@ func (bd *binder) forget(a *boundArg) {
 // into one for v, changing old's tables in place; same reports that the
 // result is old itself. It reports !ok, and has then changed nothing
 // that matters (the caller drops old), when v's shape is not old's.
-func (bd *binder) refill(old lua.LValue, v any, b budget) (lv lua.LValue, same, ok bool, err error) {
+func (bd *binder) refill(lb *luaBuilder, old lua.LValue, v any, depth int) (lv lua.LValue, same, ok bool, err error) {
 	switch v := v.(type) {
 	case []any:
+		if lb.strict && depth >= stdlib.MaxDepth {
+			return nil, false, false, scripting.ErrNotNeutral
+		}
 		t, s, ok := bd.shape(old)
 		if !ok || !s.list || s.n != len(v) {
 			return nil, false, false, nil
 		}
-		if err := b.charge(tableCost + entryCost*int64(len(v))); err != nil {
+		if err := lb.b.charge(tableCost + entryCost*int64(len(v))); err != nil {
 			return nil, false, false, err
 		}
 		for i, e := range v {
-			nc, same, ok, err := bd.refill(t.RawGetInt(i+1), e, b)
+			nc, same, ok, err := bd.refill(lb, t.RawGetInt(i+1), e, depth+1)
 			if err != nil || !ok {
 				return nil, false, ok, err
 			}
@@ -191,11 +200,14 @@ func (bd *binder) refill(old lua.LValue, v any, b budget) (lv lua.LValue, same, 
 		}
 		return t, true, true, nil
 	case map[string]any:
+		if lb.strict && depth >= stdlib.MaxDepth {
+			return nil, false, false, scripting.ErrNotNeutral
+		}
 		t, s, ok := bd.shape(old)
 		if !ok || s.list {
 			return nil, false, false, nil
 		}
-		if err := b.charge(tableCost + entryCost*int64(len(v))); err != nil {
+		if err := lb.b.charge(tableCost + entryCost*int64(len(v))); err != nil {
 			return nil, false, false, err
 		}
 		n := 0
@@ -208,7 +220,7 @@ func (bd *binder) refill(old lua.LValue, v any, b budget) (lv lua.LValue, same, 
 			if oc == lua.LNil { // a key the table does not have
 				return nil, false, false, nil
 			}
-			nc, same, ok, err := bd.refill(oc, e, b)
+			nc, same, ok, err := bd.refill(lb, oc, e, depth+1)
 			if err != nil || !ok {
 				return nil, false, ok, err
 			}
@@ -224,10 +236,10 @@ func (bd *binder) refill(old lua.LValue, v any, b budget) (lv lua.LValue, same, 
 		if _, ok := old.(*lua.LTable); ok {
 			return nil, false, false, nil
 		}
-		if sameScalar(old, v) {
+		if sameScalar(old, v) { // only ever neutral values are kept
 			return old, true, true, nil
 		}
-		lv, err := buildLua(nil, v, b, nil) // a scalar: no table, no interpreter needed
+		lv, err := lb.scalar(v)
 		return lv, false, err == nil, err
 	}
 }

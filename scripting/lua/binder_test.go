@@ -3,7 +3,9 @@ package lua
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"testing"
@@ -157,11 +159,13 @@ func FuzzRecycledArguments(f *testing.F) {
 		defer L.Close()
 		st := &state{L: L}
 		var a boundArg
-		if _, err := st.bind(&a, v1, budget{}); err != nil {
+		st.prog = &program{}
+		if _, err := st.bind(&a, v1, 0, true); err != nil {
 			t.Fatal(err)
 		}
 		rc, fc := &scripting.Call{}, &scripting.Call{}
-		got, err := st.bind(&a, v2, budget{call: rc})
+		st.cur = rc
+		got, err := st.bind(&a, v2, 0, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,4 +251,35 @@ end, { name = "h" })`
 		}
 	}
 	p.(*program).release(st)
+}
+
+// A hook's fields are checked as they are bound, refilled or not: a value
+// stdlib.Check refuses fails the call with scripting.ErrNotNeutral before
+// the script runs, after a good payload of the same shape too.
+func TestBindingRefusesWhatIsNotNeutral(t *testing.T) {
+	src := `hook.on("e", function(params, ...) return hook.respond(params.x) end, { name = "h" })`
+	p, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "n.lua", Code: []byte(src)}, &scripting.Env{Limits: scripting.Limits{MaxIdle: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	deep := any("x")
+	for range stdlib.MaxDepth - 1 {
+		deep = []any{deep}
+	}
+	for _, bad := range []any{math.NaN(), math.Inf(-1), int32(1), struct{}{}, deep} {
+		for _, x := range []any{float64(1), bad, []any{bad}, float64(2)} {
+			payload := map[string]any{"params": map[string]any{"x": x}}
+			out, err := callWithDeadline(p.Hooks()[0].Func, payload, time.Second)
+			if stdlib.Check(payload) != nil {
+				if !errors.Is(err, scripting.ErrNotNeutral) {
+					t.Fatalf("x = %v: got %v, %v; want an error wrapping ErrNotNeutral", scripting.Show(x), out, err)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("x = %v: %v", scripting.Show(x), err)
+			}
+		}
+	}
 }

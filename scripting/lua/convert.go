@@ -67,11 +67,73 @@ func (b budget) charge(n int64) error {
 }
 
 // toLua converts a neutral value into a fresh Lua value.
-func toLua(L *lua.LState, v any, b budget) (lua.LValue, error) { return buildLua(L, v, b, nil) }
+func toLua(L *lua.LState, v any, b budget) (lua.LValue, error) {
+	lb := luaBuilder{L: L, b: b}
+	return lb.build(v, 0)
+}
 
-// buildLua is toLua that tells rec, when not nil, of every table it
-// builds (see binder.go).
-func buildLua(L *lua.LState, v any, b budget, rec *recording) (lua.LValue, error) {
+// A luaBuilder converts neutral values into Lua values.
+type luaBuilder struct {
+	L *lua.LState
+	b budget
+	// rec, when not nil, is told of every table built (binder.go).
+	rec *recording
+	// strict refuses, with scripting.ErrNotNeutral, what stdlib.Check
+	// would: another type, NaN or an infinity, a list or map nested
+	// stdlib.MaxDepth levels deep counting the payload. Binding a hook's
+	// fields is strict, so the host need not check them itself
+	// (scripting.Hook.Binds).
+	strict bool
+}
+
+// build converts v, found depth levels down the payload.
+func (lb *luaBuilder) build(v any, depth int) (lua.LValue, error) {
+	switch v := v.(type) {
+	case []any:
+		if lb.strict && depth >= stdlib.MaxDepth {
+			return nil, scripting.ErrNotNeutral
+		}
+		if err := lb.b.charge(tableCost + entryCost*int64(len(v))); err != nil {
+			return nil, err
+		}
+		t := lb.L.CreateTable(len(v), 0)
+		if lb.rec != nil {
+			lb.rec.table(t, len(v), true)
+		}
+		for i, e := range v {
+			lv, err := lb.build(e, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			t.RawSetInt(i+1, lv)
+		}
+		return t, nil
+	case map[string]any:
+		if lb.strict && depth >= stdlib.MaxDepth {
+			return nil, scripting.ErrNotNeutral
+		}
+		if err := lb.b.charge(tableCost + entryCost*int64(len(v))); err != nil {
+			return nil, err
+		}
+		t := lb.L.CreateTable(0, len(v))
+		if lb.rec != nil {
+			lb.rec.table(t, nonNil(v), false)
+		}
+		for k, e := range v {
+			lv, err := lb.build(e, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			t.RawSetString(k, lv)
+		}
+		return t, nil
+	default:
+		return lb.scalar(v)
+	}
+}
+
+// scalar converts a value that is not a list or a map.
+func (lb *luaBuilder) scalar(v any) (lua.LValue, error) {
 	switch v := v.(type) {
 	case nil:
 		return lua.LNil, nil
@@ -80,47 +142,21 @@ func buildLua(L *lua.LState, v any, b budget, rec *recording) (lua.LValue, error
 	case int64:
 		return lua.LNumber(v), nil
 	case float64:
+		if lb.strict && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			return nil, scripting.ErrNotNeutral
+		}
 		return lua.LNumber(v), nil
 	case string:
-		if b.strings {
-			if err := b.charge(int64(len(v))); err != nil {
+		if lb.b.strings {
+			if err := lb.b.charge(int64(len(v))); err != nil {
 				return nil, err
 			}
 		}
 		return lua.LString(v), nil
-	case []any:
-		if err := b.charge(tableCost + entryCost*int64(len(v))); err != nil {
-			return nil, err
-		}
-		t := L.CreateTable(len(v), 0)
-		if rec != nil {
-			rec.table(t, len(v), true)
-		}
-		for i, e := range v {
-			lv, err := buildLua(L, e, b, rec)
-			if err != nil {
-				return nil, err
-			}
-			t.RawSetInt(i+1, lv)
-		}
-		return t, nil
-	case map[string]any:
-		if err := b.charge(tableCost + entryCost*int64(len(v))); err != nil {
-			return nil, err
-		}
-		t := L.CreateTable(0, len(v))
-		if rec != nil {
-			rec.table(t, nonNil(v), false)
-		}
-		for k, e := range v {
-			lv, err := buildLua(L, e, b, rec)
-			if err != nil {
-				return nil, err
-			}
-			t.RawSetString(k, lv)
-		}
-		return t, nil
 	default:
+		if lb.strict {
+			return nil, scripting.ErrNotNeutral
+		}
 		// Unreachable for checked payloads; a visible value beats a panic.
 		return lua.LString(fmt.Sprintf("<%T>", v)), nil
 	}

@@ -168,7 +168,7 @@ func (f *function) pushArgs(st *state, c *scripting.Call) (int, error) {
 		L.Push(v)
 	}
 	if f.sig.vararg {
-		v, err := st.convertArg(argAt(args, n-1), c.Payload)
+		v, err := st.convertArg(argAt(args, n-1), c.Payload, 0)
 		if err != nil {
 			return 0, err
 		}
@@ -189,19 +189,21 @@ func (st *state) arg(c *scripting.Call, name string, a *boundArg) (lua.LValue, e
 	if name == "ctx" {
 		return st.ctxTable(c)
 	}
-	v, err := st.convertArg(a, c.Payload[name])
+	v, err := st.convertArg(a, c.Payload[name], 1)
 	if err != nil {
 		return nil, fmt.Errorf("field %s: %w", name, err)
 	}
 	return v, nil
 }
 
-// convertArg converts an argument's value, refilling a when there is one.
-func (st *state) convertArg(a *boundArg, v any) (lua.LValue, error) {
+// convertArg converts an argument's value, found depth levels down the
+// payload, refilling a when there is one. A hook's arguments are checked
+// to be neutral values as they are converted (scripting.Hook.Binds).
+func (st *state) convertArg(a *boundArg, v any, depth int) (lua.LValue, error) {
 	if a == nil {
 		return toLua(st.L, v, st.budget())
 	}
-	return st.bind(a, v, st.budget())
+	return st.bind(a, v, depth, true)
 }
 
 // A callContext is a state's read-only ctx value: an empty proxy whose
@@ -230,7 +232,7 @@ func (st *state) ctxTable(c *scripting.Call) (lua.LValue, error) {
 		st.ctx = st.newCallContext()
 	}
 	x := st.ctx
-	config, err := st.bind(&x.config, c.Config, st.budget())
+	config, err := st.bind(&x.config, c.Config, 0, false)
 	if err != nil {
 		return nil, fmt.Errorf("ctx.config: %w", err)
 	}
@@ -252,7 +254,8 @@ func (st *state) ctxTable(c *scripting.Call) (lua.LValue, error) {
 // refillField sets t[key] to the scalar v, unless it already holds it.
 func refillField(t *lua.LTable, key string, v any) {
 	if !sameScalar(t.RawGetString(key), v) {
-		lv, _ := buildLua(nil, v, budget{}, nil) // a scalar: cannot fail
+		lb := luaBuilder{}
+		lv, _ := lb.scalar(v) // not strict: cannot fail
 		t.RawSetString(key, lv)
 	}
 }

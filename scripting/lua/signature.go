@@ -2,6 +2,8 @@ package lua
 
 import (
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/hookhost/hookhost/scripting"
 )
 
 // A signature is how a hook function takes the payload: each named
@@ -37,4 +39,21 @@ func (s signature) display() []string {
 		out = append(out, "...")
 	}
 	return out
+}
+
+// binding is which payload fields a call converts, checking them
+// (scripting.Hook.Binds): the named parameters but ctx, which is the call
+// context, or every field for a vararg function, which gets the whole
+// payload.
+func (s signature) binding() *scripting.Binding {
+	if s.vararg {
+		return &scripting.Binding{All: true}
+	}
+	b := &scripting.Binding{Fields: make([]string, 0, len(s.params))}
+	for _, p := range s.params {
+		if p != "ctx" {
+			b.Fields = append(b.Fields, p)
+		}
+	}
+	return b
 }
