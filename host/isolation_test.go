@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -442,5 +443,37 @@ hook.on("turn.pre", function() return hook.message(tostring(state.incr("n"))) en
 	count()
 	if strings.Join(got, " ") != "1 2 3 1" {
 		t.Errorf("counts %v, want 1 2 3 (the same limit keeps the worker) then 1 (a new limit, a new worker)", got)
+	}
+}
+
+// An edit whose top level kills the worker is a failed load like any
+// other: the error names the worker's end, the last good version serves
+// on (in the restarted worker), and the fix loads (both languages).
+func TestIsolatedReloadThatKillsTheWorker(t *testing.T) {
+	for name, bomb := range map[string]string{
+		"a.lua":  "local t = {}\nfor i = 1, 1e9 do t[i] = { i, i + 1, i + 2 } end\n",
+		"a.star": "x = [0] * (1 << 28)\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			deny := map[string]func(string) string{"a.lua": luaDeny, "a.star": starDeny}[name]
+			h, root := isolatedHost(t, map[string]string{name: deny("one")}, "defaults: { isolation: process }\nlimits: { memory: 128MiB }\n")
+			dir := filepath.Join(root, "hooks.d")
+			writeFiles(t, dir, map[string]string{name: bomb + deny("two")})
+			rep := h.Rescan(context.Background(), TriggerAPI)
+			if rep.Err != nil || len(rep.Files) != 1 || rep.Files[0].Outcome != FileFailed ||
+				!strings.Contains(fmt.Sprint(rep.Files[0].Err), "isolation: the worker process ended") {
+				t.Fatalf("the bomb's edit: %+v (%v)", rep.Files, rep.Err)
+			}
+			if r := fireOK(t, h, "tool.approve", nil); r.Decision.Reason != "one" {
+				t.Fatalf("after the failed edit: %+v %+v, want the last good version's deny", r.Decision, r.Trace)
+			}
+			writeFiles(t, dir, map[string]string{name: deny("three")})
+			if rep := h.Rescan(context.Background(), TriggerAPI); len(rep.Files) != 1 || rep.Files[0].Outcome != FileReloaded {
+				t.Fatalf("the fix: %+v", rep.Files)
+			}
+			if r := fireOK(t, h, "tool.approve", nil); r.Decision.Reason != "three" {
+				t.Fatalf("after the fix: %+v %+v", r.Decision, r.Trace)
+			}
+		})
 	}
 }

@@ -32,7 +32,9 @@ type process struct {
 
 	dead   chan struct{}
 	killed atomic.Bool // kill was called: the process is as good as dead
-	served atomic.Bool // a call was sent to it: its death may be that call's doing
+	// served is set when a call, or the compile of a newly loaded file,
+	// was sent to it: its death may be their doing, not a failed start.
+	served atomic.Bool
 	tail   tail        // the end of the worker's stderr, to explain a crash
 }
 

@@ -223,8 +223,8 @@ func (w *worker) uncompiled(done map[int64]bool) map[int64]*program {
 }
 
 // watch restarts the worker when proc dies: at once when it had served a
-// call (the call's death was its own failure), after the backoff when it
-// died before serving one.
+// call or a new file's compile (the death was theirs), after the backoff
+// when it died before serving either.
 func (w *worker) watch(proc *process) {
 	<-proc.dead
 	w.mu.Lock()
@@ -303,6 +303,7 @@ func (w *worker) compile(ctx context.Context, src scripting.Source, limits scrip
 	w.nextProg++
 	id := w.nextProg
 	w.mu.Unlock()
+	proc.served.Store(true) // a new file whose top level kills the worker is that file's failure
 	hooks, err := compileIn(ctx, proc, id, src, limits)
 	if err != nil {
 		return nil, err
