@@ -35,7 +35,7 @@ type process struct {
 	// served is set when a call, or the compile of a newly loaded file,
 	// was sent to it: its death may be their doing, not a failed start.
 	served atomic.Bool
-	tail   tail        // the end of the worker's stderr, to explain a crash
+	tail   tail // the end of the worker's stderr, to explain a crash
 }
 
 // helloTimeout bounds the start of a worker: a program that does not
