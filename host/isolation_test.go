@@ -451,7 +451,7 @@ hook.on("turn.pre", function() return hook.message(tostring(state.incr("n"))) en
 // on (in the restarted worker), and the fix loads (both languages).
 func TestIsolatedReloadThatKillsTheWorker(t *testing.T) {
 	for name, bomb := range map[string]string{
-		"a.lua":  "local t = {}\nfor i = 1, 1e9 do t[i] = { i, i + 1, i + 2 } end\n",
+		"a.lua": "local t = {}\nfor i = 1, 1e9 do t[i] = { i, i + 1, i + 2 } end\n",
 		// grows a list one small list at a time, which no count sees
 		"a.star": "def grow():\n    x = []\n    for i in range(1000000000):\n        x.append([i] * 64)\n\ngrow()\n",
 	} {
