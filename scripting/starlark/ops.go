@@ -38,6 +38,11 @@ var opBuiltins = func() map[string]*starlark.Builtin {
 		opAddInto:     addIntoOp,
 		opMulInto:     mulIntoOp,
 		opModInto:     modIntoOp,
+		opArgs:        argsOp,
+		opHold:        holdOp,
+		opAtIndex:     atIndexOp,
+		opAtField:     atFieldOp,
+		opKwargs:      kwargsOp,
 		"$join":       joinMethod,
 		"$replace":    replaceMethod,
 		"$format":     formatMethod,
@@ -61,6 +66,8 @@ const (
 	opAddInto = "$iadd"
 	opMulInto = "$imul"
 	opModInto = "$imod"
+	opArgs    = "$args"
+	opKwargs  = "$kwargs"
 )
 
 // addOpBuiltins adds the hidden builtins to a file's predeclared names

@@ -239,3 +239,30 @@ func modCost(thread *starlark.Thread, x, y starlark.Value) (opCost, error) {
 	c.operand = y.Type()
 	return c, nil
 }
+
+// argsOp is f(*x)'s check: the call copies every element of x into its
+// arguments (a range charges its own).
+func argsOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	x := args[0]
+	if _, ok := x.(rangeValue); !ok {
+		if n := starlark.Len(x); n > 0 {
+			if err := elemsCost("*args", int64(n)).charge(thread); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return x, nil
+}
+
+// kwargsOp is f(**d)'s check: the call makes a name and value pair of
+// every entry of d.
+func kwargsOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	x := args[0]
+	if n := starlark.Len(x); n > 0 {
+		c := opCost{what: "**kwargs", n: int64(n), size: entrySize, unit: "entries"}
+		if err := c.charge(thread); err != nil {
+			return nil, err
+		}
+	}
+	return x, nil
+}

@@ -111,6 +111,7 @@ func (rw rewriter) children(n syntax.Node) {
 	case *syntax.CallExpr:
 		n.Fn = rw.expr(n.Fn)
 		rw.list(n.Args)
+		rw.spreads(n.Args)
 	case *syntax.LambdaExpr:
 		rw.list(n.Params)
 		n.Body = rw.expr(n.Body)
@@ -149,6 +150,24 @@ func (rw rewriter) expr(x syntax.Expr) syntax.Expr {
 	return x
 }
 
+// spreads checks the *args and **kwargs of a call: f(*x) becomes
+// f(*$args(x)), which charges the tuple the call builds from x.
+func (rw rewriter) spreads(args []syntax.Expr) {
+	for _, arg := range args {
+		u, ok := arg.(*syntax.UnaryExpr)
+		if !ok || u.X == nil {
+			continue
+		}
+		name := map[syntax.Token]string{syntax.STAR: opArgs, syntax.STARSTAR: opKwargs}[u.Op]
+		if name == "" {
+			continue
+		}
+		_, end := u.X.Span()
+		u.X = &syntax.CallExpr{Fn: &syntax.Ident{NamePos: u.OpPos, Name: name}, Lparen: u.OpPos,
+			Args: []syntax.Expr{u.X}, Rparen: end}
+	}
+}
+
 // hiddenCall is name(x, y), called at pos: the position the interpreter
 // gives the operator, and so its errors.
 func hiddenCall(name string, pos syntax.Position, x, y syntax.Expr) *syntax.CallExpr {
@@ -157,10 +176,10 @@ func hiddenCall(name string, pos syntax.Position, x, y syntax.Expr) *syntax.Call
 		Args: []syntax.Expr{x, y}, Rparen: end}
 }
 
-// rewriteAssign checks x op= y before the operator runs: the right side
+// assign checks x op= y before the operator runs: the right side
 // becomes $iop(x, y), which returns y once the size of x op y is
-// charged. An address with calls in it (d[f()] += s) is left alone: it
-// cannot be read twice.
+// charged. An address with calls in it (d[f()] += s), which cannot be
+// read twice, is held instead (ops_held.go).
 func (rw rewriter) assign(n *syntax.AssignStmt) {
 	aug, ok := augmentedOps[n.Op]
 	bounded := !ok || rw.boundedBySource(aug.op, n.LHS, n.RHS)
@@ -170,7 +189,9 @@ func (rw rewriter) assign(n *syntax.AssignStmt) {
 	}
 	if again, ok := readAgain(n.LHS); ok {
 		n.RHS = hiddenCall(aug.builtin, n.OpPos, again, n.RHS)
+		return
 	}
+	holdAddress(n)
 }
 
 // readAgain returns a fresh copy of an expression that has no effect

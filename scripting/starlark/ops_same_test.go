@@ -127,5 +127,11 @@ var sameCases = []string{
 	"r = 'a\\nb\\n'.splitlines()", "r = 'a\\nb'.splitlines(True)", "r = ''.splitlines()",
 	"l = [1]\nl.extend([2, 3])\nr = l", "l = [1]\nl.extend(range(2))\nr = l", "l = []\nl.extend('ab'.elems())\nr = l",
 	"l = [1]\nl.extend(1)\nr = l", "l = [1]\nl.extend()\nr = l", "l = [1]\nl.freeze = 1",
-	"r = struct", "d = {'join': 1}\nr = d.get('join')",
+	"def f(*a, **k):\n    return (a, k)\nr = f(*[1, 2], **{'x': 3})", "def f(*a):\n    return a\nr = f(0, *range(3))",
+	"r = len(*1)", "r = dict(**1)", "r = dict(**{1: 2})", "def f(x):\n    return x\nr = f(*'ab'.elems())",
+	"d = {'k': 'x'}\nk = lambda: 'k'\nd[k()] += 'y'\nd[k()] *= 2\nd[k()] %= ()\nr = d", "l = [[1], 2]\nz = lambda: 0\nl[z()] += [2]\nl[z() + 1] *= 3\nr = l",
+	"d = {}\nk = lambda: 'k'\nd[k()] += 'y'", "l = [1]\nz = lambda: 5\nl[z()] += 1", "l = (1,)\nz = lambda: 0\nl[z()] += 1",
+	"z = lambda: 0\nl = [0]\nl[z()] += 'a'", "l = [[0]]\nz = lambda: 0\nl[z()][z()] += 1\nr = l", "f = lambda: [1]\nf()[0] += 1\nr = f()",
+	"f = lambda: 1\nf().x += 1", "def g():\n    l = [1]\n    l[len(l) - 1] += 2\n    return l\nr = g()",
+		"r = struct", "d = {'join': 1}\nr = d.get('join')",
 }

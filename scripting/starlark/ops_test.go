@@ -51,7 +51,10 @@ func TestOpsRefused(t *testing.T) {
 		{"s *= 2", "", "s = \"x\"\nfor _ in range(64):\n    s *= 2", "string * int"},
 		{"d[k] *= 2", "", "d = {\"k\": [0]}\nfor _ in range(64):\n    d[\"k\"] *= 2", "list * int"},
 		{"x[k][i] += x[k][i]", "", "x = {\"f\": [\"x\"]}\nfor _ in range(64):\n    x[\"f\"][0] += x[\"f\"][0]", "str + str"},
-		{"big int squared", "", "x = 10\nfor _ in range(64):\n    x = x * x", "int * int"},
+		{"d[f()] *= 2", "", "d = {\"k\": [0]}\nk = lambda: \"k\"\nfor _ in range(64):\n    d[k()] *= 2", "list * int"},
+		{"l[f()] += l[f()]", "", "l = [\"x\"]\nz = lambda: 0\nfor _ in range(64):\n    l[z()] += l[0]", "str + str"},
+		{"l[f()][f()] %= t", big, "l = [[\"%s\" * 30]]\nz = lambda: 0\nl[z()][z()] %= tuple([big] * 30)", "str % tuple"},
+				{"big int squared", "", "x = 10\nfor _ in range(64):\n    x = x * x", "int * int"},
 		{"% of a repeated key", big, "f = \"%(a)s\"\nfor _ in range(5):\n    f = f + f\nreturn hook.message(f % {\"a\": big})", "str % dict"},
 		{"%= of many big values", big, "f = \"%s\" * 20\nf %= tuple([big] * 20)", "str % tuple: 1310760 bytes"},
 		{"join of one string many times", big, `return hook.message("".join([big] * 100))`, "join: 6553600 bytes"},
@@ -66,6 +69,8 @@ func TestOpsRefused(t *testing.T) {
 		{"splitlines", "", `return hook.message(str(len(("a\n" * 100000).splitlines())))`, "splitlines: 100001 elements"},
 		{"extend by elems", big, "l = []\nl.extend(big.elems())", "list.extend of string.elems: 65536 elements"},
 		{"+= of elems", big, "l = []\nl += big.elems()", "list += string.elems: 65536 elements"},
+		{"*args of elems", big, "def f(*a):\n    return len(a)\nreturn hook.message(str(f(*(big + big).elems())))", "*args: 131072 elements"},
+		{"**kwargs of a big dict", "", "d = {str(i): i for i in range(100000)}\nreturn hook.message(str(len(dict(**d))))", "**kwargs: 100000 entries"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := opsCall(t, c.prelude, c.body)
@@ -138,9 +143,9 @@ func TestOpsRewriteWhat(t *testing.T) {
 		{"s = 40 * '-'", 0}, {"l = [0] * 8", 0}, {"s = 'a' + 'b'", 0}, {"l = [1] + [2]", 0}, {"x = 2 * 3", 0},
 		{"x = y * 1.5", 0}, {"s = f % 'x'", 0}, {"x = y - z", 0}, {"x = y | z", 0}, {"x = d.get(k)", 0},
 		{"i = j\ni = i + n", 1}, {"i = n * 2", 1}, {"s = f % (a, b)", 1}, {"s = '-' * 2000", 1}, {"s = u\ns += t", 1},
-		{"l[i] += t", 1}, {"d[f()] += t", 0}, {"x = s.join(l)", 1}, {"x = s.replace(a, b)", 1},
-		{"x = s.format(a)", 1}, {"x = s.split()", 1}, {"l.extend(m)", 1}, {"x = a + b * c", 2},
-		{"def f(x = a * b):\n    return [y + 1 for y in x if y % n]", 2}, {"f(k = a + b, *c)", 1},
+		{"l[i] += t", 1}, {"d[f()] += t", 3}, {"f().g *= t", 2}, {"x = s.join(l)", 1}, {"x = s.replace(a, b)", 1},
+		{"x = s.format(a)", 1}, {"x = s.split()", 1}, {"l.extend(m)", 1}, {"x = a + b * c", 2}, {"f(*a, **k)", 2}, {"f(a, *b)", 1},
+		{"def f(x = a * b):\n    return [y + 1 for y in x if y % n]", 2}, {"f(k = a + b, *c)", 2},
 		// names that only hold numbers
 		{"for i in range(n):\n    x = i + n\n    y = n % i\n    z = i * 2\n    w = i * n", 1},
 		{"t = 0\nfor i in range(n):\n    t += x\n    t = t - i\n    t *= 2", 0},

@@ -34,6 +34,9 @@ type callThread struct {
 	// it, but module functions see no hook call.
 	topLevel bool
 	limits   *scripting.Limits
+	// held are the containers and keys a rewritten x[f()] op= y holds
+	// from its address to its check (ops_held.go).
+	held []starlark.Value
 	// dicts are the dicts the thread's calls bind payload maps to.
 	dicts dictCache
 }
@@ -73,6 +76,7 @@ func (f *function) Call(c *scripting.Call) (out any, err error) {
 		return nil, p.interrupted(c)
 	}
 	ct.call = nil // nothing of this call stays reachable from the pool
+	ct.held = releaseHeld(ct.held)
 	ct.dicts.recycle(th.Steps)
 	p.threads.Put(ct)
 	return out, err
