@@ -133,5 +133,5 @@ var sameCases = []string{
 	"d = {}\nk = lambda: 'k'\nd[k()] += 'y'", "l = [1]\nz = lambda: 5\nl[z()] += 1", "l = (1,)\nz = lambda: 0\nl[z()] += 1",
 	"z = lambda: 0\nl = [0]\nl[z()] += 'a'", "l = [[0]]\nz = lambda: 0\nl[z()][z()] += 1\nr = l", "f = lambda: [1]\nf()[0] += 1\nr = f()",
 	"f = lambda: 1\nf().x += 1", "def g():\n    l = [1]\n    l[len(l) - 1] += 2\n    return l\nr = g()",
-		"r = struct", "d = {'join': 1}\nr = d.get('join')",
+	"r = struct", "d = {'join': 1}\nr = d.get('join')",
 }

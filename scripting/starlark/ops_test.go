@@ -54,7 +54,7 @@ func TestOpsRefused(t *testing.T) {
 		{"d[f()] *= 2", "", "d = {\"k\": [0]}\nk = lambda: \"k\"\nfor _ in range(64):\n    d[k()] *= 2", "list * int"},
 		{"l[f()] += l[f()]", "", "l = [\"x\"]\nz = lambda: 0\nfor _ in range(64):\n    l[z()] += l[0]", "str + str"},
 		{"l[f()][f()] %= t", big, "l = [[\"%s\" * 30]]\nz = lambda: 0\nl[z()][z()] %= tuple([big] * 30)", "str % tuple"},
-				{"big int squared", "", "x = 10\nfor _ in range(64):\n    x = x * x", "int * int"},
+		{"big int squared", "", "x = 10\nfor _ in range(64):\n    x = x * x", "int * int"},
 		{"% of a repeated key", big, "f = \"%(a)s\"\nfor _ in range(5):\n    f = f + f\nreturn hook.message(f % {\"a\": big})", "str % dict"},
 		{"%= of many big values", big, "f = \"%s\" * 20\nf %= tuple([big] * 20)", "str % tuple: 1310760 bytes"},
 		{"join of one string many times", big, `return hook.message("".join([big] * 100))`, "join: 6553600 bytes"},
