@@ -124,9 +124,9 @@ func parseMap(m map[string]any, spec *EventSpec) (reply, error) {
 func parseDecision(d *scripting.Decision, spec *EventSpec) (reply, error) {
 	r := reply{action: Continue, reason: d.Reason(), stop: d.Stop()}
 	if a, ok := d.Action(); ok {
-		act, err := actionNamed(a)
-		if err != nil {
-			return r, err
+		act, ok := actionOf(a)
+		if !ok {
+			return r, fmt.Errorf("unknown action %q (want %s)", a, actionList(decisionActions))
 		}
 		r.action = act
 	}
@@ -139,10 +139,17 @@ func parseDecision(d *scripting.Decision, spec *EventSpec) (reply, error) {
 // actionNamed is the action a decision names; a is a string or not.
 func actionNamed(a any) (Action, error) {
 	s, ok := a.(string)
-	if !ok || !Action(s).valid() || Action(s) == MessageAction {
+	act, valid := actionOf(s)
+	if !ok || !valid {
 		return "", fmt.Errorf("unknown action %v (want %s)", describe(a), actionList(decisionActions))
 	}
-	return Action(s), nil
+	return act, nil
+}
+
+// actionOf is the action a decision may name s, if s is one.
+func actionOf(s string) (Action, bool) {
+	a := Action(s)
+	return a, a.valid() && a != MessageAction
 }
 
 func (r *reply) parseAction(m map[string]any) error {

@@ -166,7 +166,7 @@ func (s EventSpec) checkActionsForMode() error {
 	return nil
 }
 
-func (s EventSpec) allows(a Action) bool { return slices.Contains(s.Actions, a) }
+func (s *EventSpec) allows(a Action) bool { return slices.Contains(s.Actions, a) }
 
 func actionList(as []Action) string {
 	parts := make([]string, len(as))
