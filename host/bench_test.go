@@ -38,7 +38,10 @@ import (
 //
 // Besides wall time each reports cpu-ns/op, the process's CPU time (user
 // and system, the collector's included) per call: on a shared, loaded
-// machine it varies far less than wall time. docs/performance.md reports
+// machine it varies far less than wall time. For the -parallel ones it
+// also says how well calls scale: with calls that share nothing, CPU per
+// call is the same at -cpu 2 as at -cpu 1, and what it grows by is what
+// contention and the collector cost. docs/performance.md reports
 // benchstat medians and the ratios.
 
 const benchLua = `
@@ -73,6 +76,7 @@ func BenchmarkHook(b *testing.B) {
 	b.Run("lua/raw-deny", func(b *testing.B) { benchRawLua(b, false, benchDenyCommand) })
 	b.Run("lua/raw-deadline-deny", func(b *testing.B) { benchRawLua(b, true, benchDenyCommand) })
 	b.Run("lua/raw-parallel", func(b *testing.B) {
+		defer reportCPU(b)()
 		b.RunParallel(func(pb *testing.PB) { rawLuaLoop(b, false, "ls -la", pb.Next) })
 	})
 	b.Run("star/raw", func(b *testing.B) { benchRawStar(b, false, "ls -la") })
@@ -80,6 +84,7 @@ func BenchmarkHook(b *testing.B) {
 	b.Run("star/raw-deny", func(b *testing.B) { benchRawStar(b, false, benchDenyCommand) })
 	b.Run("star/raw-deadline-deny", func(b *testing.B) { benchRawStar(b, true, benchDenyCommand) })
 	b.Run("star/raw-parallel", func(b *testing.B) {
+		defer reportCPU(b)()
 		b.RunParallel(func(pb *testing.PB) { rawStarLoop(b, false, "ls -la", pb.Next) })
 	})
 	b.Run("lua/fire-varied", func(b *testing.B) { benchFireVaried(b, benchHost(b, "lua", benchLua, 1)) })
@@ -89,6 +94,7 @@ func BenchmarkHook(b *testing.B) {
 		b.Run(lang.ext+"/fire10", func(b *testing.B) { benchFire(b, benchHost(b, lang.ext, lang.src, 10)) })
 		b.Run(lang.ext+"/fire-parallel", func(b *testing.B) {
 			h := benchHost(b, lang.ext, lang.src, 1)
+			defer reportCPU(b)()
 			b.ReportAllocs()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
