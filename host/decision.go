@@ -130,6 +130,9 @@ func parseDecision(d *scripting.Decision, spec *EventSpec) (reply, error) {
 		}
 		r.action = act
 	}
+	if d.Plain() && r.action != Modify && r.action != Respond && r.action != Ask {
+		return r, r.checkAllowed(spec) // no key of parseFields' to read
+	}
 	if err := r.parseFields(d.Field); err != nil {
 		return r, err
 	}

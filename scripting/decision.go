@@ -121,6 +121,10 @@ func (d *Decision) containers() [4]any {
 	return out
 }
 
+// Plain reports whether d keeps its keys in fields and has none but
+// action, reason and stop (what hook.deny(reason) and its kind build).
+func (d *Decision) Plain() bool { return d.m == nil && d.has&^(hasAction|hasReason|hasStop) == 0 }
+
 // holdsContainers reports whether d holds a value that may be changed
 // (a map or a list), not only strings.
 func (d *Decision) holdsContainers() bool {

@@ -39,6 +39,10 @@ type callThread struct {
 	held []starlark.Value
 	// dicts are the dicts the thread's calls bind payload maps to.
 	dicts dictCache
+	// args holds a call's positional arguments: the interpreter copies
+	// them into the callee's frame and keeps no reference, so one array
+	// serves every call, cleared after each.
+	args starlark.Tuple
 }
 
 func (ct *callThread) Interrupt() { ct.thread.Cancel("timeout") }
@@ -77,6 +81,7 @@ func (f *function) Call(c *scripting.Call) (out any, err error) {
 	}
 	ct.call = nil // nothing of this call stays reachable from the pool
 	ct.held = releaseHeld(ct.held)
+	clear(ct.args)
 	ct.dicts.recycle(th.Steps)
 	p.threads.Put(ct)
 	return out, err
@@ -91,7 +96,7 @@ func (f *function) run(ct *callThread, c *scripting.Call) (out any, err error) {
 	}()
 	m := meterFor(c, &f.prog.limits)
 	m.dicts = &ct.dicts
-	args, kwargs, err := f.bind(c, &m)
+	args, kwargs, err := f.bind(c, &m, ct)
 	if err != nil {
 		return nil, &scripting.Error{File: f.prog.name, Line: int(f.fn.Position().Line), Hook: c.Hook,
 			Msg: "binding the payload: " + err.Error(), Err: err}
@@ -113,8 +118,11 @@ func (f *function) run(ct *callThread, c *scripting.Call) (out any, err error) {
 
 // bind builds the arguments the signature names from the payload,
 // charging the conversion to the call.
-func (f *function) bind(c *scripting.Call, m *meter) (starlark.Tuple, []starlark.Tuple, error) {
-	args := make(starlark.Tuple, len(f.sig.positional))
+func (f *function) bind(c *scripting.Call, m *meter, ct *callThread) (starlark.Tuple, []starlark.Tuple, error) {
+	if n := len(f.sig.positional); cap(ct.args) < n {
+		ct.args = make(starlark.Tuple, n)
+	}
+	args := ct.args[:len(f.sig.positional)]
 	for i, p := range f.sig.positional {
 		v, err := f.arg(c, p, m)
 		if err != nil {
