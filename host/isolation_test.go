@@ -2,11 +2,13 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hookhost/hookhost/host/isolate/isolatetest"
 	"github.com/hookhost/hookhost/scripting"
@@ -476,5 +478,40 @@ func TestIsolatedReloadThatKillsTheWorker(t *testing.T) {
 				t.Fatalf("after the fix: %+v %+v", r.Decision, r.Trace)
 			}
 		})
+	}
+}
+
+// The wait for a starting worker is bounded by the caller's context: a
+// fire whose context ends while the worker starts ends as any cancelled
+// fire does, its hook's trace entry saying so.
+func TestIsolatedStartWaitCancelled(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "started")
+	exe, err := isolatetest.Wrapper(dir, testWorker, "if [ -e '"+marker+"' ]; then sleep 3; fi\ntouch '"+marker+"'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := isolatedHostWith(t, exe, map[string]string{"a.star": `
+def grow():
+    x = []
+    for i in range(1000000000):
+        x.append([i] * 64)
+
+def h(tool_name):
+    if tool_name == "bomb":
+        grow()
+    return hook.deny(tool_name + " refused")
+
+hook.on("tool.approve", h, timeout = "10s")`}, "defaults: { isolation: process }\nlimits: { memory: 128MiB }\n")
+	if r := fireOK(t, h, "tool.approve", map[string]any{"tool_name": "bomb"}); !strings.Contains(r.Trace[0].Error, "the worker process ended") {
+		t.Fatalf("bomb: %+v", r.Trace)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(500*time.Millisecond, cancel) // while the restart sleeps its 3 s
+	r, err := h.Fire(ctx, "tool.approve", map[string]any{"tool_name": "ls"})
+	if !errors.Is(err, context.Canceled) || len(r.Trace) != 1 || r.Trace[0].Outcome != OutcomeTimeout ||
+		r.Trace[0].Error != "the fire was cancelled: context canceled" || r.Decision.Action != Deny {
+		t.Fatalf("a fire cancelled while the worker starts: %v %+v %+v", err, r.Decision, r.Trace)
 	}
 }
