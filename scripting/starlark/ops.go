@@ -1,6 +1,7 @@
 package starlark
 
 import (
+	"fmt"
 	"slices"
 
 	"go.starlark.net/starlark"
@@ -87,13 +88,15 @@ func rewrittenProgram(name string, src []byte, predeclared starlark.StringDict) 
 	if err != nil {
 		return nil, err
 	}
-	rewriteOps(f)
+	rewriteOps(f, func(name string) bool { return predeclared.Has(name) || starlark.Universe.Has(name) })
 	prog, err := starlark.FileProgram(f, predeclared.Has)
 	if err == nil {
 		return prog, nil
 	}
-	_, _, err = starlark.SourceProgramOptions(&fileOptions, name, src, predeclared.Has)
-	return nil, err
+	if _, _, err2 := starlark.SourceProgramOptions(&fileOptions, name, src, predeclared.Has); err2 != nil {
+		return nil, err2
+	}
+	return nil, fmt.Errorf("internal error: the file resolves as written but not once its operators are checked: %w", err)
 }
 
 // dropHiddenFrames removes the frames of the hidden builtins from an

@@ -44,27 +44,100 @@ var boundedMethods = map[string]string{
 }
 
 // A rewriter rewrites one file, knowing which of its names hold only
-// numbers.
+// numbers, and, as it goes, which globals the file's top level has bound
+// so far.
 type rewriter struct {
 	nums *numbers
+	// known reports whether a name is predeclared or universal.
+	known func(string) bool
+	// functions counts the defs and lambdas the walk is inside.
+	functions int
+	// globals are the names the top level binds before the statement
+	// being rewritten: with global reassignment on, the resolver binds
+	// a read at the top level to what is bound before it in the file.
+	globals map[string]bool
+	open    []syntax.Node // the nodes the walk is inside
 }
 
 // rewriteOps rewrites f in place. syntax.Walk calls the function on a
 // node before it descends into the node's children, so replacing the
 // children first means every new node is visited, and its operands are
 // rewritten in turn.
-func rewriteOps(f *syntax.File) {
-	rw := rewriter{nums: analyseNumbers(f)}
+func rewriteOps(f *syntax.File, known func(string) bool) {
+	rw := &rewriter{nums: analyseNumbers(f), known: known, globals: map[string]bool{}}
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if n != nil {
-			rw.children(n)
+		if n == nil {
+			rw.leave()
+			return true
 		}
+		rw.children(n)
+		rw.enter(n)
 		return true
 	})
 }
 
+// enter and leave track the walk's place: inside a function or not, and
+// the top level's bindings in the order the resolver sees them.
+func (rw *rewriter) enter(n syntax.Node) {
+	rw.open = append(rw.open, n)
+	switch n := n.(type) {
+	case *syntax.DefStmt:
+		rw.bindGlobal(n.Name)
+		rw.functions++
+	case *syntax.LambdaExpr:
+		rw.functions++
+	case *syntax.ForStmt:
+		rw.bindGlobal(n.Vars)
+	case *syntax.LoadStmt:
+		for _, id := range n.To {
+			rw.bindGlobal(id)
+		}
+	case *syntax.AssignStmt:
+		rw.bindGlobal(n.LHS)
+	}
+}
+
+func (rw *rewriter) leave() {
+	n := rw.open[len(rw.open)-1]
+	rw.open = rw.open[:len(rw.open)-1]
+	switch n.(type) {
+	case *syntax.DefStmt, *syntax.LambdaExpr:
+		rw.functions--
+	}
+}
+
+// bindGlobal records the names a top-level target binds.
+func (rw *rewriter) bindGlobal(target syntax.Expr) {
+	if rw.functions > 0 {
+		return
+	}
+	switch x := target.(type) {
+	case *syntax.Ident:
+		rw.globals[x.Name] = true
+	case *syntax.ParenExpr:
+		rw.bindGlobal(x.X)
+	case *syntax.TupleExpr:
+		for _, e := range x.List {
+			rw.bindGlobal(e)
+		}
+	case *syntax.ListExpr:
+		for _, e := range x.List {
+			rw.bindGlobal(e)
+		}
+	}
+}
+
+// resolvable reports whether a second read of the name id resolves where
+// the first does: always in a function (its locals are resolved at its
+// end), and at the top level when the name is bound before or is
+// predeclared. (x += y as the first binding of x at the top level reads
+// an unbound global; it fails when it runs, and is left as it is.)
+func (rw *rewriter) resolvable(id *syntax.Ident) bool {
+	return rw.functions > 0 || rw.globals[id.Name] || rw.known(id.Name)
+}
+
 // children replaces the expressions directly below n.
-func (rw rewriter) children(n syntax.Node) {
+func (rw *rewriter) children(n syntax.Node) {
 	switch n := n.(type) {
 	case *syntax.ExprStmt:
 		n.X = rw.expr(n.X)
@@ -118,13 +191,13 @@ func (rw rewriter) children(n syntax.Node) {
 	}
 }
 
-func (rw rewriter) list(list []syntax.Expr) {
+func (rw *rewriter) list(list []syntax.Expr) {
 	for i, x := range list {
 		list[i] = rw.expr(x)
 	}
 }
 
-func (rw rewriter) optional(x syntax.Expr) syntax.Expr {
+func (rw *rewriter) optional(x syntax.Expr) syntax.Expr {
 	if x == nil {
 		return nil
 	}
@@ -132,7 +205,7 @@ func (rw rewriter) optional(x syntax.Expr) syntax.Expr {
 }
 
 // expr returns the replacement of x, or x.
-func (rw rewriter) expr(x syntax.Expr) syntax.Expr {
+func (rw *rewriter) expr(x syntax.Expr) syntax.Expr {
 	switch x := x.(type) {
 	case *syntax.BinaryExpr:
 		if name := binaryOps[x.Op]; name != "" && !rw.boundedBySource(x.Op, x.X, x.Y) {
@@ -152,7 +225,7 @@ func (rw rewriter) expr(x syntax.Expr) syntax.Expr {
 
 // spreads checks the *args and **kwargs of a call: f(*x) becomes
 // f(*$args(x)), which charges the tuple the call builds from x.
-func (rw rewriter) spreads(args []syntax.Expr) {
+func (rw *rewriter) spreads(args []syntax.Expr) {
 	for _, arg := range args {
 		u, ok := arg.(*syntax.UnaryExpr)
 		if !ok || u.X == nil {
@@ -180,18 +253,34 @@ func hiddenCall(name string, pos syntax.Position, x, y syntax.Expr) *syntax.Call
 // becomes $iop(x, y), which returns y once the size of x op y is
 // charged. An address with calls in it (d[f()] += s), which cannot be
 // read twice, is held instead (ops_held.go).
-func (rw rewriter) assign(n *syntax.AssignStmt) {
+func (rw *rewriter) assign(n *syntax.AssignStmt) {
 	aug, ok := augmentedOps[n.Op]
 	bounded := !ok || rw.boundedBySource(aug.op, n.LHS, n.RHS)
 	n.RHS = rw.expr(n.RHS)
 	if bounded {
 		return
 	}
-	if again, ok := readAgain(n.LHS); ok {
+	if id, ok := unparen(n.LHS).(*syntax.Ident); ok && !rw.resolvable(id) {
+		return
+	}
+	if again, ok := readAgain(n.LHS); ok && rw.readsResolve(again) {
 		n.RHS = hiddenCall(aug.builtin, n.OpPos, again, n.RHS)
 		return
 	}
 	holdAddress(n)
+}
+
+// readsResolve reports whether every name x reads resolves as its
+// original does.
+func (rw *rewriter) readsResolve(x syntax.Expr) bool {
+	ok := true
+	syntax.Walk(x, func(n syntax.Node) bool {
+		if id, isIdent := n.(*syntax.Ident); isIdent && !rw.resolvable(id) {
+			ok = false
+		}
+		return ok
+	})
+	return ok
 }
 
 // readAgain returns a fresh copy of an expression that has no effect
@@ -231,7 +320,7 @@ const sizeLimitBySource = 1024
 // size known here. Sums of literals are also left to the compiler, which
 // folds them. A product of two names is always checked: squaring an int
 // in a loop doubles its size each time.
-func (rw rewriter) boundedBySource(op syntax.Token, x, y syntax.Expr) bool {
+func (rw *rewriter) boundedBySource(op syntax.Token, x, y syntax.Expr) bool {
 	num := rw.nums.numeric
 	switch op {
 	case syntax.PLUS:

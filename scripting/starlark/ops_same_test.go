@@ -133,5 +133,7 @@ var sameCases = []string{
 	"d = {}\nk = lambda: 'k'\nd[k()] += 'y'", "l = [1]\nz = lambda: 5\nl[z()] += 1", "l = (1,)\nz = lambda: 0\nl[z()] += 1",
 	"z = lambda: 0\nl = [0]\nl[z()] += 'a'", "l = [[0]]\nz = lambda: 0\nl[z()][z()] += 1\nr = l", "f = lambda: [1]\nf()[0] += 1\nr = f()",
 	"f = lambda: 1\nf().x += 1", "def g():\n    l = [1]\n    l[len(l) - 1] += 2\n    return l\nr = g()",
+	"x *= b'0'", "if False:\n    x += 'a'\nr = 1", "for i in range(2):\n    if i == 1:\n        x += 'a'\n    else:\n        x = 'b'\nr = x",
+	"x = 'a'\nx += x\nr = x", "len += 1", "l = [1]\nif False:\n    l[y] += 1\nr = l", "def f():\n    x += 1\nr = 1",
 	"r = struct", "d = {'join': 1}\nr = d.get('join')",
 }
