@@ -43,32 +43,21 @@ func compileGuard(tb testing.TB) *program {
 
 // BenchmarkStateMemory reports what the heap retains per pooled
 // interpreter of one file (B/state: n interpreters made and kept, divided
-// by n) and per loaded file with its one first interpreter (B/file).
+// by n; served: each has served one call, and keeps its arguments for
+// the next, see binder.go; served-max: with the widest payload kept) and
+// per loaded file with its one first
+// interpreter (B/file).
 func BenchmarkStateMemory(b *testing.B) {
-	b.Run("state", func(b *testing.B) {
-		p := compileGuard(b)
-		defer p.Close()
-		const n = 64
-		var perState float64
-		for b.Loop() {
-			states := make([]*state, n)
-			before := heapInUse()
-			for i := range states {
-				st, err := p.newState()
-				if err != nil {
-					b.Fatal(err)
-				}
-				states[i] = st
-			}
-			after := heapInUse()
-			perState = float64(after-before) / n
-			for _, st := range states {
-				st.close()
-			}
-		}
-		b.ReportMetric(perState, "B/state")
-	})
+	guardInput := map[string]any{"command": "ls -la", "description": "list files"}
+	widest := map[string]any{} // the widest tool_input a state keeps (maxKept)
+	for i := 0; tableCost+entryCost*int64(i+1) <= maxKept; i++ {
+		widest[fmt.Sprintf("field%03d", i)] = fmt.Sprintf("value %d", i)
+	}
+	b.Run("state", func(b *testing.B) { benchStates(b, nil) })
+	b.Run("served", func(b *testing.B) { benchStates(b, guardInput) })
+	b.Run("served-max", func(b *testing.B) { benchStates(b, widest) })
 	b.Run("file", func(b *testing.B) {
+
 		const n = 32
 		var perFile float64
 		for b.Loop() {
@@ -85,6 +74,44 @@ func BenchmarkStateMemory(b *testing.B) {
 		}
 		b.ReportMetric(perFile, "B/file")
 	})
+}
+
+// benchStates measures B/state, each state having served one call with
+// input as its tool_input unless input is nil.
+func benchStates(b *testing.B, input map[string]any) {
+	p := compileGuard(b)
+	defer p.Close()
+	const n = 64
+	fn := p.hooks[0].Func.(*function)
+	payload := map[string]any{"tool_name": "Bash", "tool_input": input}
+	var perState float64
+	for b.Loop() {
+		states := make([]*state, n)
+		before := heapInUse()
+		for i := range states {
+			st, err := p.newState()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if input != nil {
+				c := &scripting.Call{Payload: payload, Hook: "g.lua:guard", Config: map[string]any{}, Timeout: time.Second}
+				st.cur = c
+				_, _, err = fn.run(st, c)
+				st.cur = nil
+				st.reset()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			states[i] = st
+		}
+		after := heapInUse()
+		perState = float64(after-before) / n
+		for _, st := range states {
+			st.close()
+		}
+	}
+	b.ReportMetric(perState, "B/state")
 }
 
 // An interpreter starts with a small value stack and grows it on demand:
