@@ -51,6 +51,8 @@ var opBuiltins = func() map[string]*starlark.Builtin {
 		"$rsplit":     splitMethod,
 		"$splitlines": splitlinesMethod,
 		"$extend":     extendMethod,
+		"$update":     addEntriesMethod,
+		"$union":      addEntriesMethod,
 	}
 	out := make(map[string]*starlark.Builtin, len(fns))
 	for name, fn := range fns {

@@ -197,6 +197,35 @@ func splitlinesCost(_ *starlark.Thread, name string, recv starlark.Value, _ star
 	return opCost{what: name, n: int64(strings.Count(string(s), "\n")) + 1, size: splitPieceSize, unit: "elements"}, nil
 }
 
+func addEntriesMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return callMethod(thread, b, args, kwargs, addEntriesCost)
+}
+
+// addEntriesCost is what d.update(…), s.update(…) and s.union(…) may add:
+// an entry for every element of their arguments (a range charges its
+// own) and every keyword argument.
+func addEntriesCost(_ *starlark.Thread, name string, recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) (opCost, error) {
+	var what string
+	switch recv.(type) {
+	case *starlark.Dict:
+		if len(args) > 1 { // update's own error follows
+			return opCost{}, nil
+		}
+		what = "dict." + name
+	case *starlark.Set:
+		what = "set." + name
+	default:
+		return opCost{}, nil
+	}
+	n := int64(len(kwargs))
+	for _, arg := range args {
+		if _, ok := arg.(rangeValue); !ok {
+			n += int64(max(starlark.Len(arg), 0))
+		}
+	}
+	return opCost{what: what, n: n, size: entrySize, unit: "entries"}, nil
+}
+
 func extendMethodCost(_ *starlark.Thread, _ string, recv starlark.Value, args starlark.Tuple, _ []starlark.Tuple) (opCost, error) {
 	if _, ok := recv.(*starlark.List); !ok || len(args) != 1 {
 		return opCost{}, nil

@@ -41,6 +41,8 @@ var boundedMethods = map[string]string{
 	"rsplit":     "$rsplit",
 	"splitlines": "$splitlines",
 	"extend":     "$extend",
+	"update":     "$update",
+	"union":      "$union",
 }
 
 // A rewriter rewrites one file, knowing which of its names hold only

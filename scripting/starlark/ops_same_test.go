@@ -135,5 +135,7 @@ var sameCases = []string{
 	"f = lambda: 1\nf().x += 1", "def g():\n    l = [1]\n    l[len(l) - 1] += 2\n    return l\nr = g()",
 	"x *= b'0'", "if False:\n    x += 'a'\nr = 1", "for i in range(2):\n    if i == 1:\n        x += 'a'\n    else:\n        x = 'b'\nr = x",
 	"x = 'a'\nx += x\nr = x", "len += 1", "l = [1]\nif False:\n    l[y] += 1\nr = l", "def f():\n    x += 1\nr = 1",
+	"d = {}\nd.update([(1, 2)], a = 3)\nr = d", "s = set([1])\ns.update([2], (3,))\nr = (s, s.union([4], range(2)))", "d = {}\nd.update(1)", "d = {}\nd.update([], [])",
+	"s = set()\ns.update(1)", "r = {}.update", "r = set().union()", "l = [1]\nr = l.update",
 	"r = struct", "d = {'join': 1}\nr = d.get('join')",
 }

@@ -69,6 +69,9 @@ func TestOpsRefused(t *testing.T) {
 		{"splitlines", "", `return hook.message(str(len(("a\n" * 100000).splitlines())))`, "splitlines: 100001 elements"},
 		{"extend by elems", big, "l = []\nl.extend(big.elems())", "list.extend of string.elems: 65536 elements"},
 		{"+= of elems", big, "l = []\nl += big.elems()", "list += string.elems: 65536 elements"},
+		{"set.update of elems", big, "s = set()\ns.update(big.elems())", "set.update: 65536 entries"},
+		{"set.union of a long list", "", "l = list(range(10000))\ns = set()\ns.union(l, l, l)", "set.union: 30000 entries"},
+		{"dict.update", "", "d = {}\nl = [(1, 2)] * 20000\nd.update(l, a = 1)", "dict.update: 20001 entries"},
 		{"*args of elems", big, "def f(*a):\n    return len(a)\nreturn hook.message(str(f(*(big + big).elems())))", "*args: 131072 elements"},
 		{"**kwargs of a big dict", "", "d = {str(i): i for i in range(100000)}\nreturn hook.message(str(len(dict(**d))))", "**kwargs: 100000 entries"},
 	} {
