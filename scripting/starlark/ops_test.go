@@ -177,3 +177,20 @@ func TestOpsRewriteWhat(t *testing.T) {
 		}
 	}
 }
+
+// TestOpsTypeErrorThroughTheEngine: a type error of a rewritten operator
+// reaches the hook's error as the interpreter words it, at the operator's
+// line, with a backtrace that shows no hidden builtin.
+func TestOpsTypeErrorThroughTheEngine(t *testing.T) {
+	_, err := opsCall(t, "", "x = 1\nreturn hook.message(x +\n    \"a\")")
+	var se *scripting.Error
+	if !errors.As(err, &se) {
+		t.Fatalf("error %v (%T), want a scripting error", err, err)
+	}
+	if se.Msg != "unknown binary op: int + string" || se.Line != 5 || se.Hook != "ops.star:h" {
+		t.Errorf("error %q at line %d of hook %q, want the interpreter's message at line 5", se.Msg, se.Line, se.Hook)
+	}
+	if want := "ops.star:5:27: in h\nError: unknown binary op: int + string"; se.Backtrace != want {
+		t.Errorf("backtrace\n%s\nwant\n%s", se.Backtrace, want)
+	}
+}
