@@ -111,7 +111,6 @@ type firing struct {
 	modifiedBy string // the last hook that changed the payload
 	messages   []Message
 	trace      []TraceEntry
-	calls      []watchedCall // calls[i] serves trace[i]
 
 	// The decisions the fold keeps, by value so that a fire allocates
 	// none; an empty Action means not set.
@@ -125,22 +124,8 @@ type firing struct {
 	watch *ctxWatch
 }
 
-// oneHook is the memory of a fire with one hook, in one allocation.
-type oneHook struct {
-	calls [1]watchedCall
-	trace [1]TraceEntry
-}
-
-// allocate makes the trace and the calls of a fire of n hooks: one
-// allocation for the common single hook, two otherwise.
-func (fr *firing) allocate(n int) {
-	if n == 1 {
-		m := &oneHook{}
-		fr.trace, fr.calls = m.trace[:0], m.calls[:]
-		return
-	}
-	fr.trace, fr.calls = make([]TraceEntry, 0, n), make([]watchedCall, n)
-}
+// allocate makes the trace of a fire of n hooks.
+func (fr *firing) allocate(n int) { fr.trace = make([]TraceEntry, 0, n) }
 
 // A ctxWatch interrupts the running hook when the caller's context ends.
 type ctxWatch struct {
@@ -232,7 +217,7 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 			deadline, ctxBound = cd, true
 		}
 	}
-	wc := &fr.calls[len(fr.trace)]
+	wc := fr.h.wd.newCall()
 	c := &wc.Call
 	c.Payload, c.Event, c.Hook, c.Config = fr.payload, fr.spec.Name, b.id, b.config
 	c.Timeout, c.Deadline = b.timeout, monoTime(deadline)
@@ -247,7 +232,12 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 	if w := fr.watch; w != nil {
 		w.current.Store(nil)
 	}
-	fr.h.wd.unwatch(slot, wc)
+	free := fr.h.wd.unwatch(slot, wc) && fr.watch == nil && b.worker == nil
+	defer func() {
+		if free && !c.Interrupted() && !c.Abandoned() {
+			fr.h.wd.reuseCall(wc)
+		}
+	}()
 	if b == fr.first && !fr.called {
 		fr.called = true
 		if err != nil && errors.Is(err, scripting.ErrNotNeutral) {

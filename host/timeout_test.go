@@ -196,3 +196,29 @@ hook.on("tool.execute.pre", function() probe.started() while true do end end, { 
 		t.Fatalf("%+v", r)
 	}
 }
+
+// A call's memory is only reused when the watchdog goroutine was not
+// looking at the slots as the call left its slot, and never from the
+// overflow map; what is reused holds nothing of its last call.
+func TestWatchedCallReuse(t *testing.T) {
+	w := newWatchdog(0)
+	defer w.stop()
+	c := w.newCall()
+	c.Payload, c.Hook, c.Deadline = map[string]any{"secret": "x"}, "a.lua:h", time.Now().Add(time.Hour)
+	slot := w.watch(c)
+	if slot < 0 || !w.unwatch(slot, c) {
+		t.Fatal("a call unregistered between passes is not reusable")
+	}
+	slot = w.watch(c)
+	w.passes.Add(1) // a pass is running
+	reusable := w.unwatch(slot, c)
+	w.passes.Add(1)
+	if reusable {
+		t.Fatal("a call unregistered during a pass is reusable")
+	}
+	c.heapHit.Store(true)
+	w.reuseCall(c)
+	if c.Payload != nil || c.Hook != "" || !c.Deadline.IsZero() || c.Interrupted() || c.heapHit.Load() {
+		t.Fatalf("a reused call still holds %+v", c)
+	}
+}

@@ -38,6 +38,14 @@ type watchdog struct {
 	// interrupt runs, so that only one runs at a time.
 	collecting atomic.Bool
 
+	// passes is odd while the watchdog goroutine looks at the slots (a
+	// scan, a heap check, the interrupts of stop): a call unregistered
+	// while it is even cannot be in the watchdog's hands, and its memory
+	// may serve another call (see unwatch).
+	passes atomic.Uint64
+	// calls are watchedCalls free for another fire.
+	calls sync.Pool
+
 	// nextWake is when the watchdog will next look, in nanoseconds since
 	// epoch (clock.go); math.MaxInt64 while it sleeps until kicked.
 	nextWake atomic.Int64
@@ -114,6 +122,8 @@ func (w *watchdog) stop() {
 }
 
 func (w *watchdog) interruptAll() {
+	w.passes.Add(1)
+	defer w.passes.Add(1)
 	for i := range w.slots {
 		if c := w.slots[i].call.Load(); c != nil {
 			c.Interrupt()
@@ -158,14 +168,40 @@ func (w *watchdog) watch(c *watchedCall) int {
 	return slot
 }
 
-func (w *watchdog) unwatch(slot int, c *watchedCall) {
+// unwatch unregisters c and reports whether its memory may serve
+// another call once the engine and the fire are done with it: the
+// watchdog goroutine, which may have read the slot just before, was not
+// looking at the slots when c left it. (Seen from the other side: a pass
+// that starts after c left the slot cannot find it, and one running at
+// that moment made passes odd. Go's atomics are sequentially consistent.)
+func (w *watchdog) unwatch(slot int, c *watchedCall) (reusable bool) {
 	if slot >= 0 {
 		w.slots[slot].call.Store(nil)
-		return
+		return w.passes.Load()%2 == 0
 	}
 	w.mu.Lock()
 	delete(w.overflow, c)
 	w.mu.Unlock()
+	return false
+}
+
+// newCall is a watchedCall for a fire's hook call: one a finished call
+// left, or a new one.
+func (w *watchdog) newCall() *watchedCall {
+	if c, ok := w.calls.Get().(*watchedCall); ok {
+		return c
+	}
+	return &watchedCall{}
+}
+
+// reuseCall keeps c for a later call. Only for a call that returned in
+// time, was not abandoned, and that nothing holds any more: not the
+// watchdog (unwatch said so), not a context watch, not a worker's
+// reader. Nothing of the call stays reachable from the pool.
+func (w *watchdog) reuseCall(c *watchedCall) {
+	c.Reset()
+	c.heapHit.Store(false)
+	w.calls.Put(c)
 }
 
 func (w *watchdog) run() {
@@ -217,6 +253,8 @@ func (w *watchdog) sleep() bool {
 // scan interrupts overdue calls and returns the earliest deadline still
 // pending and whether any call is in flight.
 func (w *watchdog) scan(now int64) (earliest int64, busy bool) {
+	w.passes.Add(1)
+	defer w.passes.Add(1)
 	earliest = math.MaxInt64
 	check := func(c *watchedCall) {
 		busy = true
@@ -259,6 +297,8 @@ func (w *watchdog) checkHeap() {
 			c.Interrupt()
 		}
 	}
+	w.passes.Add(1)
+	defer w.passes.Add(1)
 	for i := range w.slots {
 		if c := w.slots[i].call.Load(); c != nil {
 			mark(c)

@@ -57,6 +57,11 @@ const (
 	callFinished
 )
 
+// Reset makes c a new, pending call with no fields set, so that a host
+// may use it again. Only for a call that returned without being
+// interrupted or abandoned, which nothing else holds any more.
+func (c *Call) Reset() { *c = Call{} }
+
 // ErrInterrupted is the cause of a call's error when the call was
 // interrupted at its deadline.
 var ErrInterrupted = errors.New("interrupted at its deadline")
