@@ -56,6 +56,13 @@ import (
 // serving the guardrail, 47 KiB having kept the most it keeps).
 const maxKept = 1536
 
+// maxKeptStrings bounds the bytes of payload strings an interpreter's
+// kept arguments may hold on to between calls. The strings are the
+// payload's own (shared, not copied), so a kept table would otherwise pin
+// a large field — a file's content — for as long as the interpreter
+// idles; an argument that passes the bound is dropped after its call.
+const maxKeptStrings = 2 << 10
+
 // A binder holds an interpreter's recycled arguments.
 type binder struct {
 	// hooks holds, by hook index, the recycled value of each argument.
@@ -63,8 +70,12 @@ type binder struct {
 	// shapes has every recycled table: what it was built as, and the
 	// argument it belongs to.
 	shapes map[*lua.LTable]tableShape
-	// kept is the total cost of the recycled arguments.
-	kept int64
+	// kept is the total cost of the recycled arguments, keptStrings the
+	// bytes of their strings.
+	kept, keptStrings int64
+	// drop are the arguments to forget once the call is over
+	// (maxKeptStrings).
+	drop []*boundArg
 }
 
 // A boundArg is the value an argument was last bound to.
@@ -72,8 +83,10 @@ type boundArg struct {
 	v      lua.LValue
 	tables []*lua.LTable
 	cost   int64
-	bound  bool // v is what the last call was given
-	dirty  bool // a call wrote to one of tables: build afresh
+	// strBytes are the bytes of the strings in v.
+	strBytes int64
+	bound    bool // v is what the last call was given
+	dirty    bool // a call wrote to one of tables: build afresh
 }
 
 // A tableShape is what a recycled table was built from: n entries of a
@@ -136,20 +149,42 @@ func (st *state) bind(a *boundArg, v any, depth int, strict bool) (lua.LValue, e
 		}
 		if ok {
 			a.v = lv
+			bd.holdStrings(a, lb.strBytes)
 			return lv, nil
 		}
 	}
 	bd.forget(a)
 	var rec recording
 	lb.rec = &rec
+	lb.strBytes = 0
 	lv, err := lb.build(v, depth)
 	if err != nil {
 		return nil, err
 	}
 	if !rec.full && bd.kept+rec.cost <= maxKept {
 		bd.keep(a, lv, &rec)
+		bd.holdStrings(a, lb.strBytes)
 	}
 	return lv, nil
+}
+
+// holdStrings records that a's value holds n bytes of strings, and has
+// it dropped after the call when the interpreter's kept arguments would
+// hold more than maxKeptStrings.
+func (bd *binder) holdStrings(a *boundArg, n int64) {
+	bd.keptStrings += n - a.strBytes
+	a.strBytes = n
+	if bd.keptStrings > maxKeptStrings {
+		bd.drop = append(bd.drop, a)
+	}
+}
+
+// afterCall drops what a call's arguments may not keep.
+func (bd *binder) afterCall() {
+	for _, a := range bd.drop {
+		bd.forget(a)
+	}
+	bd.drop = bd.drop[:0]
 }
 
 // keep records lv, built as rec says, as a's value.
@@ -172,6 +207,7 @@ func (bd *binder) forget(a *boundArg) {
 		delete(bd.shapes, t)
 	}
 	bd.kept -= a.cost
+	bd.keptStrings -= a.strBytes
 	*a = boundArg{}
 }
 
@@ -240,6 +276,9 @@ func (bd *binder) refill(lb *luaBuilder, old lua.LValue, v any, depth int) (lv l
 			return nil, false, false, nil
 		}
 		if sameScalar(old, v) { // only ever neutral values are kept
+			if s, ok := v.(string); ok {
+				lb.strBytes += int64(len(s))
+			}
 			return old, true, true, nil
 		}
 		lv, err := lb.scalar(v)

@@ -283,3 +283,34 @@ func TestBindingRefusesWhatIsNotNeutral(t *testing.T) {
 		}
 	}
 }
+
+// A kept argument never holds on to more than maxKeptStrings of the
+// payload's strings once its call is over: a large field is converted
+// afresh next time instead of pinned by an idle interpreter.
+func TestKeptArgumentsPinNoLargeString(t *testing.T) {
+	src := `hook.on("e", function(file) return hook.respond(#file.content) end, { name = "h" })`
+	p, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "k.lua", Code: []byte(src)}, &scripting.Env{Limits: scripting.Limits{MaxIdle: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, tc := range []struct {
+		size int
+		kept bool
+	}{{10, true}, {maxKeptStrings + 1, false}, {20, true}, {1 << 20, false}} {
+		content := strings.Repeat("x", tc.size)
+		out, err := callWithDeadline(p.Hooks()[0].Func, map[string]any{"file": map[string]any{"content": content}}, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := scripting.AsNeutral(out).(map[string]any)["result"]; got != int64(tc.size) {
+			t.Fatalf("the hook saw %v bytes, want %d", got, tc.size)
+		}
+		st := p.(*program).pool.get()
+		a := st.binder.hooks[0][0]
+		if a.bound != tc.kept || st.binder.keptStrings > maxKeptStrings {
+			t.Errorf("after a %d-byte field: kept %v (want %v), %d bytes of strings held", tc.size, a.bound, tc.kept, st.binder.keptStrings)
+		}
+		p.(*program).release(st)
+	}
+}

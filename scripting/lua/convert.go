@@ -84,6 +84,8 @@ type luaBuilder struct {
 	// fields is strict, so the host need not check them itself
 	// (scripting.Hook.Binds).
 	strict bool
+	// strBytes counts the bytes of the strings converted (binder.go).
+	strBytes int64
 }
 
 // build converts v, found depth levels down the payload.
@@ -152,6 +154,7 @@ func (lb *luaBuilder) scalar(v any) (lua.LValue, error) {
 				return nil, err
 			}
 		}
+		lb.strBytes += int64(len(v))
 		return lua.LString(v), nil
 	default:
 		if lb.strict {
