@@ -4,9 +4,9 @@
 // starlark.Program (programs.go; a command hook can keep compiled programs
 // between processes in a sealed cache). Its top level runs once, with
 // the hook API predeclared and the stdlib modules reachable through load;
-// hook.on calls register
-// its hooks, and its globals are then frozen (freeze.go), so nothing a call
-// does can change what a later call sees except through the state module.
+// hook.on calls register its hooks, and its globals are then frozen
+// (freeze.go), so nothing a call does can change what a later call sees
+// except through the state module.
 //
 // A call binds the payload fields a hook's signature names (signature.go,
 // convert.go) into Starlark values on a recycled thread, runs the frozen
