@@ -240,7 +240,14 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 	}()
 	if b == fr.first && !fr.called {
 		fr.called = true
-		if err != nil && errors.Is(err, scripting.ErrNotNeutral) {
+		// The first hook's binding checks the fields it converts, but a
+		// call that failed for any reason — a field that is not neutral,
+		// the memory limit reached while binding an earlier field, an
+		// interrupt before the script started — may have stopped before
+		// it checked them all; so any failure of the first call checks
+		// the whole payload (on the error path only). A payload it
+		// accepts was neutral all along, and the hook's own error stands.
+		if err != nil {
 			if fr.badPayload = stdlib.Check(fr.payload); fr.badPayload != nil {
 				return reply{}, TraceEntry{}, fr.badPayload
 			}

@@ -37,9 +37,11 @@ func checkPayload(payload map[string]any, first *boundHook) error {
 	if b.All {
 		return nil
 	}
+	// A field is counted once however many parameters name it (Lua
+	// allows function(params, params)).
 	bound := 0
-	for _, name := range b.Fields {
-		if _, ok := payload[name]; ok {
+	for i, name := range b.Fields {
+		if _, ok := payload[name]; ok && !slices.Contains(b.Fields[:i], name) {
 			bound++
 		}
 	}

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/hookhost/hookhost/scripting"
 	"github.com/hookhost/hookhost/stdlib"
 )
 
@@ -95,5 +97,58 @@ func TestBadPayloadWithoutTheFirstCall(t *testing.T) {
 	defer strict.Close()
 	if _, err := strict.Fire(context.Background(), "tool.execute.pre", bad); !errors.Is(err, ErrBadPayload) {
 		t.Errorf("strict mode: got %v, want a bad payload", err)
+	}
+}
+
+// A first hook whose call fails before its binding has checked every
+// field it names — a Lua function naming one field twice, a binding that
+// reaches the call's memory limit on an earlier field — still leaves no
+// bad field unchecked: the fire is a bad payload and no script sees it,
+// in both languages.
+func TestBadPayloadWhenTheFirstBindingStopsShort(t *testing.T) {
+	tooDeep := nested("x", stdlib.MaxDepth)
+	// big is charged far past 4 KiB when it is bound (every entry counts).
+	big := map[string]any{}
+	for i := range 500 {
+		big[fmt.Sprint("k", i)] = int64(i)
+	}
+	cases := []struct {
+		name, file, src string
+		limits          scripting.Limits
+		payload         map[string]any
+	}{
+		{"lua: a field named twice", "dup.lua",
+			"hook.on(\"tool.execute.pre\", function(params, params) print(\"ran\") end, { name = \"h\" })\n",
+			scripting.Limits{}, map[string]any{"params": "x", "other": []any{math.NaN()}}},
+		{"lua: the memory limit on an earlier field", "mem.lua",
+			"hook.on(\"tool.execute.pre\", function(big, params) print(\"ran\") end, { name = \"h\" })\n",
+			scripting.Limits{MaxCallMemory: 4096}, map[string]any{"big": big, "params": tooDeep}},
+		{"star: the memory limit on an earlier field", "mem.star",
+			"def h(big, params):\n    print(\"ran\")\n\nhook.on(\"tool.execute.pre\", h)\n",
+			scripting.Limits{MaxCallMemory: 4096}, map[string]any{"big": big, "params": tooDeep}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			h := newTestHost(t, map[string]string{c.file: c.src}, Options{Limits: c.limits, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+			want := stdlib.Check(c.payload)
+			if want == nil {
+				t.Fatal("the test payload must be bad")
+			}
+			res, err := h.Fire(context.Background(), "tool.execute.pre", c.payload)
+			if !errors.Is(err, ErrBadPayload) || err.Error() != "bad payload: "+want.Error() {
+				t.Fatalf("got %v (decision %+v), want bad payload: %v", err, res.Decision, want)
+			}
+			if strings.Contains(logs.String(), "msg=ran") {
+				t.Fatal("the hook ran on a bad payload")
+			}
+		})
+	}
+	// The same hooks on a good payload: the memory-limit failure is the
+	// hook's own error, not a bad payload.
+	h := newTestHost(t, map[string]string{"mem.star": cases[2].src}, Options{Limits: scripting.Limits{MaxCallMemory: 4096}})
+	res, err := h.Fire(context.Background(), "tool.execute.pre", map[string]any{"big": big, "params": "fine"})
+	if err != nil || len(res.Trace) != 1 || !strings.Contains(res.Trace[0].Error, "memory limit") {
+		t.Fatalf("a good payload over the call's memory limit: %v %+v", err, res.Trace)
 	}
 }
