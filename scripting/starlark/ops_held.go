@@ -6,19 +6,26 @@ import (
 )
 
 // x[f()] op= y, where the address has a call in it and cannot be read a
-// second time: the rewrite holds the container and the key as the
-// interpreter computes them, $hold(x)[$hold(f())] op= $atIndex(y, "op"),
-// and the check takes them back, reads the old value (the interpreter
-// has just read it, so this has no effect) and charges old op y. A field,
-// f().g op= y, is held the same way. What is held lives on the call's
-// thread, last in first out, and is released when the call returns; a
-// call that fails in between leaves it to that release.
+// second time: the rewrite holds the value the interpreter is about to
+// read, $hold(x)[$holdIndex(f())] op= $atHeld(y, "op"). The interpreter
+// evaluates x, then the key, then reads x[key], and only then evaluates
+// y; so $holdIndex, given the key, reads x[key] itself at that very
+// point (a read of a list or dict, which has no effect) and holds it,
+// and $atHeld charges old op y once y is known. Reading the old value
+// after y would be wrong: y may change x[key] first (a call that empties
+// it), and the charge would be of the changed value, not of what the
+// interpreter combines. A field, f().g op= y, is held the same way,
+// $holdField(f(), "g").g op= $atHeld(y, "op"). What is held lives on the
+// call's thread, last in first out (y may hold and take in between, in
+// balance), and is released when the call returns; a call that fails in
+// between leaves it to that release.
 
 // The hidden builtins of a held address.
 const (
-	opHold    = "$hold"
-	opAtIndex = "$atIndex"
-	opAtField = "$atField"
+	opHold      = "$hold"
+	opHoldIndex = "$holdIndex"
+	opHoldField = "$holdField"
+	opAtHeld    = "$atHeld"
 )
 
 // heldOps maps an augmented operator to the name its check is given.
@@ -31,15 +38,16 @@ func holdAddress(n *syntax.AssignStmt) bool {
 	op := &syntax.Literal{Token: syntax.STRING, TokenPos: n.OpPos, Raw: `"` + heldOps[n.Op] + `"`, Value: heldOps[n.Op]}
 	switch lhs := unparen(n.LHS).(type) {
 	case *syntax.IndexExpr:
-		lhs.X, lhs.Y = holdCall(lhs.X), holdCall(lhs.Y)
-		n.RHS = hiddenCall(opAtIndex, n.OpPos, n.RHS, op)
+		lhs.X = holdCall(lhs.X)
+		start, end := lhs.Y.Span()
+		lhs.Y = &syntax.CallExpr{Fn: &syntax.Ident{NamePos: start, Name: opHoldIndex}, Lparen: start, Args: []syntax.Expr{lhs.Y}, Rparen: end}
+		n.RHS = hiddenCall(opAtHeld, n.OpPos, n.RHS, op)
 		return true
 	case *syntax.DotExpr:
-		lhs.X = holdCall(lhs.X)
-		call := hiddenCall(opAtField, n.OpPos, n.RHS, op)
 		name := &syntax.Literal{Token: syntax.STRING, TokenPos: lhs.NamePos, Raw: `"` + lhs.Name.Name + `"`, Value: lhs.Name.Name}
-		call.Args = append(call.Args, name)
-		n.RHS = call
+		start, _ := lhs.X.Span()
+		lhs.X = hiddenCall(opHoldField, start, lhs.X, name)
+		n.RHS = hiddenCall(opAtHeld, n.OpPos, n.RHS, op)
 		return true
 	}
 	return false
@@ -57,17 +65,52 @@ func holdOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _
 	return args[0], nil
 }
 
-// take pops the last n held values; nil when fewer are held.
-func take(thread *starlark.Thread, n int) []starlark.Value {
+// holdIndexOp is the key of x[k] op= y: it takes back the container
+// $hold kept, holds x[k] (nil when there is none: the interpreter's own
+// read fails then) and returns k.
+func holdIndexOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	k := args[0]
 	ct := callThreadOf(thread)
-	if ct == nil || len(ct.held) < n {
+	if ct == nil || len(ct.held) == 0 {
+		return k, nil
+	}
+	last := len(ct.held) - 1
+	old, ok := indexOf(ct.held[last], k)
+	if !ok {
+		old = nil
+	}
+	ct.held[last] = old
+	return k, nil
+}
+
+// holdFieldOp is the object of x.f op= y: args are x and the field's
+// name. It holds x.f (nil when there is none) and returns x.
+func holdFieldOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	x := args[0]
+	if ct := callThreadOf(thread); ct != nil {
+		var old starlark.Value
+		if hx, ok := x.(starlark.HasAttrs); ok {
+			if v, err := hx.Attr(string(args[1].(starlark.String))); err == nil {
+				old = v
+			}
+		}
+		ct.held = append(ct.held, old)
+	}
+	return x, nil
+}
+
+// takeHeld pops the last held value: the old value of an address, or
+// nil when it had none or nothing is held.
+func takeHeld(thread *starlark.Thread) starlark.Value {
+	ct := callThreadOf(thread)
+	if ct == nil || len(ct.held) == 0 {
 		return nil
 	}
-	last := len(ct.held) - n
-	out := append([]starlark.Value(nil), ct.held[last:]...)
-	clear(ct.held[last:])
+	last := len(ct.held) - 1
+	old := ct.held[last]
+	ct.held[last] = nil
 	ct.held = ct.held[:last]
-	return out
+	return old
 }
 
 // releaseHeld empties what a call held, dropping the references.
@@ -76,29 +119,13 @@ func releaseHeld(held []starlark.Value) []starlark.Value {
 	return held[:0]
 }
 
-// atIndexOp checks x[k] op= y: args are y and the operator.
-func atIndexOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+// atHeldOp checks addr op= y against the old value held for addr: args
+// are y and the operator.
+func atHeldOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	y := args[0]
-	if held := take(thread, 2); held != nil {
-		if old, ok := indexOf(held[0], held[1]); ok {
-			if err := heldCost(thread, args[1], old, y); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return y, nil
-}
-
-// atFieldOp checks x.f op= y: args are y, the operator and the field.
-func atFieldOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	y := args[0]
-	if held := take(thread, 1); held != nil {
-		if x, ok := held[0].(starlark.HasAttrs); ok {
-			if old, err := x.Attr(string(args[2].(starlark.String))); err == nil && old != nil {
-				if err := heldCost(thread, args[1], old, y); err != nil {
-					return nil, err
-				}
-			}
+	if old := takeHeld(thread); old != nil {
+		if err := heldCost(thread, args[1], old, y); err != nil {
+			return nil, err
 		}
 	}
 	return y, nil

@@ -54,6 +54,9 @@ func TestOpsRefused(t *testing.T) {
 		{"d[f()] *= 2", "", "d = {\"k\": [0]}\nk = lambda: \"k\"\nfor _ in range(64):\n    d[k()] *= 2", "list * int"},
 		{"l[f()] += l[f()]", "", "l = [\"x\"]\nz = lambda: 0\nfor _ in range(64):\n    l[z()] += l[0]", "str + str"},
 		{"l[f()][f()] %= t", big, "l = [[\"%s\" * 30]]\nz = lambda: 0\nl[z()][z()] %= tuple([big] * 30)", "str % tuple"},
+		// y empties the slot before the operator runs: the old value
+		// the interpreter combines is the one read before y.
+		{"d[f()] *= y that empties d[f()] first", "", "d = {\"k\": \"ab\"}\nk = lambda: \"k\"\ndef g():\n    d[\"k\"] = \"\"\n    return 2\nfor _ in range(24):\n    d[k()] *= g()", "string * int"},
 		{"big int squared", "", "x = 10\nfor _ in range(64):\n    x = x * x", "int * int"},
 		{"% of a repeated key", big, "f = \"%(a)s\"\nfor _ in range(5):\n    f = f + f\nreturn hook.message(f % {\"a\": big})", "str % dict"},
 		{"%= of many big values", big, "f = \"%s\" * 20\nf %= tuple([big] * 20)", "str % tuple: 1310760 bytes"},
