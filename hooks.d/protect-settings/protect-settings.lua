@@ -1,8 +1,9 @@
 -- Ask before an agent changes its own hook settings or the guardrails
 -- that watch it: .claude/settings.json and settings.local.json,
 -- .gemini/settings.json, ~/.codex/hooks.json and config.toml,
--- hookhost.yaml, and any file under a hooks.d directory (or under
--- ctx.config.hooks_dir). An agent that could edit them could switch its
+-- hookhost.yaml, any file under a hooks.d directory (or under
+-- ctx.config.hooks_dir), and hookhost's own caches (events-v1.json and
+-- programs-v1/ in the user's cache directory). An agent that could edit them could switch its
 -- guardrails off. It looks at write and edit tool calls, file.save.pre
 -- (which cannot ask, so it denies), and shell commands that write: a
 -- redirection onto such a file, an editor or file tool run on one (sed
@@ -35,6 +36,10 @@ local SETTINGS = {
   { "/%.codex/config%.toml$", "Codex's settings" },
   { "/hookhost%.ya?ml$", "hookhost's configuration" },
   { "/hooks%.d/", "the guardrails (hooks.d)" },
+  -- A command hook trusts its caches: a forged event cache hides a file's
+  -- hooks, a forged compiled program replaces them.
+  { "/hookhost/events%-v%d+%.json$", "hookhost's event cache" },
+  { "/hookhost/programs%-v%d+/", "hookhost's compiled-program cache" },
 }
 
 local function lower_set(defaults, extra)
