@@ -51,6 +51,10 @@ func Open(path string) *Cache {
 	if path == "" {
 		return c
 	}
+	if !private(filepath.Dir(path)) || !private(path) {
+		c.path = "" // off for this run: read nothing, write nothing
+		return c
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return c

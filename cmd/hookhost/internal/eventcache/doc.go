@@ -26,7 +26,9 @@
 // match; a file that fails to compile is never stored. Like the events,
 // the programs are only as trustworthy as the user's cache directory:
 // whoever can write there can already hide hook files from the command
-// hooks.
+// hooks. So a cache directory, cache file or programs' directory that
+// another user could write (group- or world-writable, or someone else's)
+// is not used at all (private.go).
 //
 // A Cache is used by one goroutine; the store Programs returns is safe
 // for concurrent use.

@@ -41,6 +41,9 @@ func (c *Cache) Programs(p Plan) scripting.ProgramCache {
 		dir := ""
 		if c.path != "" {
 			dir = filepath.Join(filepath.Dir(c.path), "programs-"+formatVersion)
+			if !private(dir) {
+				dir = ""
+			}
 		}
 		c.programs = &programs{dir: dir, salt: slices.Clone(p.salt), pending: map[string][]byte{}, used: map[string]bool{}}
 	}
