@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -369,13 +368,7 @@ func TestHostileServeSIGTERM(t *testing.T) {
 				args = append(args, "--config", filepath.Join(root, "hookhost.yaml"))
 			}
 			s := startServe(t, nil, args...)
-			go func() {
-				req, _ := http.NewRequest("POST", s.base+"/v1/fire/turn.pre", strings.NewReader(`{"prompt":"x"}`))
-				req.Header.Set("Content-Type", "application/json")
-				if resp, err := s.client.Do(req); err == nil {
-					resp.Body.Close()
-				}
-			}()
+			s.fireInBackground("turn.pre", `{"prompt":"x"}`)
 			s.waitLog("spinning")
 			start := time.Now()
 			s.signal(syscall.SIGTERM)

@@ -187,6 +187,19 @@ func (s *served) fire(event, payload string) (int, string) {
 	return s.call("POST", "/v1/fire/"+event, "application/json", payload)
 }
 
+// fireInBackground sends a fire from its own goroutine and ignores how it
+// ends: for a fire that keeps a hook busy while the test signals or kills
+// serve (t.Fatal may not be called from that goroutine).
+func (s *served) fireInBackground(event, payload string) {
+	go func() {
+		req, _ := http.NewRequest("POST", s.base+"/v1/fire/"+event, strings.NewReader(payload))
+		req.Header.Set("Content-Type", "application/json")
+		if resp, err := s.client.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+}
+
 func (s *served) get(path string) (int, string) {
 	s.t.Helper()
 	return s.call("GET", path, "", "")

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -43,13 +42,7 @@ func TestServeWorkersDieWithHost(t *testing.T) {
 				t.Fatalf("serve runs workers %v, want one per isolated file", workers)
 			}
 			if c.busy {
-				go func() {
-					req, _ := http.NewRequest("POST", s.base+"/v1/fire/turn.pre", strings.NewReader(`{"prompt":"x"}`))
-					req.Header.Set("Content-Type", "application/json")
-					if resp, err := s.client.Do(req); err == nil {
-						resp.Body.Close()
-					}
-				}()
+				s.fireInBackground("turn.pre", `{"prompt":"x"}`)
 				s.waitLog("spinning")
 			}
 			s.signal(c.sig)
