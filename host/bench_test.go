@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"syscall"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"go.starlark.net/syntax"
 
 	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/scripting/benchcpu"
 	"github.com/hookhost/hookhost/scripting/lua"
 	hhstar "github.com/hookhost/hookhost/scripting/starlark"
 )
@@ -76,7 +76,7 @@ func BenchmarkHook(b *testing.B) {
 	b.Run("lua/raw-deny", func(b *testing.B) { benchRawLua(b, false, benchDenyCommand) })
 	b.Run("lua/raw-deadline-deny", func(b *testing.B) { benchRawLua(b, true, benchDenyCommand) })
 	b.Run("lua/raw-parallel", func(b *testing.B) {
-		defer reportCPU(b)()
+		defer benchcpu.PerOp(b)()
 		b.RunParallel(func(pb *testing.PB) { rawLuaLoop(b, false, "ls -la", pb.Next) })
 	})
 	b.Run("star/raw", func(b *testing.B) { benchRawStar(b, false, "ls -la") })
@@ -84,7 +84,7 @@ func BenchmarkHook(b *testing.B) {
 	b.Run("star/raw-deny", func(b *testing.B) { benchRawStar(b, false, benchDenyCommand) })
 	b.Run("star/raw-deadline-deny", func(b *testing.B) { benchRawStar(b, true, benchDenyCommand) })
 	b.Run("star/raw-parallel", func(b *testing.B) {
-		defer reportCPU(b)()
+		defer benchcpu.PerOp(b)()
 		b.RunParallel(func(pb *testing.PB) { rawStarLoop(b, false, "ls -la", pb.Next) })
 	})
 	b.Run("lua/fire-varied", func(b *testing.B) { benchFireVaried(b, benchHost(b, "lua", benchLua, 1)) })
@@ -94,7 +94,7 @@ func BenchmarkHook(b *testing.B) {
 		b.Run(lang.ext+"/fire10", func(b *testing.B) { benchFire(b, benchHost(b, lang.ext, lang.src, 10)) })
 		b.Run(lang.ext+"/fire-parallel", func(b *testing.B) {
 			h := benchHost(b, lang.ext, lang.src, 1)
-			defer reportCPU(b)()
+			defer benchcpu.PerOp(b)()
 			b.ReportAllocs()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
@@ -119,7 +119,7 @@ func benchHost(b *testing.B, ext, src string, n int) *Host {
 }
 
 func benchFire(b *testing.B, h *Host) {
-	defer reportCPU(b)()
+	defer benchcpu.PerOp(b)()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		fireOnce(b, h)
@@ -127,7 +127,7 @@ func benchFire(b *testing.B, h *Host) {
 }
 
 func benchFireDeny(b *testing.B, h *Host) {
-	defer reportCPU(b)()
+	defer benchcpu.PerOp(b)()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		r, err := h.Fire(context.Background(), "tool.execute.pre", benchDenyPayload)
@@ -144,7 +144,7 @@ var benchVariedPayloads = [2]map[string]any{
 }
 
 func benchFireVaried(b *testing.B, h *Host) {
-	defer reportCPU(b)()
+	defer benchcpu.PerOp(b)()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		r, err := h.Fire(context.Background(), "tool.execute.pre", benchVariedPayloads[i%2])
@@ -162,7 +162,7 @@ func fireOnce(b *testing.B, h *Host) {
 }
 
 func benchRawLua(b *testing.B, deadline bool, command string) {
-	defer reportCPU(b)()
+	defer benchcpu.PerOp(b)()
 	n := 0
 	rawLuaLoop(b, deadline, command, func() bool { n++; return n <= b.N })
 }
@@ -204,7 +204,7 @@ func rawLuaLoop(b *testing.B, deadline bool, command string, next func() bool) {
 }
 
 func benchRawStar(b *testing.B, deadline bool, command string) {
-	defer reportCPU(b)()
+	defer benchcpu.PerOp(b)()
 	n := 0
 	rawStarLoop(b, deadline, command, func() bool { n++; return n <= b.N })
 }
@@ -264,20 +264,4 @@ func BenchmarkEngineCall(b *testing.B) {
 			}
 		})
 	}
-}
-
-// reportCPU starts counting the process's CPU time; the function it
-// returns reports it per op as cpu-ns/op.
-func reportCPU(b *testing.B) func() {
-	start := cpuTime(b)
-	return func() { b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op") }
-}
-
-// cpuTime is the CPU time the process used so far.
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

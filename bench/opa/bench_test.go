@@ -2,14 +2,13 @@ package opa
 
 import (
 	"context"
-	"syscall"
 	"testing"
 	"testing/fstest"
-	"time"
 
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/hookhost/hookhost/host"
+	"github.com/hookhost/hookhost/scripting/benchcpu"
 )
 
 // A decider answers whether a command is denied, and why.
@@ -127,22 +126,13 @@ func BenchmarkGuardrail(b *testing.B) {
 						b.Fatalf("decides %v, want %v", deny, in.deny)
 					}
 					b.ReportAllocs()
-					start := cpuTime(b)
+					start := benchcpu.Used(b)
 					for b.Loop() {
 						d.d(ctx, in.in)
 					}
-					b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op")
+					b.ReportMetric(float64(benchcpu.Used(b)-start)/float64(b.N), "cpu-ns/op")
 				})
 			}
 		}
 	}
-}
-
-// cpuTime is the CPU time the process used so far (user and system).
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -2,28 +2,12 @@ package lua
 
 import (
 	"context"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/scripting/benchcpu"
 )
-
-// reportCPU starts counting the process's CPU time (user and system);
-// the function it returns reports it per op as cpu-ns/op, which varies
-// far less than wall time on a shared machine.
-func reportCPU(b *testing.B) func() {
-	start := cpuTime(b)
-	return func() { b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N), "cpu-ns/op") }
-}
-
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // BenchmarkCallWrites measures what containment costs where it costs
 // something: 100 writes of table fields and 100 concatenations in a hook
@@ -46,7 +30,7 @@ func BenchmarkCallWrites(b *testing.B) {
 			defer p.Close()
 			fn := p.Hooks()[0].Func
 			b.ReportAllocs()
-			defer reportCPU(b)()
+			defer benchcpu.PerOp(b)()
 			for b.Loop() {
 				c := &scripting.Call{Payload: map[string]any{}, Hook: "b.lua:h", Config: map[string]any{}, Timeout: time.Second}
 				if _, err := fn.Call(c); err != nil {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	lua "github.com/yuin/gopher-lua"
+
+	"github.com/hookhost/hookhost/scripting/benchcpu"
 )
 
 // BenchmarkBindingViews compares, for one argument table of width fields
@@ -23,7 +25,7 @@ func BenchmarkBindingViews(b *testing.B) {
 		const src = `return function(t) return t.command end`
 		b.Run(fmt.Sprintf("fresh/%d", width), func(b *testing.B) {
 			L, fn := viewState(b, src)
-			defer reportCPU(b)()
+			defer benchcpu.PerOp(b)()
 			b.ReportAllocs()
 			for b.Loop() {
 				t, err := toLua(L, m, budget{})
@@ -37,7 +39,7 @@ func BenchmarkBindingViews(b *testing.B) {
 			L, fn := viewState(b, src)
 			st := &state{L: L, prog: &program{}}
 			var a boundArg
-			defer reportCPU(b)()
+			defer benchcpu.PerOp(b)()
 			b.ReportAllocs()
 			for b.Loop() {
 				t, err := st.bind(&a, m, 1, true)
@@ -61,7 +63,7 @@ func BenchmarkBindingViews(b *testing.B) {
 			}))
 			view := L.CreateTable(0, 0)
 			view.Metatable = mt
-			defer reportCPU(b)()
+			defer benchcpu.PerOp(b)()
 			b.ReportAllocs()
 			for b.Loop() {
 				cur = m

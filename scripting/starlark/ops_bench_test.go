@@ -1,13 +1,12 @@
 package starlark
 
 import (
-	"syscall"
 	"testing"
-	"time"
 
 	"go.starlark.net/starlark"
 
 	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/scripting/benchcpu"
 )
 
 // BenchmarkOps measures what the rewrite costs one operation: the same
@@ -58,22 +57,12 @@ func benchOpsLoop(b *testing.B, src string, rewritten bool) {
 	args := starlark.Tuple{starlark.MakeInt(7), starlark.String("abc"), starlark.NewList([]starlark.Value{starlark.String("a"), starlark.String("b")})}
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime(b)
+	start := benchcpu.Used(b)
 	for i := 0; i < b.N; i++ {
 		ct.call = &scripting.Call{} // a fresh budget each time
 		if _, err := starlark.Call(&ct.thread, f, args, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime(b)-start)/float64(b.N)/1000, "cpu-ns/expr")
-}
-
-// cpuTime is the CPU time the process used so far: on a shared machine
-// it varies far less than the wall time.
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(benchcpu.Used(b)-start)/float64(b.N)/1000, "cpu-ns/expr")
 }

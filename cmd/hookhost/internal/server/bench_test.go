@@ -13,12 +13,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/metrics"
 	"github.com/hookhost/hookhost/host"
+	"github.com/hookhost/hookhost/scripting/benchcpu"
 )
 
 // The served decision beside the in-process one: the same guardrail (the
@@ -138,7 +138,7 @@ func concurrently(b *testing.B, n int, op func() error) {
 	b.SetParallelism((n + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
 	var mu sync.Mutex
 	var all []time.Duration
-	cpu0 := cpuTime(b)
+	cpu0 := benchcpu.Used(b)
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		var mine []time.Duration
@@ -161,7 +161,7 @@ func concurrently(b *testing.B, n int, op func() error) {
 // sequentially runs op b.N times on one goroutine.
 func sequentially(b *testing.B, op func() error) {
 	all := make([]time.Duration, 0, b.N)
-	cpu0 := cpuTime(b)
+	cpu0 := benchcpu.Used(b)
 	b.ResetTimer()
 	for range b.N {
 		start := time.Now()
@@ -175,22 +175,13 @@ func sequentially(b *testing.B, op func() error) {
 }
 
 func report(b *testing.B, cpu0 time.Duration, all []time.Duration) {
-	b.ReportMetric(micros(cpuTime(b)-cpu0)/float64(b.N), "cpu-µs")
+	b.ReportMetric(micros(benchcpu.Used(b)-cpu0)/float64(b.N), "cpu-µs")
 	if len(all) == 0 {
 		return
 	}
 	slices.Sort(all)
 	b.ReportMetric(micros(all[len(all)/2]), "p50-µs")
 	b.ReportMetric(micros(all[len(all)*99/100]), "p99-µs")
-}
-
-// cpuTime is the CPU time the process used so far.
-func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func micros(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
