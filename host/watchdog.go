@@ -92,11 +92,19 @@ const (
 // newWatchdog starts a watchdog that interrupts calls at their deadline
 // and, when heapLimit is more than zero, when the heap passes it.
 func newWatchdog(heapLimit int64) *watchdog {
+	w := unstartedWatchdog(heapLimit)
+	go w.run()
+	return w
+}
+
+// unstartedWatchdog is a watchdog whose goroutine is not running yet:
+// newWatchdog starts it, and a test that plays the goroutine's part
+// itself uses it as it is.
+func unstartedWatchdog(heapLimit int64) *watchdog {
 	w := &watchdog{kick: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{}),
 		heap: []metrics.Sample{{Name: heapMetric}}}
 	w.nextWake.Store(math.MaxInt64)
 	w.limit.Store(heapLimit)
-	go w.run()
 	return w
 }
 
