@@ -60,6 +60,9 @@ func (m *meter) convert(v any, depth int, strict bool) (starlark.Value, error) {
 		}
 		return starlark.Float(v), nil
 	case string:
+		if strict {
+			return m.strings.box(v), nil
+		}
 		return starlark.String(v), nil
 	case []any:
 		if strict && depth >= stdlib.MaxDepth {
@@ -116,11 +119,17 @@ func (m *meter) mapToStarlark(v map[string]any, depth int, strict bool) (starlar
 		d = starlark.NewDict(len(v))
 	}
 	for _, k := range keys {
+		var key starlark.Value
+		if strict {
+			key = m.strings.box(k)
+		} else {
+			key = starlark.String(k)
+		}
 		sv, err := m.convert(v[k], depth+1, strict)
 		if err != nil {
 			return nil, err
 		}
-		_ = d.SetKey(starlark.String(k), sv) // a fresh dict with string keys cannot fail
+		_ = d.SetKey(key, sv) // a fresh dict with string keys cannot fail
 	}
 	return d, nil
 }

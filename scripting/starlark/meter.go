@@ -30,6 +30,9 @@ type meter struct {
 	// dicts, when set, supplies the dicts a payload binding fills (see
 	// dictCache).
 	dicts *dictCache
+	// strings, when set, boxes the strings a payload binding converts
+	// (see stringCache).
+	strings *stringCache
 }
 
 // Sizes charged for what a builtin or a conversion allocates, in bytes:

@@ -39,6 +39,8 @@ type callThread struct {
 	held []starlark.Value
 	// dicts are the dicts the thread's calls bind payload maps to.
 	dicts dictCache
+	// strings are the strings the thread's calls bind, boxed.
+	strings stringCache
 	// args holds a call's positional arguments: the interpreter copies
 	// them into the callee's frame and keeps no reference, so one array
 	// serves every call, cleared after each.
@@ -95,7 +97,8 @@ func (f *function) run(ct *callThread, c *scripting.Call) (out any, err error) {
 		}
 	}()
 	m := meterFor(c, &f.prog.limits)
-	m.dicts = &ct.dicts
+	m.dicts, m.strings = &ct.dicts, &ct.strings
+	ct.strings.start()
 	args, kwargs, err := f.bind(c, &m, ct)
 	if err != nil {
 		return nil, &scripting.Error{File: f.prog.name, Line: int(f.fn.Position().Line), Hook: c.Hook,
