@@ -106,26 +106,32 @@ func (m *meter) mapToStarlark(v map[string]any, depth int, strict bool) (starlar
 	}
 	// Keys go in sorted order: a dict iterates in insertion order, and
 	// scripts must see the same order on every call.
-	var buf [8]string
-	keys := buf[:0]
-	for k := range v {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	var keys []string
+	var vals []any // v's values in the order of keys, when sortedKeys found them
 	var d *starlark.Dict
 	if strict {
+		var buf [reusedDictLen]any
+		keys, vals = m.keys.sortedKeys(v, buf[:])
 		d = m.dicts.dict(len(v))
 	} else {
+		var buf [8]string
+		keys = sortKeys(v, buf[:0])
 		d = starlark.NewDict(len(v))
 	}
-	for _, k := range keys {
+	for i, k := range keys {
 		var key starlark.Value
+		var x any
 		if strict {
 			key = m.strings.box(k)
 		} else {
 			key = starlark.String(k)
 		}
-		sv, err := m.convert(v[k], depth+1, strict)
+		if vals != nil {
+			x = vals[i]
+		} else {
+			x = v[k]
+		}
+		sv, err := m.convert(x, depth+1, strict)
 		if err != nil {
 			return nil, err
 		}

@@ -33,6 +33,9 @@ type meter struct {
 	// strings, when set, boxes the strings a payload binding converts
 	// (see stringCache).
 	strings *stringCache
+	// keys, when set, gives the sorted keys of the payload maps a
+	// binding converts (see keyCache).
+	keys *keyCache
 }
 
 // Sizes charged for what a builtin or a conversion allocates, in bytes:

@@ -39,8 +39,10 @@ type callThread struct {
 	held []starlark.Value
 	// dicts are the dicts the thread's calls bind payload maps to.
 	dicts dictCache
-	// strings are the strings the thread's calls bind, boxed.
+	// strings are the strings the thread's calls bind, boxed, and keys
+	// the sorted keys of the maps they bind.
 	strings stringCache
+	keys    keyCache
 	// args holds a call's positional arguments: the interpreter copies
 	// them into the callee's frame and keeps no reference, so one array
 	// serves every call, cleared after each.
@@ -97,8 +99,9 @@ func (f *function) run(ct *callThread, c *scripting.Call) (out any, err error) {
 		}
 	}()
 	m := meterFor(c, &f.prog.limits)
-	m.dicts, m.strings = &ct.dicts, &ct.strings
+	m.dicts, m.strings, m.keys = &ct.dicts, &ct.strings, &ct.keys
 	ct.strings.start()
+	ct.keys.start()
 	args, kwargs, err := f.bind(c, &m, ct)
 	if err != nil {
 		return nil, &scripting.Error{File: f.prog.name, Line: int(f.fn.Position().Line), Hook: c.Hook,

@@ -1,6 +1,10 @@
 package starlark
 
-import "go.starlark.net/starlark"
+import (
+	"slices"
+
+	"go.starlark.net/starlark"
+)
 
 // A stringCache keeps, on a pooled thread, the strings its last call
 // bound from the payload, boxed as Starlark values, so that the next call
@@ -48,3 +52,56 @@ func (sc *stringCache) box(s string) starlark.Value {
 
 // start begins a call's binding.
 func (sc *stringCache) start() { sc.next = 0 }
+
+// A keyCache keeps, on a pooled thread, the sorted keys of each payload
+// map its last call bound, by place (the n-th map the binding converted),
+// so that the next call binding a map with exactly those keys at that
+// place needs neither to iterate the map nor to sort: a map with as many
+// entries as the last one's keys and every one of them has no others,
+// and the kept keys are already in order. It only saves work: the keys
+// are the ones the map has, in the order a fresh sort would give.
+type keyCache struct {
+	places [maxCachedDicts][]string
+	next   int // the place of the next map the running call binds
+}
+
+// sortedKeys returns v's keys sorted, and their values in vals (which
+// must have room for reusedDictLen of them when v is that small).
+func (kc *keyCache) sortedKeys(v map[string]any, vals []any) (keys []string, values []any) {
+	if kc == nil || len(v) > reusedDictLen || kc.next >= maxCachedDicts {
+		return sortKeys(v, nil), nil
+	}
+	i := kc.next
+	kc.next++
+	if last := kc.places[i]; len(last) == len(v) {
+		values = vals[:0]
+		for _, k := range last {
+			x, ok := v[k]
+			if !ok {
+				values = nil
+				break
+			}
+			values = append(values, x)
+		}
+		if values != nil {
+			return last, values
+		}
+	}
+	if kc.places[i] == nil {
+		kc.places[i] = make([]string, 0, reusedDictLen)
+	}
+	kc.places[i] = sortKeys(v, kc.places[i][:0])
+	return kc.places[i], nil
+}
+
+// sortKeys appends v's keys to buf, sorted.
+func sortKeys(v map[string]any, buf []string) []string {
+	for k := range v {
+		buf = append(buf, k)
+	}
+	slices.Sort(buf)
+	return buf
+}
+
+// start begins a call's binding.
+func (kc *keyCache) start() { kc.next = 0 }

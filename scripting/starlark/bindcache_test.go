@@ -1,6 +1,7 @@
 package starlark
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -83,4 +84,68 @@ func TestStringCacheReuseAllocatesNothing(t *testing.T) {
 func sameBox(a, b starlark.Value) bool {
 	type iface struct{ typ, data unsafe.Pointer }
 	return (*iface)(unsafe.Pointer(&a)).data == (*iface)(unsafe.Pointer(&b)).data
+}
+
+// sortedKeys gives a map's keys sorted and their values, whether it finds
+// them from the last call's map at the same place or sorts afresh.
+func TestKeyCacheGivesSortedKeysAndValues(t *testing.T) {
+	cases := []struct {
+		name      string
+		last, now map[string]any
+		reused    bool
+	}{
+		{"same keys", map[string]any{"b": 1, "a": 2}, map[string]any{"a": 3, "b": 4}, true},
+		{"one key changed", map[string]any{"b": 1, "a": 2}, map[string]any{"a": 3, "c": 4}, false},
+		{"a key more", map[string]any{"a": 1}, map[string]any{"a": 1, "b": 2}, false},
+		{"a key fewer", map[string]any{"a": 1, "b": 2}, map[string]any{"b": 2}, false},
+		{"empty", map[string]any{}, map[string]any{}, true},
+		{"too many to keep", manyKeys(reusedDictLen + 1), manyKeys(reusedDictLen + 1), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var kc keyCache
+			var buf [reusedDictLen]any
+			kc.start()
+			kc.sortedKeys(tc.last, buf[:])
+			kc.start()
+			keys, vals := kc.sortedKeys(tc.now, buf[:])
+			if want := sortKeys(tc.now, nil); !slices.Equal(keys, want) {
+				t.Fatalf("keys = %q, want %q", keys, want)
+			}
+			if (vals != nil) != tc.reused {
+				t.Fatalf("reused the last keys = %v, want %v", vals != nil, tc.reused)
+			}
+			for i, k := range keys {
+				if vals != nil && vals[i] != tc.now[k] {
+					t.Fatalf("value of %q = %v, want %v", k, vals[i], tc.now[k])
+				}
+			}
+		})
+	}
+}
+
+// Each place keeps its own keys: two maps bound in one call, in turn.
+func TestKeyCacheKeepsKeysByPlace(t *testing.T) {
+	var kc keyCache
+	var buf [reusedDictLen]any
+	first, second := map[string]any{"command": "ls"}, map[string]any{"path": "/tmp", "mode": "w"}
+	for round := 0; round < 3; round++ {
+		kc.start()
+		k1, v1 := kc.sortedKeys(first, buf[:])
+		if !slices.Equal(k1, []string{"command"}) || (round > 0) != (v1 != nil) {
+			t.Fatalf("round %d: first map: %q %v", round, k1, v1)
+		}
+		k2, v2 := kc.sortedKeys(second, buf[:])
+		if !slices.Equal(k2, []string{"mode", "path"}) || (round > 0) != (v2 != nil) {
+			t.Fatalf("round %d: second map: %q %v", round, k2, v2)
+		}
+	}
+}
+
+func manyKeys(n int) map[string]any {
+	m := map[string]any{}
+	for i := 0; i < n; i++ {
+		m[string(rune('a'+i))] = int64(i)
+	}
+	return m
 }
