@@ -26,9 +26,10 @@ import (
 //	fire          through Host.Fire with that one hook
 //	fire10        Host.Fire with ten such hooks on the event
 //	fire-parallel fire under RunParallel (run with -cpu 1,2 for scaling)
-//	lua/fire-varied  fire on two payloads in turn whose commands differ,
-//	              as real ones do: the Lua engine reuses its last call's
-//	              argument tables, and a string equal to the one there
+//	fire-varied   fire on two payloads in turn whose commands differ,
+//	              as real ones do: both engines reuse what their last
+//	              call bound (Lua its argument tables, Starlark its dicts
+//	              and string boxes), and a string equal to the one there
 //	              already is not boxed again, which the same payload on
 //	              every call always is
 //
@@ -87,9 +88,9 @@ func BenchmarkHook(b *testing.B) {
 		defer benchcpu.PerOp(b)()
 		b.RunParallel(func(pb *testing.PB) { rawStarLoop(b, false, "ls -la", pb.Next) })
 	})
-	b.Run("lua/fire-varied", func(b *testing.B) { benchFireVaried(b, benchHost(b, "lua", benchLua, 1)) })
 	for _, lang := range []struct{ ext, src string }{{"lua", benchLua}, {"star", benchStar}} {
 		b.Run(lang.ext+"/fire", func(b *testing.B) { benchFire(b, benchHost(b, lang.ext, lang.src, 1)) })
+		b.Run(lang.ext+"/fire-varied", func(b *testing.B) { benchFireVaried(b, benchHost(b, lang.ext, lang.src, 1)) })
 		b.Run(lang.ext+"/fire-deny", func(b *testing.B) { benchFireDeny(b, benchHost(b, lang.ext, lang.src, 1)) })
 		b.Run(lang.ext+"/fire10", func(b *testing.B) { benchFire(b, benchHost(b, lang.ext, lang.src, 10)) })
 		b.Run(lang.ext+"/fire-parallel", func(b *testing.B) {
