@@ -29,7 +29,8 @@ const (
 )
 
 // heldOps maps an augmented operator to the name its check is given.
-var heldOps = map[syntax.Token]string{syntax.PLUS_EQ: "+", syntax.STAR_EQ: "*", syntax.PERCENT_EQ: "%"}
+var heldOps = map[syntax.Token]string{syntax.PLUS_EQ: "+", syntax.STAR_EQ: "*", syntax.PERCENT_EQ: "%",
+	syntax.PIPE_EQ: "|", syntax.AMP_EQ: "&", syntax.CIRCUMFLEX_EQ: "^", syntax.MINUS_EQ: "-"}
 
 // holdAddress rewrites n, an augmented assignment to an index or a
 // field whose address cannot be read twice; it reports false for any
@@ -164,6 +165,14 @@ func heldCost(thread *starlark.Thread, op, old, y starlark.Value) error {
 		_, err = mulIntoOp(thread, nil, args, nil)
 	case starlark.String("%"):
 		_, err = modIntoOp(thread, nil, args, nil)
+	case starlark.String("|"):
+		err = setIntoCost(syntax.PIPE, old, y).charge(thread)
+	case starlark.String("&"):
+		err = setIntoCost(syntax.AMP, old, y).charge(thread)
+	case starlark.String("^"):
+		err = setIntoCost(syntax.CIRCUMFLEX, old, y).charge(thread)
+	case starlark.String("-"):
+		err = setIntoCost(syntax.MINUS, old, y).charge(thread)
 	}
 	return err
 }

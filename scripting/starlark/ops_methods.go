@@ -203,7 +203,7 @@ func addEntriesMethod(thread *starlark.Thread, b *starlark.Builtin, args starlar
 
 // addEntriesCost is what d.update(…), s.update(…) and s.union(…) may add:
 // an entry for every element of their arguments (a range charges its
-// own) and every keyword argument.
+// own) and every keyword argument; a union also copies the receiver.
 func addEntriesCost(_ *starlark.Thread, name string, recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) (opCost, error) {
 	var what string
 	switch recv.(type) {
@@ -218,6 +218,9 @@ func addEntriesCost(_ *starlark.Thread, name string, recv starlark.Value, args s
 		return opCost{}, nil
 	}
 	n := int64(len(kwargs))
+	if s, ok := recv.(*starlark.Set); ok && name == "union" { // a copy of the receiver, then the arguments
+		n += int64(s.Len())
+	}
 	for _, arg := range args {
 		if _, ok := arg.(rangeValue); !ok {
 			n += int64(max(starlark.Len(arg), 0))

@@ -18,6 +18,11 @@ var binaryOps = map[syntax.Token]string{
 	syntax.PLUS:    opAdd,
 	syntax.STAR:    opMul,
 	syntax.PERCENT: opMod,
+	// sets and dicts
+	syntax.PIPE:       opOr,
+	syntax.AMP:        opAnd,
+	syntax.CIRCUMFLEX: opXor,
+	syntax.MINUS:      opSub,
 }
 
 // augmentedOps maps each rewritten augmented assignment to its hidden
@@ -26,9 +31,13 @@ var augmentedOps = map[syntax.Token]struct {
 	builtin string
 	op      syntax.Token
 }{
-	syntax.PLUS_EQ:    {opAddInto, syntax.PLUS},
-	syntax.STAR_EQ:    {opMulInto, syntax.STAR},
-	syntax.PERCENT_EQ: {opModInto, syntax.PERCENT},
+	syntax.PLUS_EQ:       {opAddInto, syntax.PLUS},
+	syntax.STAR_EQ:       {opMulInto, syntax.STAR},
+	syntax.PERCENT_EQ:    {opModInto, syntax.PERCENT},
+	syntax.PIPE_EQ:       {"$ior", syntax.PIPE},
+	syntax.AMP_EQ:        {"$iand", syntax.AMP},
+	syntax.CIRCUMFLEX_EQ: {"$ixor", syntax.CIRCUMFLEX},
+	syntax.MINUS_EQ:      {"$isub", syntax.MINUS},
 }
 
 // boundedMethods maps the method names whose calls are rewritten to their
@@ -43,6 +52,18 @@ var boundedMethods = map[string]string{
 	"extend":     "$extend",
 	"update":     "$update",
 	"union":      "$union",
+	// dicts and sets
+	"items":                "$items",
+	"keys":                 "$keys",
+	"values":               "$values",
+	"intersection":         "$intersection",
+	"difference":           "$difference",
+	"symmetric_difference": "$symmetric_difference",
+	// strings
+	"upper":      "$upper",
+	"lower":      "$lower",
+	"title":      "$title",
+	"capitalize": "$capitalize",
 }
 
 // A rewriter rewrites one file, knowing which of its names hold only
@@ -330,6 +351,10 @@ func (rw *rewriter) boundedBySource(op syntax.Token, x, y syntax.Expr) bool {
 	case syntax.PERCENT:
 		// One argument fills at most one conversion.
 		return num(x) || num(y) || literalToken(y) == syntax.STRING
+	case syntax.MINUS, syntax.PIPE, syntax.AMP, syntax.CIRCUMFLEX:
+		// With a number, arithmetic or a type error; sets and dicts
+		// never come from literals.
+		return num(x) || num(y)
 	case syntax.STAR:
 		if isFloat(x) || isFloat(y) || num(x) && isNumber(y) || isNumber(x) && num(y) {
 			return true

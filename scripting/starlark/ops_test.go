@@ -77,6 +77,28 @@ func TestOpsRefused(t *testing.T) {
 		{"dict.update", "", "d = {}\nl = [(1, 2)] * 20000\nd.update(l, a = 1)", "dict.update: 20001 entries"},
 		{"*args of elems", big, "def f(*a):\n    return len(a)\nreturn hook.message(str(f(*(big + big).elems())))", "*args: 131072 elements"},
 		{"**kwargs of a big dict", "", "d = {str(i): i for i in range(100000)}\nreturn hook.message(str(len(dict(**d))))", "**kwargs: 100000 entries"},
+		// dicts and sets: every call copies what it is given
+		{"dict.items", "", "d = {i: i for i in range(20000)}\nkeep = []\nfor _ in range(100):\n    keep.append(d.items())", "dict.items: 20000 entries"},
+		{"dict.keys", "", "d = {i: i for i in range(20000)}\nkeep = []\nfor _ in range(100):\n    keep.append(d.keys())", "dict.keys: 20000 entries"},
+		{"dict.values", "", "d = {i: i for i in range(20000)}\nkeep = []\nfor _ in range(100):\n    keep.append(d.values())", "dict.values: 20000 entries"},
+		{"set.difference", "", "s = set(range(5000))\nkeep = []\nfor _ in range(100):\n    keep.append(s.difference([]))", "set.difference: 5000 entries"},
+		{"set.symmetric_difference", "", "s = set(range(5000))\nkeep = []\nfor _ in range(100):\n    keep.append(s.symmetric_difference([]))", "set.symmetric_difference: 5000 entries"},
+		{"set.intersection", "", "s = set(range(5000))\nkeep = []\nfor _ in range(100):\n    keep.append(s.intersection(s))", "set.intersection: 5000 entries"},
+		{"set.union copies the receiver", "", "s = set(range(5000))\nkeep = []\nfor _ in range(100):\n    keep.append(s.union())", "set.union: 5000 entries"},
+		{"set | set", "", "s = set(range(5000))\nkeep = []\nfor _ in range(100):\n    keep.append(s | s)", "set | set: 10000 entries"},
+		{"set & set", "", "s = set(range(5000))\nkeep = []\nfor _ in range(100):\n    keep.append(s & s)", "set & set: 5000 entries"},
+		{"set ^ set", "", "s = set(range(5000))\nkeep = []\nfor _ in range(100):\n    keep.append(s ^ s)", "set ^ set: 10000 entries"},
+		{"set - set", "", "s = set(range(5000))\nkeep = []\nfor _ in range(100):\n    keep.append(s - set())", "set - set: 5000 entries"},
+		{"dict | dict", "", "d = {i: i for i in range(5000)}\nkeep = []\nfor _ in range(100):\n    keep.append(d | {})", "dict | dict: 5000 entries"},
+		{"dict |= dict", "", "d = {i: i for i in range(20000)}\nfor _ in range(100):\n    e = {}\n    e |= d", "dict |= dict: 20000 entries"},
+		{"set -= set", "", "s = set(range(5000))\nfor _ in range(100):\n    t = set([1])\n    t -= s\n    t = s\n    t -= set()", "set - set: 5000 entries"},
+		{"l[f()] |= d", "", "d = {i: i for i in range(20000)}\nz = lambda: 0\nl = [{}]\nfor _ in range(100):\n    l[z()] |= d", "dict |= dict: 20000 entries"},
+		// string case: the result is as long as the string, or longer
+		{"upper", big, "keep = []\nfor _ in range(100):\n    keep.append(big.upper())", "upper: 65536 bytes"},
+		{"lower", big, "keep = []\nfor _ in range(100):\n    keep.append(big.lower())", "lower: 65536 bytes"},
+		{"title", big, "keep = []\nfor _ in range(100):\n    keep.append(big.title())", "title: 65536 bytes"},
+		{"capitalize", big, "keep = []\nfor _ in range(100):\n    keep.append(big.capitalize())", "capitalize: 65536 bytes"},
+		{"upper of characters whose upper case is longer", "", "s = \"\\u0250\" * 300000\nreturn hook.message(s.upper())", "upper: 900000 bytes"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := opsCall(t, c.prelude, c.body)
@@ -147,7 +169,9 @@ func TestOpsRewriteWhat(t *testing.T) {
 	}{
 		{"i = i + 1", 0}, {"i = 1 + i", 0}, {"i += 1", 0}, {"x = y % 2", 0}, {"x %= 2.5", 0}, {"s = '-' * 40", 0},
 		{"s = 40 * '-'", 0}, {"l = [0] * 8", 0}, {"s = 'a' + 'b'", 0}, {"l = [1] + [2]", 0}, {"x = 2 * 3", 0},
-		{"x = y * 1.5", 0}, {"s = f % 'x'", 0}, {"x = y - z", 0}, {"x = y | z", 0}, {"x = d.get(k)", 0},
+		{"x = y * 1.5", 0}, {"s = f % 'x'", 0}, {"x = y - 1", 0}, {"x = 2 | z", 0}, {"x = d.get(k)", 0},
+		{"x = y - z", 1}, {"x = y | z", 1}, {"x = y & z", 1}, {"x = y ^ z", 1}, {"s |= t", 0}, {"s = u\ns |= t", 1}, {"s = u\ns -= t", 1},
+		{"n = 0\nn -= k\nr = n - z", 0}, {"x = d.items()", 1}, {"x = s.upper()", 1}, {"x = s.intersection(t)", 1}, {"x = s.lower().strip()", 1},
 		{"i = j\ni = i + n", 1}, {"i = n * 2", 1}, {"s = f % (a, b)", 1}, {"s = '-' * 2000", 1}, {"s = u\ns += t", 1},
 		{"l[i] += t", 3}, {"l, i = [], 0\nl[i] += t", 1}, {"d[f()] += t", 3}, {"f().g *= t", 2}, {"x = s.join(l)", 1}, {"x = s.replace(a, b)", 1},
 		{"x = s.format(a)", 1}, {"x = s.split()", 1}, {"l.extend(m)", 1}, {"x = a + b * c", 2}, {"f(*a, **k)", 2}, {"f(a, *b)", 1},
@@ -195,5 +219,19 @@ func TestOpsTypeErrorThroughTheEngine(t *testing.T) {
 	}
 	if want := "ops.star:5:27: in h\nError: unknown binary op: int + string"; se.Backtrace != want {
 		t.Errorf("backtrace\n%s\nwant\n%s", se.Backtrace, want)
+	}
+}
+
+// TestSetMethodsWithoutArgument: go.starlark.net's intersection,
+// difference and symmetric_difference dereference a nil iterable when
+// called without one; hook files get the library's missing-argument
+// error instead.
+func TestSetMethodsWithoutArgument(t *testing.T) {
+	for _, name := range []string{"intersection", "difference", "symmetric_difference"} {
+		_, err := opsCall(t, "", "return set([1])."+name+"()")
+		var se *scripting.Error
+		if !errors.As(err, &se) || se.Msg != name+": got 0 arguments, want 1" || se.Line != 4 {
+			t.Errorf("%s(): got %v, want the missing-argument error at line 4", name, err)
+		}
 	}
 }
