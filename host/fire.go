@@ -209,6 +209,13 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 			return reply{}, entry, err
 		}
 	}
+	if fr.h.wd.isSuspect(b.id, fr.now) {
+		release, entry, err := fr.awaitTurn(b)
+		if err != nil {
+			return reply{}, entry, err
+		}
+		defer release()
+	}
 	start := fr.now
 	deadline := start + b.timeout
 	ctxBound := false // the caller's deadline comes before the hook's
@@ -221,6 +228,7 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 	c := &wc.Call
 	c.Payload, c.Event, c.Hook, c.Config = fr.payload, fr.spec.Name, b.id, b.config
 	c.Timeout, c.Deadline = b.timeout, monoTime(deadline)
+	wc.isolated = b.worker != nil
 	slot := fr.h.wd.watch(wc)
 	if w := fr.watch; w != nil {
 		w.current.Store(c)
@@ -256,8 +264,8 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 	fr.now = monoNow()
 	elapsed := fr.now - start
 	entry := TraceEntry{Hook: b.id, Priority: b.priority, Duration: elapsed}
-	if c.Interrupted() && wc.heapHit.Load() {
-		err := fr.h.heapFailure(b)
+	if hit := wc.heapHit.Load(); hit != heapNotHit && c.Interrupted() {
+		err := fr.h.heapFailure(b, hit == heapCulprit)
 		entry.Outcome, entry.Error = OutcomeError, err.Error()
 		return reply{}, entry, err
 	}
@@ -310,6 +318,22 @@ func (fr *firing) awaitWorker(b *boundHook) (TraceEntry, error) {
 	entry.Outcome, entry.Error = OutcomeError, err.Error()
 	fr.h.logFailure(b, err)
 	return entry, err
+}
+
+// awaitTurn waits, before the hook's clock starts, until no other
+// suspect of growing the heap runs (heapblame.go); the wait is bounded by
+// the caller's context.
+func (fr *firing) awaitTurn(b *boundHook) (release func(), entry TraceEntry, err error) {
+	begin := time.Now()
+	release, err = fr.h.wd.awaitTurn(fr.ctx)
+	fr.now = monoNow()
+	if err == nil {
+		return release, TraceEntry{}, nil
+	}
+	fr.ctxEnded = true
+	entry = TraceEntry{Hook: b.id, Priority: b.priority, Duration: time.Since(begin), Outcome: OutcomeTimeout,
+		Error: fr.timeoutText(b, false)}
+	return nil, entry, errors.New(entry.Error)
 }
 
 func outcomeOf(rep reply) (Outcome, Action) {
@@ -451,16 +475,22 @@ func (h *Host) noteOverrun(b *boundHook, c *scripting.Call) {
 var ErrHeapLimit = errors.New("memory limit")
 
 // heapFailure is the failure of a hook the watchdog interrupted because
-// the heap passed its limit. It counts a strike, like an abandoned call
-// or a worker that died: a hook that keeps exhausting the heap is
-// quarantined.
-func (h *Host) heapFailure(b *boundHook) error {
-	err := &scripting.Error{File: b.file, Line: b.line, Hook: b.id, Err: ErrHeapLimit,
-		Msg: fmt.Sprintf("memory limit: the host's heap passed %s while this hook ran", scripting.FormatBytes(h.wd.limit.Load()))}
+// the heap passed its limit; blamed says whether it was found to be the
+// hook that grew it, which counts a strike (heapblame.go).
+func (h *Host) heapFailure(b *boundHook, blamed bool) error {
+	limit := scripting.FormatBytes(h.wd.limit.Load())
+	if !blamed {
+		h.logger.Warn("hook interrupted: the host's heap passed its limit while it ran beside other hooks; "+
+			"not counted against it, and those hooks run one at a time for a while to find the one to blame",
+			"hook", b.id, "file", b.file, "line", b.line, "limit", limit)
+		return &scripting.Error{File: b.file, Line: b.line, Hook: b.id, Err: ErrHeapLimit,
+			Msg: fmt.Sprintf("memory limit: the host's heap passed %s while this hook ran beside others (not counted against it)", limit)}
+	}
 	h.logger.Warn("hook interrupted: the host's heap passed its limit", "hook", b.id, "file", b.file, "line", b.line,
-		"limit", scripting.FormatBytes(h.wd.limit.Load()))
+		"limit", limit)
 	h.strike(b, "the host's heap passed its limit while it ran")
-	return err
+	return &scripting.Error{File: b.file, Line: b.line, Hook: b.id, Err: ErrHeapLimit,
+		Msg: fmt.Sprintf("memory limit: the host's heap passed %s while this hook ran", limit)}
 }
 
 // strike counts a strike against a hook for a failure that costs the

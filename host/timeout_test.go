@@ -217,9 +217,10 @@ func TestWatchedCallReuse(t *testing.T) {
 	if reusable {
 		t.Fatal("a call unregistered during a pass is reusable")
 	}
-	c.heapHit.Store(true)
+	c.heapHit.Store(heapCulprit)
+	c.isolated = true
 	w.reuseCall(c)
-	if c.Payload != nil || c.Hook != "" || !c.Deadline.IsZero() || c.Interrupted() || c.heapHit.Load() {
+	if c.Payload != nil || c.Hook != "" || !c.Deadline.IsZero() || c.Interrupted() || c.heapHit.Load() != heapNotHit || c.isolated {
 		t.Fatalf("a reused call still holds %+v", c)
 	}
 }

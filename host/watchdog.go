@@ -53,6 +53,12 @@ type watchdog struct {
 	done     chan struct{}
 	stopped  chan struct{}
 	closing  atomic.Bool
+
+	// suspects are the hooks running when the heap passed its limit
+	// without one of them being the one to blame, and turn lets one
+	// suspect run at a time (heapblame.go).
+	suspects atomic.Pointer[suspectSet]
+	turn     chan struct{}
 }
 
 // watchSlots bounds the calls tracked without a lock; more concurrent
@@ -70,9 +76,12 @@ type watchSlot struct {
 // what the watchdog did to it.
 type watchedCall struct {
 	scripting.Call
-	// heapHit is set when the watchdog interrupted the call because the
-	// heap passed its limit.
-	heapHit atomic.Bool
+	// heapHit says whether and how the watchdog interrupted the call
+	// because the heap passed its limit (heapblame.go).
+	heapHit atomic.Int32
+	// isolated is set for a call served by a worker process, whose
+	// memory is not the host's heap.
+	isolated bool
 }
 
 // heapMetric is the heap in use: live objects and dead ones not yet
@@ -102,7 +111,7 @@ func newWatchdog(heapLimit int64) *watchdog {
 // itself uses it as it is.
 func unstartedWatchdog(heapLimit int64) *watchdog {
 	w := &watchdog{kick: make(chan struct{}, 1), done: make(chan struct{}), stopped: make(chan struct{}),
-		heap: []metrics.Sample{{Name: heapMetric}}}
+		heap: []metrics.Sample{{Name: heapMetric}}, turn: make(chan struct{}, 1)}
 	w.nextWake.Store(math.MaxInt64)
 	w.limit.Store(heapLimit)
 	return w
@@ -208,7 +217,8 @@ func (w *watchdog) newCall() *watchedCall {
 // reader. Nothing of the call stays reachable from the pool.
 func (w *watchdog) reuseCall(c *watchedCall) {
 	c.Reset()
-	c.heapHit.Store(false)
+	c.heapHit.Store(heapNotHit)
+	c.isolated = false
 	w.calls.Put(c)
 }
 
@@ -287,37 +297,6 @@ func (w *watchdog) scan(now int64) (earliest int64, busy bool) {
 	}
 	w.mu.Unlock()
 	return earliest, busy
-}
-
-// checkHeap samples the heap and, when it is over the limit, interrupts
-// every call running, marking each so its fire can say why.
-func (w *watchdog) checkHeap() {
-	limit := w.limit.Load()
-	if limit <= 0 || w.collecting.Load() {
-		return // no limit, or the garbage of the last calls interrupted is not yet collected
-	}
-	metrics.Read(w.heap)
-	if w.heap[0].Value.Kind() != metrics.KindUint64 || w.heap[0].Value.Uint64() <= uint64(limit) {
-		return
-	}
-	mark := func(c *watchedCall) {
-		if !c.Interrupted() && c.heapHit.CompareAndSwap(false, true) {
-			c.Interrupt()
-		}
-	}
-	w.passes.Add(1)
-	defer w.passes.Add(1)
-	for i := range w.slots {
-		if c := w.slots[i].call.Load(); c != nil {
-			mark(c)
-		}
-	}
-	w.mu.Lock()
-	for c := range w.overflow {
-		mark(c)
-	}
-	w.mu.Unlock()
-	w.collect()
 }
 
 // collect runs a garbage collection on a goroutine of its own, so that

@@ -1,0 +1,159 @@
+package host
+
+import (
+	"context"
+	"runtime/metrics"
+	"slices"
+	"time"
+)
+
+// Which hook to blame when the heap passes limits.memory. Go cannot say
+// which goroutine allocated what, so when several hooks run at that
+// moment the watchdog cannot tell the one growing the heap from the ones
+// that merely ran beside it. Striking them all would let one file's
+// memory bomb quarantine another file's guard (and an interrupted guard
+// decides nothing). So:
+//
+//   - When the calls running belong to one hook, it is the culprit: only
+//     its calls are interrupted, and each counts a strike.
+//   - When several hooks run and exactly one of them is a suspect (see
+//     below), it is the culprit, treated the same way; the others run on.
+//     Should the heap still be over the limit at the next sample, the
+//     calls still running are judged again, without it.
+//   - Otherwise the watchdog cannot tell: every call running is
+//     interrupted, none counts a strike, and their hooks become suspects
+//     for suspectFor.
+//
+// Suspects run one at a time (a fire waits for its turn before its
+// hook's clock starts, as it does for a starting worker), so the next
+// time the heap passes the limit at most one suspect is running, and it
+// is found. A hook that ran beside a memory bomb is interrupted at most
+// once in that time, and never struck for it. Calls served by a worker
+// process are never blamed: their memory is not the host's.
+
+// The values of watchedCall.heapHit.
+const (
+	heapNotHit = iota
+	// heapCulprit: interrupted as the hook to blame; a strike.
+	heapCulprit
+	// heapUnclear: interrupted with others, none to blame; no strike.
+	heapUnclear
+)
+
+// suspectFor is how long a hook stays a suspect: the strike window.
+const suspectFor = strikeWindow
+
+// A suspectSet maps a suspect hook's id to when it stops being one
+// (nanoseconds since epoch). It is never changed once published: the
+// watchdog publishes a new one.
+type suspectSet map[string]int64
+
+// isSuspect reports whether hook id is a suspect at now.
+func (w *watchdog) isSuspect(id string, now time.Duration) bool {
+	s := w.suspects.Load()
+	if s == nil {
+		return false
+	}
+	until, ok := (*s)[id]
+	return ok && until > int64(now)
+}
+
+// awaitTurn waits until no other suspect runs, or ctx ends; release ends
+// the turn.
+func (w *watchdog) awaitTurn(ctx context.Context) (release func(), err error) {
+	select {
+	case w.turn <- struct{}{}:
+		return func() { <-w.turn }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// checkHeap samples the heap and, when it is over the limit, interrupts
+// the calls to blame, marking each so its fire can say why.
+func (w *watchdog) checkHeap() {
+	limit := w.limit.Load()
+	if limit <= 0 || w.collecting.Load() {
+		return // no limit, or the garbage of the last calls interrupted is not yet collected
+	}
+	metrics.Read(w.heap)
+	if w.heap[0].Value.Kind() != metrics.KindUint64 || w.heap[0].Value.Uint64() <= uint64(limit) {
+		return
+	}
+	w.passes.Add(1)
+	defer w.passes.Add(1)
+	var running []*watchedCall
+	w.eachCall(func(c *watchedCall) {
+		if !c.isolated && !c.Interrupted() {
+			running = append(running, c)
+		}
+	})
+	culprit, found := w.blame(running, monoNow())
+	for _, c := range running {
+		switch {
+		case found && c.Hook == culprit:
+			if c.heapHit.CompareAndSwap(heapNotHit, heapCulprit) {
+				c.Interrupt()
+			}
+		case !found:
+			if c.heapHit.CompareAndSwap(heapNotHit, heapUnclear) {
+				c.Interrupt()
+			}
+		}
+	}
+	w.collect()
+}
+
+// eachCall calls f on every call registered; only for the watchdog
+// goroutine, during a pass.
+func (w *watchdog) eachCall(f func(*watchedCall)) {
+	for i := range w.slots {
+		if c := w.slots[i].call.Load(); c != nil {
+			f(c)
+		}
+	}
+	w.mu.Lock()
+	for c := range w.overflow {
+		f(c)
+	}
+	w.mu.Unlock()
+}
+
+// blame names the hook to blame for the heap among the calls running,
+// or, when it cannot (found is false), makes their hooks suspects.
+func (w *watchdog) blame(running []*watchedCall, now time.Duration) (culprit string, found bool) {
+	var hooks []string
+	for _, c := range running {
+		if !slices.Contains(hooks, c.Hook) {
+			hooks = append(hooks, c.Hook)
+		}
+	}
+	switch len(hooks) {
+	case 0:
+		return "", false
+	case 1:
+		return hooks[0], true
+	}
+	var suspects []string
+	for _, id := range hooks {
+		if w.isSuspect(id, now) {
+			suspects = append(suspects, id)
+		}
+	}
+	if len(suspects) == 1 {
+		return suspects[0], true
+	}
+	next := suspectSet{}
+	if old := w.suspects.Load(); old != nil {
+		for id, until := range *old {
+			if until > int64(now) {
+				next[id] = until
+			}
+		}
+	}
+	for _, id := range hooks {
+		next[id] = int64(now + suspectFor)
+	}
+	w.suspects.Store(&next)
+	return "", false
+}

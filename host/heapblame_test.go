@@ -1,0 +1,204 @@
+package host
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// blame names the hook to blame, or makes the hooks running suspects.
+func TestHeapBlame(t *testing.T) {
+	call := func(hook string) *watchedCall {
+		c := &watchedCall{}
+		c.Hook = hook
+		return c
+	}
+	cases := []struct {
+		name        string
+		suspects    []string
+		running     []string
+		culprit     string
+		found       bool
+		newSuspects []string
+	}{
+		{"nothing running", nil, nil, "", false, nil},
+		{"one hook", nil, []string{"a"}, "a", true, nil},
+		{"one hook, two calls", nil, []string{"a", "a"}, "a", true, nil},
+		{"two hooks, no suspect", nil, []string{"a", "b"}, "", false, []string{"a", "b"}},
+		{"two hooks, one suspect", []string{"b"}, []string{"a", "b"}, "b", true, []string{"b"}},
+		{"two hooks, both suspects", []string{"a", "b"}, []string{"a", "b", "c"}, "", false, []string{"a", "b", "c"}},
+		{"a suspect not running", []string{"z"}, []string{"a", "b"}, "", false, []string{"a", "b", "z"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := unstartedWatchdog(0)
+			now := monoNow()
+			if tc.suspects != nil {
+				s := suspectSet{}
+				for _, id := range tc.suspects {
+					s[id] = int64(now + time.Minute)
+				}
+				w.suspects.Store(&s)
+			}
+			var running []*watchedCall
+			for _, id := range tc.running {
+				running = append(running, call(id))
+			}
+			culprit, found := w.blame(running, now)
+			if culprit != tc.culprit || found != tc.found {
+				t.Fatalf("blame = %q, %v; want %q, %v", culprit, found, tc.culprit, tc.found)
+			}
+			for _, id := range tc.newSuspects {
+				if !w.isSuspect(id, now) {
+					t.Errorf("%s is not a suspect", id)
+				}
+			}
+			if w.isSuspect("other", now) {
+				t.Error("a hook that never ran is a suspect")
+			}
+		})
+	}
+	t.Run("suspects expire", func(t *testing.T) {
+		w := unstartedWatchdog(0)
+		now := monoNow()
+		w.blame([]*watchedCall{call("a"), call("b")}, now)
+		if !w.isSuspect("a", now+suspectFor-time.Second) || w.isSuspect("a", now+suspectFor) {
+			t.Fatal("a suspect does not stay one for suspectFor, and no longer")
+		}
+		w.blame([]*watchedCall{call("c"), call("d")}, now+suspectFor)
+		if s := w.suspects.Load(); len(*s) != 2 {
+			t.Fatalf("expired suspects kept: %v", *s)
+		}
+	})
+}
+
+// A memory bomb in one file that runs while another file's guard runs
+// does not get the guard struck or quarantined: the first time, both are
+// interrupted and neither is struck; then they run one at a time, the
+// guard decides, and the bomb alone is struck until it is quarantined.
+func TestHeapBlameSparesTheHookBesideABomb(t *testing.T) {
+	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bombs := map[string]string{
+		"bomb.lua": `
+hook.on("tool.execute.post", function()
+  local t, s = {}, string.rep("x", 1024)
+  for i = 1, 1e9 do t[i] = s .. i end
+end, { name = "bomb", timeout = "60s" })`,
+		"bomb.star": `
+def bomb():
+    x, s = [], "x" * 1024
+    for i in range(1000000000):
+        x.append(s + str(i))
+
+hook.on("tool.execute.post", bomb, timeout = "60s")`,
+	}
+	for file, bomb := range bombs {
+		t.Run(file, func(t *testing.T) {
+			var started, released atomic.Bool
+			probe := stdlib.Module{Name: "probe", Funcs: []stdlib.Func{
+				{Name: "started", Impl: func(*stdlib.Call) (any, error) { started.Store(true); return nil, nil }},
+				{Name: "released", Impl: func(*stdlib.Call) (any, error) { return released.Load(), nil }},
+			}}
+			h := newTestHost(t, map[string]string{
+				"guard.lua": `local probe = require("probe")
+hook.on("tool.execute.pre", function()
+  probe.started()
+  while not probe.released() do end
+  return hook.deny("guarded")
+end, { name = "guard", timeout = "60s" })`,
+				file: bomb,
+			}, Options{Config: cfg, Modules: []stdlib.Module{probe}, Limits: scripting.Limits{MaxCallMemory: 1 << 40}})
+			bombID := file + ":bomb"
+			for round := 1; round <= 1+strikeLimit; round++ {
+				runtime.GC()
+				started.Store(false)
+				released.Store(false)
+				guardDone := make(chan Result)
+				go func() {
+					r, _ := h.Fire(context.Background(), "tool.execute.pre", map[string]any{})
+					guardDone <- r
+				}()
+				for !started.Load() {
+					runtime.Gosched()
+				}
+				bombDone := make(chan Result)
+				go func() {
+					r, _ := h.Fire(context.Background(), "tool.execute.post", map[string]any{})
+					bombDone <- r
+				}()
+				var guard, bombed Result
+				if round == 1 {
+					// Nothing is a suspect yet: the bomb runs beside the
+					// guard until the heap passes the limit, which
+					// interrupts both.
+					bombed = <-bombDone
+					released.Store(true)
+					guard = <-guardDone
+					for _, r := range []Result{guard, bombed} {
+						if len(r.Trace) != 1 || r.Trace[0].Outcome != OutcomeError ||
+							!strings.Contains(r.Trace[0].Error, "beside others (not counted against it)") {
+							t.Fatalf("round 1: trace %+v, want an interruption not counted", r.Trace)
+						}
+					}
+				} else {
+					// Both are suspects: the bomb waits for the guard's
+					// turn, then runs alone and is blamed.
+					time.Sleep(20 * time.Millisecond) // the bomb fire starts waiting (or not yet: either way it runs after the guard)
+					released.Store(true)
+					guard, bombed = <-guardDone, <-bombDone
+					if guard.Decision.Action != Deny || guard.Decision.Reason != "guarded" {
+						t.Fatalf("round %d: the guard decided %+v, trace %+v", round, guard.Decision, guard.Trace)
+					}
+					want := `hook "` + bombID + `": memory limit: the host's heap passed 64MiB while this hook ran`
+					if len(bombed.Trace) != 1 || !strings.Contains(bombed.Trace[0].Error, want) {
+						t.Fatalf("round %d: the bomb's trace %+v, want %q", round, bombed.Trace, want)
+					}
+				}
+			}
+			if q := h.Quarantined(); len(q) != 1 || q[0] != bombID {
+				t.Fatalf("quarantined %v, want only %s", q, bombID)
+			}
+			if r, _ := h.Fire(context.Background(), "tool.execute.post", map[string]any{}); len(r.Trace) != 0 {
+				t.Fatalf("the quarantined bomb ran: %+v", r.Trace)
+			}
+		})
+	}
+}
+
+// An isolated hook's memory is its worker's, not the host's: a bomb in
+// the host running beside it is the only one blamed, even the first
+// time, and the isolated hook runs on to its own end (here its deadline).
+func TestHeapBlameSparesIsolatedHooks(t *testing.T) {
+	h, _ := isolatedHostLimits(t, map[string]string{
+		"spin.lua": `hook.on("tool.execute.pre", function() while true do end end, { name = "spin", timeout = "1s" })`,
+		"bomb.lua": `
+hook.on("tool.execute.post", function()
+  local t, s = {}, string.rep("x", 1024)
+  for i = 1, 1e9 do t[i] = s .. i end
+end, { name = "bomb", timeout = "60s" })`,
+	}, "hooks:\n  spin.lua: { isolation: process }\nlimits: { memory: 128MiB }\n", scripting.Limits{MaxCallMemory: 1 << 40})
+	runtime.GC()
+	spun := make(chan Result)
+	go func() {
+		r, _ := h.Fire(context.Background(), "tool.execute.pre", map[string]any{})
+		spun <- r
+	}()
+	time.Sleep(100 * time.Millisecond) // the isolated hook is spinning by now, or soon
+	bombed := fireOK(t, h, "tool.execute.post", map[string]any{})
+	if len(bombed.Trace) != 1 || !strings.Contains(bombed.Trace[0].Error, "heap passed 128MiB while this hook ran") ||
+		strings.Contains(bombed.Trace[0].Error, "beside others") {
+		t.Fatalf("the bomb's trace %+v, want it blamed", bombed.Trace)
+	}
+	if r := <-spun; len(r.Trace) != 1 || r.Trace[0].Outcome != OutcomeTimeout {
+		t.Fatalf("the isolated hook's trace %+v, want its own timeout", r.Trace)
+	}
+}
