@@ -117,7 +117,8 @@ func parseDirective(s string) (directive, int, string) {
 }
 
 // argSize is the most the argument of d adds besides the directive's own
-// ~100 bytes: a string's length (%q may double it), nothing for numbers.
+// ~100 bytes: a string's length (for %q, its exact quoted length), nothing
+// for numbers.
 func (st *state) argSize(L *lua.LState, d directive, arg int) int {
 	switch d.conv {
 	case 's':
@@ -130,7 +131,7 @@ func (st *state) argSize(L *lua.LState, d directive, arg int) int {
 		}
 		return 64 // tostring of a number or table; __tostring results are checked when written
 	case 'q':
-		return 2 * len(L.CheckString(arg))
+		return quotedLen(L.CheckString(arg))
 	}
 	return 0
 }
@@ -162,6 +163,21 @@ func (st *state) formatOne(L *lua.LState, b *strings.Builder, d directive, arg i
 		}
 		fmt.Fprintf(b, d.spec+"s", s)
 	}
+}
+
+// quotedLen is the length of quoteLua's output for s: a NUL becomes four
+// bytes, so no constant factor of len(s) would be both safe and tight.
+func quotedLen(s string) int {
+	n := len(s) + 2
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"', '\\', '\n', '\r':
+			n++
+		case 0:
+			n += 3
+		}
+	}
+	return n
 }
 
 // quoteLua writes s as Lua 5.1's %q does: in double quotes, with ", \,

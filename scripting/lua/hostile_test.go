@@ -75,6 +75,16 @@ var hostileCases = []hostileCase{
 		local t = {}
 		for i = 1, 20 do t[i] = s:upper() end`, payload: map[string]any{"s": strings.Repeat("x", 600<<10)},
 		limits: scripting.Limits{MaxCallMemory: 1 << 20}, want: "string.upper: memory limit exceeded: this call would allocate more than 1MiB"},
+	{name: "upper of invalid UTF-8 keeps its size", body: `return hook.respond(#string.upper(string.rep("\255", 16 * 1024 * 1024)))`,
+		check: wantResult(int64(16 << 20))},
+	{name: "lower of invalid UTF-8 keeps its size", body: `return hook.respond(#s:lower())`,
+		payload: map[string]any{"s": strings.Repeat("\xffA", 1<<20)}, check: wantResult(int64(2 << 20))},
+	{name: "string.format %q of NULs past the string limit", body: `return string.format("%q", ("\0"):rep(8 * 1024 * 1024 - 100))`,
+		want: "string.format: the result would be"},
+	{name: "string.format %q of NULs charged exactly", body: `
+		local t = {}
+		for i = 1, 4 do t[i] = string.format("%q", s) end`, payload: map[string]any{"s": strings.Repeat("\x00", 64<<10)},
+		limits: scripting.Limits{MaxCallMemory: 1 << 20}, want: "string.format: memory limit exceeded"},
 	{name: "os.date of a long format", body: `return os.date(string.rep("%c", 1e6))`, want: "os.date: the result would be"},
 	{name: "os.date still formats", body: `return hook.respond(os.date("!%Y-%m-%d", 0))`, check: wantResult("1970-01-01")},
 	{name: "a table index far past the end", body: `local t = {} t[6e7] = 1`, want: "table index: memory limit exceeded"},

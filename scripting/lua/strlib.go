@@ -62,7 +62,8 @@ func (st *state) strChar(L *lua.LState) int {
 	return 1
 }
 
-// mapString wraps a function that builds a string as long as its input.
+// mapString wraps a function that builds a string exactly as long as its
+// input, so that charging the input's length charges the result.
 func (st *state) mapString(name string, f func(string) string) lua.LGFunction {
 	return func(L *lua.LState) int {
 		s := L.CheckString(1)
@@ -70,6 +71,32 @@ func (st *state) mapString(name string, f func(string) string) lua.LGFunction {
 		L.Push(lua.LString(f(s)))
 		return 1
 	}
+}
+
+// asciiUpper and asciiLower map case byte by byte as Lua 5.1 does in the
+// C locale: only a-z and A-Z change, every other byte (UTF-8 or not) is
+// kept. strings.ToUpper would turn each invalid byte into a 3-byte U+FFFD
+// (a result three times the size charged) and map runes such as the
+// Kelvin sign to ASCII, which Lua's byte semantics never do.
+func asciiUpper(s string) string { return flipASCII(s, 'a', 'z') }
+func asciiLower(s string) string { return flipASCII(s, 'A', 'Z') }
+
+// flipASCII flips the case bit of every byte in lo..hi.
+func flipASCII(s string, lo, hi byte) string {
+	i := 0
+	for i < len(s) && (s[i] < lo || s[i] > hi) {
+		i++
+	}
+	if i == len(s) {
+		return s // nothing to change: no copy
+	}
+	b := []byte(s)
+	for ; i < len(b); i++ {
+		if c := b[i]; c >= lo && c <= hi {
+			b[i] = c ^ 0x20
+		}
+	}
+	return string(b)
 }
 
 func reverse(s string) string {
@@ -89,8 +116,8 @@ func (st *state) patchString(g *lua.LTable) {
 	str := L.GetField(g, "string").(*lua.LTable)
 	for name, fn := range map[string]lua.LGFunction{
 		"rep": st.rep, "byte": st.strByte, "char": st.strChar, "format": st.strFormat,
-		"upper":   st.mapString("string.upper", strings.ToUpper),
-		"lower":   st.mapString("string.lower", strings.ToLower),
+		"upper":   st.mapString("string.upper", asciiUpper),
+		"lower":   st.mapString("string.lower", asciiLower),
 		"reverse": st.mapString("string.reverse", reverse),
 		"find":    st.strFind, "match": st.strMatch, "gsub": st.strGsub,
 	} {

@@ -82,6 +82,8 @@ f()
 expect.eq(string.format("%d|%5s|%-5s|%05.1f|%x|%X|%o|%e|%g|%g", 42, "ab", "cd", 3.14159, 255, 255, 8, 1234.5, 1e20, 0.5),
   "42|   ab|cd   |003.1|ff|FF|10|1.234500e+03|1e+20|0.5")
 expect.eq(string.format("%q", "a\nb\"c\\\0"), '"a\\\nb\\"c\\\\\\000"')
+expect.eq(string.format("%q", "\r\0\0"), '"\\r\\000\\000"')
+expect.eq(#string.format("%q", ("\0"):rep(1000)), 4002)
 expect.eq(string.format("%s %s", 1, true), "1 true")
 expect.eq(string.format("%%"), "%")
 expect.eq(string.format("%c%c", 72, 105), "Hi")
@@ -117,6 +119,15 @@ expect.eq(string.char(104, 105), "hi")
 expect.fails(function() return string.char(256) end, "invalid value")
 expect.eq(("abc"):reverse(), "cba")
 expect.eq(("aBc"):upper() .. ("aBc"):lower(), "ABCabc")
+-- case mapping is byte-wise ASCII, as Lua 5.1's C locale: other bytes,
+-- UTF-8 or not, are kept as they are
+expect.eq(("\255"):upper(), "\255")
+expect.eq(("\255\128X"):lower(), "\255\128x")
+expect.eq(("\226\132\170"):lower(), "\226\132\170") -- the Kelvin sign is not "k"
+expect.eq(("\195\169t\195\169"):upper(), "\195\169T\195\169") -- é stays é
+expect.eq(("\195\137"):lower(), "\195\137") -- É stays É
+expect.eq(#("\255"):rep(1000):upper(), 1000)
+expect.eq(("@[`{"):upper() .. ("@[`{"):lower(), "@[`{@[`{")
 local words = {}
 for w in ("one two  three"):gmatch("%a+") do words[#words + 1] = w end
 expect.eq(table.concat(words, "|"), "one|two|three")
