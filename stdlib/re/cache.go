@@ -24,7 +24,8 @@ const (
 	CacheEntries = 256
 	// cacheBudget bounds the instructions of all cached patterns together,
 	// so the cache stays within a few tens of megabytes however large its
-	// patterns are.
+	// patterns are (a pattern's continuation, compiled only when a long
+	// text is searched past a first match, at most doubles its share).
 	cacheBudget = 1 << 20
 )
 
@@ -139,43 +140,39 @@ func progSize(re *syntax.Regexp) int {
 // constant, so they stay cached. It is safe for concurrent use.
 type cache struct {
 	mu      sync.RWMutex
-	entries map[string]cacheEntry
+	entries map[string]*pattern
 	order   []string // keys of entries, oldest first
 	cost    int      // the sum of the entries' sizes
 }
 
-type cacheEntry struct {
-	re   *regexp.Regexp
-	size int
-}
-
 func newCache() *cache {
-	return &cache{entries: make(map[string]cacheEntry)}
+	return &cache{entries: make(map[string]*pattern)}
 }
 
 // get returns pattern compiled, from the cache when it is there.
-func (c *cache) get(pattern string) (*regexp.Regexp, error) {
+func (c *cache) get(expr string) (*pattern, error) {
 	c.mu.RLock()
-	e, ok := c.entries[pattern]
+	e, ok := c.entries[expr]
 	c.mu.RUnlock()
 	if ok {
-		return e.re, nil
+		return e, nil
 	}
 	// Compile outside the lock; two goroutines may both compile a new
 	// pattern, and the second simply finds it cached.
-	re, size, err := compile(pattern)
+	re, size, err := compile(expr)
 	if err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.addLocked(strings.Clone(pattern), cacheEntry{re, size})
-	return re, nil
+	return c.addLocked(&pattern{re: re, size: size, expr: strings.Clone(expr)}), nil
 }
 
-func (c *cache) addLocked(pattern string, e cacheEntry) {
-	if _, ok := c.entries[pattern]; ok {
-		return
+// addLocked caches e unless its pattern is cached already, and returns
+// the cached one.
+func (c *cache) addLocked(e *pattern) *pattern {
+	if old, ok := c.entries[e.expr]; ok {
+		return old
 	}
 	for len(c.order) > 0 && (len(c.order) >= CacheEntries || c.cost+e.size > cacheBudget) {
 		oldest := c.order[0]
@@ -183,9 +180,10 @@ func (c *cache) addLocked(pattern string, e cacheEntry) {
 		c.cost -= c.entries[oldest].size
 		delete(c.entries, oldest)
 	}
-	c.entries[pattern] = e
-	c.order = append(c.order, pattern)
+	c.entries[e.expr] = e
+	c.order = append(c.order, e.expr)
 	c.cost += e.size
+	return e
 }
 
 // len returns the number of cached patterns, for tests.

@@ -67,7 +67,14 @@
 // [MaxText] (4 MiB), and so are the strings replace and escape return;
 // find_all, replace and split handle at most [MaxResults] (65536)
 // matches or pieces and fail past that rather than drop any. These bound
-// the time and memory of every call.
+// the memory of every call.
+//
+// Time is bounded by the call's deadline: matching is linear in the text
+// with the compiled pattern's size as the factor, which no fixed limit
+// keeps within a deadline, so a search whose worst case is more than a
+// few milliseconds reads the text through a reader that stops it once
+// the call's context is done (see search.go), and the function fails
+// with the interrupt.
 //
 // # Cache
 //

@@ -21,8 +21,12 @@ const (
 
 // New returns the re module. Each module owns a cache of compiled
 // patterns (see CacheEntries) and is safe for concurrent use.
-func New() stdlib.Module {
-	m := &module{cache: newCache()}
+func New() stdlib.Module { return newModule(fastWork) }
+
+// newModule is New with the work past which searches take the
+// interruptible path (see search.go); tests pass 0 to take it always.
+func newModule(fast int) stdlib.Module {
+	m := &module{cache: newCache(), fastWork: fast}
 	p, o := stdlib.P, stdlib.Opt
 	return stdlib.Module{
 		Name: "re",
@@ -46,30 +50,33 @@ func New() stdlib.Module {
 	}
 }
 
-// module holds what the functions share: the pattern cache.
+// module holds what the functions share: the pattern cache, and the
+// work past which a search goes through the interruptible reader (see
+// search.go), which tests lower to test that path.
 type module struct {
-	cache *cache
+	cache    *cache
+	fastWork int
 }
 
 // args reads the (pattern, text) every function but escape starts with,
 // and compiles the pattern.
-func (m *module) args(c *stdlib.Call) (*regexp.Regexp, string, error) {
+func (m *module) args(c *stdlib.Call) (searcher, error) {
 	pattern, err := c.String(0)
 	if err != nil {
-		return nil, "", err
+		return searcher{}, err
 	}
 	text, err := c.String(1)
 	if err != nil {
-		return nil, "", err
+		return searcher{}, err
 	}
 	if len(text) > MaxText {
-		return nil, "", fmt.Errorf("argument 2 (text): %d bytes, longer than %d", len(text), MaxText)
+		return searcher{}, fmt.Errorf("argument 2 (text): %d bytes, longer than %d", len(text), MaxText)
 	}
-	re, err := m.cache.get(pattern)
+	p, err := m.cache.get(pattern)
 	if err != nil {
-		return nil, "", err
+		return searcher{}, err
 	}
-	return re, text, nil
+	return searcher{ctx: c.Context, p: p, text: text, fastWork: m.fastWork}, nil
 }
 
 // count reads the optional argument n: absent or negative means no limit.
@@ -82,34 +89,49 @@ func count(c *stdlib.Call, i int) (int, error) {
 }
 
 func (m *module) match(c *stdlib.Call) (any, error) {
-	re, text, err := m.args(c)
+	s, err := m.args(c)
 	if err != nil {
 		return nil, err
 	}
-	return re.MatchString(text), nil
+	if s.fast(1) {
+		return s.p.re.MatchString(s.text), nil
+	}
+	loc, err := s.find(0, false)
+	return loc != nil, err
 }
 
 func (m *module) find(c *stdlib.Call) (any, error) {
-	re, text, err := m.args(c)
+	s, err := m.args(c)
 	if err != nil {
 		return nil, err
 	}
-	loc := re.FindStringIndex(text)
+	var loc []int
+	if s.fast(1) {
+		loc = s.p.re.FindStringIndex(s.text)
+	} else if loc, err = s.find(0, false); err != nil {
+		return nil, err
+	}
 	if loc == nil {
 		return nil, nil
 	}
-	return text[loc[0]:loc[1]], nil
+	return s.text[loc[0]:loc[1]], nil
 }
 
 func (m *module) findGroups(c *stdlib.Call) (any, error) {
-	re, text, err := m.args(c)
+	s, err := m.args(c)
 	if err != nil {
 		return nil, err
 	}
-	match := re.FindStringSubmatchIndex(text)
+	var match []int
+	if s.fast(1) {
+		match = s.p.re.FindStringSubmatchIndex(s.text)
+	} else if match, err = s.find(0, true); err != nil {
+		return nil, err
+	}
 	if match == nil {
 		return nil, nil
 	}
+	re, text := s.p.re, s.text
 	groups := make([]any, re.NumSubexp())
 	for i := range groups {
 		groups[i] = group(text, match, i+1)
@@ -142,35 +164,39 @@ func group(text string, match []int, i int) string {
 	return text[match[2*i]:match[2*i+1]]
 }
 
-// argsN reads (pattern, text, n?) for find_all and split.
-func (m *module) argsN(c *stdlib.Call) (*regexp.Regexp, string, int, error) {
-	re, text, err := m.args(c)
+// argsN reads (pattern, text, n?) for find_all and split, and finds the
+// matches: at most n when n >= 0, and one past MaxResults at most.
+func (m *module) argsN(c *stdlib.Call) (searcher, [][]int, int, error) {
+	s, err := m.args(c)
 	if err != nil {
-		return nil, "", 0, err
+		return s, nil, 0, err
 	}
 	n, err := count(c, 2)
-	return re, text, n, err
+	if err != nil {
+		return s, nil, 0, err
+	}
+	locs, err := s.findAll(limit(n), false)
+	return s, locs, n, err
 }
 
 func (m *module) findAll(c *stdlib.Call) (any, error) {
-	re, text, n, err := m.argsN(c)
+	s, locs, _, err := m.argsN(c)
 	if err != nil {
 		return nil, err
 	}
-	locs := re.FindAllStringIndex(text, limit(n))
 	if len(locs) > MaxResults {
 		return nil, fmt.Errorf("more than %d matches (pass n to take fewer)", MaxResults)
 	}
 	out := make([]any, len(locs))
 	for i, loc := range locs {
-		out[i] = text[loc[0]:loc[1]]
+		out[i] = s.text[loc[0]:loc[1]]
 	}
 	return out, nil
 }
 
-// limit turns n (negative: no limit) into a bound for regexp's FindAll
-// and Split that stops one past MaxResults, so that going past it is
-// detected without doing all the work.
+// limit turns n (negative: no limit) into a bound on the matches to find
+// that stops one past MaxResults, so that going past it is detected
+// without doing all the work.
 func limit(n int) int {
 	if n < 0 {
 		return MaxResults + 1
@@ -179,11 +205,11 @@ func limit(n int) int {
 }
 
 func (m *module) split(c *stdlib.Call) (any, error) {
-	re, text, n, err := m.argsN(c)
+	s, locs, n, err := m.argsN(c)
 	if err != nil {
 		return nil, err
 	}
-	pieces := re.Split(text, limit(n))
+	pieces := splitAt(s.p.re.String() != "", s.text, locs, limit(n))
 	if len(pieces) > MaxResults {
 		return nil, fmt.Errorf("more than %d pieces (pass n to take fewer)", MaxResults)
 	}
@@ -192,6 +218,35 @@ func (m *module) split(c *stdlib.Call) (any, error) {
 		out[i] = p
 	}
 	return out, nil
+}
+
+// splitAt cuts text around matches (found with the same n) into at most
+// n pieces, the last holding the rest of the text, as regexp's Split
+// does: an empty match at the very start cuts nothing, and an empty
+// text is one empty piece unless the pattern is empty too.
+func splitAt(nonEmpty bool, text string, matches [][]int, n int) []string {
+	switch {
+	case n == 0:
+		return nil
+	case nonEmpty && text == "":
+		return []string{""}
+	}
+	pieces := make([]string, 0, len(matches)+1)
+	start, end := 0, 0
+	for _, m := range matches {
+		if len(pieces) == n-1 {
+			break
+		}
+		end = m[0]
+		if m[1] != 0 {
+			pieces = append(pieces, text[start:end])
+		}
+		start = m[1]
+	}
+	if end != len(text) {
+		pieces = append(pieces, text[start:])
+	}
+	return pieces
 }
 
 func escape(c *stdlib.Call) (any, error) {

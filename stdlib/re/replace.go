@@ -11,7 +11,7 @@ import (
 // and it must know each expansion's length before making it, to keep the
 // result within MaxText.
 func (m *module) replace(c *stdlib.Call) (any, error) {
-	re, text, err := m.args(c)
+	s, err := m.args(c)
 	if err != nil {
 		return nil, err
 	}
@@ -26,11 +26,14 @@ func (m *module) replace(c *stdlib.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	matches := re.FindAllStringSubmatchIndex(text, limit(n))
+	matches, err := s.findAll(limit(n), true)
+	if err != nil {
+		return nil, err
+	}
 	if len(matches) > MaxResults {
 		return nil, fmt.Errorf("more than %d matches", MaxResults)
 	}
-	return expandAll(parseTemplate(re, repl), text, matches)
+	return expandAll(parseTemplate(s.p.re, repl), s.text, matches)
 }
 
 // expandAll returns text with each of matches replaced by t's expansion.
