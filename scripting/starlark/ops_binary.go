@@ -88,7 +88,7 @@ func addIntoOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple
 	if err := cost.charge(thread); err != nil {
 		return nil, err
 	}
-	return y, nil
+	return forCall(thread, y), nil
 }
 
 func mulIntoOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
@@ -241,17 +241,17 @@ func modCost(thread *starlark.Thread, x, y starlark.Value) (opCost, error) {
 }
 
 // argsOp is f(*x)'s check: the call copies every element of x into its
-// arguments (a range charges its own).
+// arguments. A range is charged here too, whoever made it, and its
+// iterator then charges nothing: charged as it went, it would stop the
+// call only in the callee.
 func argsOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	x := args[0]
-	if _, ok := x.(rangeValue); !ok {
-		if n := starlark.Len(x); n > 0 {
-			if err := elemsCost("*args", int64(n)).charge(thread); err != nil {
-				return nil, err
-			}
+	if n := starlark.Len(x); n > 0 {
+		if err := elemsCost("*args", int64(n)).charge(thread); err != nil {
+			return nil, err
 		}
 	}
-	return x, nil
+	return prepaid(x), nil
 }
 
 // kwargsOp is f(**d)'s check: the call makes a name and value pair of

@@ -38,8 +38,10 @@ func dictViewCost(_ *starlark.Thread, name string, recv starlark.Value, _ starla
 	return opCost{what: "dict." + name, n: int64(d.Len()), size: size, unit: "entries"}, nil
 }
 
-// setMethod is s.intersection(x), s.difference(x) or
-// s.symmetric_difference(x). Called without x, go.starlark.net's methods
+// setMethod is s.intersection(x), s.difference(x),
+// s.symmetric_difference(x), s.issubset(x) or s.issuperset(x) (the last
+// two are rewritten so that a range x is metered as Go code iterates it;
+// see forCall). Called without x, go.starlark.net's methods
 // dereference a nil iterable; the argument is required here, with the
 // message the library gives a missing argument.
 func setMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -61,7 +63,7 @@ func setMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 // elements) counts as empty.
 func setMethodCost(_ *starlark.Thread, name string, recv starlark.Value, args starlark.Tuple, _ []starlark.Tuple) (opCost, error) {
 	s, ok := recv.(*starlark.Set)
-	if !ok || len(args) != 1 {
+	if !ok || len(args) != 1 || name == "issubset" || name == "issuperset" { // those build nothing that grows
 		return opCost{}, nil
 	}
 	return opCost{what: "set." + name, n: setResultLen(name, s.Len(), args[0]), size: entrySize, unit: "entries"}, nil

@@ -129,7 +129,7 @@ func atHeldOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple,
 			return nil, err
 		}
 	}
-	return y, nil
+	return forCall(thread, y), nil
 }
 
 // indexOf is x[k] for the containers a script can assign into.

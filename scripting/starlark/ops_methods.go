@@ -42,6 +42,9 @@ func callMethod(thread *starlark.Thread, hidden *starlark.Builtin, args starlark
 		if err != nil {
 			return nil, err
 		}
+		for i := 1; i < len(args); i++ {
+			args[i] = forCall(thread, args[i])
+		}
 	}
 	return starlark.Call(thread, args[0], args[1:], kwargs)
 }

@@ -59,6 +59,8 @@ var boundedMethods = map[string]string{
 	"intersection":         "$intersection",
 	"difference":           "$difference",
 	"symmetric_difference": "$symmetric_difference",
+	"issubset":             "$issubset",
+	"issuperset":           "$issuperset",
 	// strings
 	"upper":      "$upper",
 	"lower":      "$lower",

@@ -154,6 +154,11 @@ var sameCases = []string{
 	"r = ('\u0250\u023a é ß ǆ'.upper(), '\u0250\u023a É ǅ'.lower(), 'ǆa ǉb'.title(), 'ǆA'.capitalize())",
 	"r = ('a\xffb'.upper(), 'a\xffb'.lower(), '\xffa'.title(), '\xff\xfe'.capitalize())", "r = 'a'.upper(1)", "r = 'a'.lower(x = 1)",
 	"l = ['a']\nr = l.upper", "r = hash('abc'.upper())",
+	// ranges made at the top level, handed to Go code (charged to the call that iterates them)
+	"R = range(4)\nl = [9]\nl.extend(R)\nl += R[::2]\nr = l", "R = range(3)\ndef f(*a):\n    return a\nr = f(*R)",
+	"RS = [range(2), range(5, 1, -2)]\nl = []\nfor x in RS:\n    l.extend(x)\n    l += x\nr = (l, set([0]).union(RS[1]), set([1, 5]).difference(*RS[:1]))",
+	"s = set([1, 2])\nR = range(4)\nr = (s.issubset(R), s.issuperset(R), s.issubset([1]), s.issuperset(R[1:3]), s.issubset(()))",
+	"r = set([1]).issubset(1)", "r = set([1]).issuperset([[]])", "s = set([1])\nr = s.issubset(x = 1)", "r = [].issubset",
 	// x op= y before anything binds x at the top level is the resolver's error, as written
 	"for i in range(3):\n    if i > 0:\n        s += s\n    else:\n        s = 'x'\nr = s",
 	"def f():\n    s += 'x'\nr = f()", "x = 1\ndef f():\n    x += 1\n    return x\nr = f()",

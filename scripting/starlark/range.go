@@ -24,8 +24,14 @@ import (
 // so the script fails at its next instruction with the reason. hookhost's
 // own builtins iterate ranges by index and meter them themselves.
 //
-// A range made while a file's top level runs (a global) is not metered:
-// it may be iterated by many calls at once, and belongs to none.
+// A range made while a file's top level runs (a global), or found in a
+// frozen value, belongs to no call: many calls may iterate it at once,
+// and its iterator cannot tell which thread asks. So the places that hand
+// an iterable to go.starlark.net's Go code with the thread in hand (the
+// hidden builtins of l.extend(x), l += x, the set and dict methods) give
+// it forCall(thread, x) instead: a copy owned by the call
+// the thread serves, metered as the call's own ranges are. The copy only
+// lives while that Go code runs.
 
 type rangeValue struct {
 	start, stop, step, len int
@@ -58,6 +64,31 @@ func rangeBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 		r.owner, r.call = ct, ct.call
 	}
 	return r, nil
+}
+
+// forCall returns x, or, when x is a range the call the thread serves did
+// not make, a copy of it owned by that call (see above).
+func forCall(thread *starlark.Thread, x starlark.Value) starlark.Value {
+	r, ok := x.(rangeValue)
+	if !ok {
+		return x
+	}
+	ct := callThreadOf(thread)
+	if ct == nil || ct.call == nil || r.owner == ct && r.call == ct.call {
+		return x
+	}
+	r.owner, r.call = ct, ct.call
+	return r
+}
+
+// prepaid returns x, or, when x is a range, a copy whose iterator charges
+// nothing: for Go code whose caller has charged every element already.
+func prepaid(x starlark.Value) starlark.Value {
+	if r, ok := x.(rangeValue); ok {
+		r.owner, r.call = nil, nil
+		return r
+	}
+	return x
 }
 
 // rangeLen is the number of elements of range(start, stop, step), step != 0.
