@@ -11,32 +11,34 @@ import (
 // which goroutine allocated what, so when several hooks run at that
 // moment the watchdog cannot tell the one growing the heap from the ones
 // that merely ran beside it. Striking them all would let one file's
-// memory bomb quarantine another file's guard (and an interrupted guard
-// decides nothing). So:
+// memory bomb quarantine another file's guard, and a quarantined guard is
+// skipped whatever the event's error behaviour. So a hook is struck only
+// when nothing else ran:
 //
-//   - When the calls running belong to one hook, it is the culprit: only
-//     its calls are interrupted, and each counts a strike.
+//   - When the calls running belong to one hook, it is to blame: its
+//     calls are interrupted, and each counts a strike.
 //   - When several hooks run and exactly one of them is a suspect (see
-//     below), it is the culprit, treated the same way; the others run on.
-//     Should the heap still be over the limit at the next sample, the
-//     calls still running are judged again, without it.
+//     below), only its calls are interrupted, without a strike; the
+//     others run on. Should the heap still be over the limit at the next
+//     sample, the calls still running are judged again.
 //   - Otherwise the watchdog cannot tell: every call running is
 //     interrupted, none counts a strike, and their hooks become suspects
 //     for suspectFor.
 //
 // Suspects run one at a time (a fire waits for its turn before its
-// hook's clock starts, as it does for a starting worker), so the next
-// time the heap passes the limit at most one suspect is running, and it
-// is found. A hook that ran beside a memory bomb is interrupted at most
-// once in that time, and never struck for it. Calls served by a worker
-// process are never blamed: their memory is not the host's.
+// hook's clock starts, as it does for a starting worker), so a suspect
+// that grows the heap again soon runs alone when it does, and is struck.
+// A hook that ran beside a memory bomb is interrupted once, becomes a
+// suspect, and is never struck for it. Calls served by a worker process
+// are never blamed: their memory is not the host's.
 
 // The values of watchedCall.heapHit.
 const (
 	heapNotHit = iota
 	// heapCulprit: interrupted as the hook to blame; a strike.
 	heapCulprit
-	// heapUnclear: interrupted with others, none to blame; no strike.
+	// heapUnclear: interrupted as the one suspect among several hooks
+	// running, or with all of them; no strike.
 	heapUnclear
 )
 
@@ -88,17 +90,14 @@ func (w *watchdog) checkHeap() {
 			running = append(running, c)
 		}
 	})
-	culprit, found := w.blame(running, monoNow())
+	culprit, strike := w.blame(running, monoNow())
+	hit := int32(heapUnclear)
+	if strike {
+		hit = heapCulprit
+	}
 	for _, c := range running {
-		switch {
-		case found && c.Hook == culprit:
-			if c.heapHit.CompareAndSwap(heapNotHit, heapCulprit) {
-				c.Interrupt()
-			}
-		case !found:
-			if c.heapHit.CompareAndSwap(heapNotHit, heapUnclear) {
-				c.Interrupt()
-			}
+		if (culprit == "" || c.Hook == culprit) && c.heapHit.CompareAndSwap(heapNotHit, hit) {
+			c.Interrupt()
 		}
 	}
 	w.collect()
@@ -119,9 +118,10 @@ func (w *watchdog) eachCall(f func(*watchedCall)) {
 	w.mu.Unlock()
 }
 
-// blame names the hook to blame for the heap among the calls running,
-// or, when it cannot (found is false), makes their hooks suspects.
-func (w *watchdog) blame(running []*watchedCall, now time.Duration) (culprit string, found bool) {
+// blame names the hook whose calls to interrupt among those running,
+// and whether they count a strike; with no name, every call is
+// interrupted and their hooks become suspects.
+func (w *watchdog) blame(running []*watchedCall, now time.Duration) (culprit string, strike bool) {
 	var hooks []string
 	for _, c := range running {
 		if !slices.Contains(hooks, c.Hook) {
@@ -141,7 +141,7 @@ func (w *watchdog) blame(running []*watchedCall, now time.Duration) (culprit str
 		}
 	}
 	if len(suspects) == 1 {
-		return suspects[0], true
+		return suspects[0], false
 	}
 	next := suspectSet{}
 	if old := w.suspects.Load(); old != nil {

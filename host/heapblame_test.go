@@ -12,7 +12,8 @@ import (
 	"github.com/hookhost/hookhost/stdlib"
 )
 
-// blame names the hook to blame, or makes the hooks running suspects.
+// blame names the hook to blame and whether it counts a strike, or makes
+// the hooks running suspects.
 func TestHeapBlame(t *testing.T) {
 	call := func(hook string) *watchedCall {
 		c := &watchedCall{}
@@ -24,14 +25,14 @@ func TestHeapBlame(t *testing.T) {
 		suspects    []string
 		running     []string
 		culprit     string
-		found       bool
+		strike      bool
 		newSuspects []string
 	}{
 		{"nothing running", nil, nil, "", false, nil},
 		{"one hook", nil, []string{"a"}, "a", true, nil},
 		{"one hook, two calls", nil, []string{"a", "a"}, "a", true, nil},
 		{"two hooks, no suspect", nil, []string{"a", "b"}, "", false, []string{"a", "b"}},
-		{"two hooks, one suspect", []string{"b"}, []string{"a", "b"}, "b", true, []string{"b"}},
+		{"two hooks, one suspect", []string{"b"}, []string{"a", "b"}, "b", false, []string{"b"}},
 		{"two hooks, both suspects", []string{"a", "b"}, []string{"a", "b", "c"}, "", false, []string{"a", "b", "c"}},
 		{"a suspect not running", []string{"z"}, []string{"a", "b"}, "", false, []string{"a", "b", "z"}},
 	}
@@ -50,9 +51,9 @@ func TestHeapBlame(t *testing.T) {
 			for _, id := range tc.running {
 				running = append(running, call(id))
 			}
-			culprit, found := w.blame(running, now)
-			if culprit != tc.culprit || found != tc.found {
-				t.Fatalf("blame = %q, %v; want %q, %v", culprit, found, tc.culprit, tc.found)
+			culprit, strike := w.blame(running, now)
+			if culprit != tc.culprit || strike != tc.strike {
+				t.Fatalf("blame = %q, %v; want %q, %v", culprit, strike, tc.culprit, tc.strike)
 			}
 			for _, id := range tc.newSuspects {
 				if !w.isSuspect(id, now) {
@@ -200,5 +201,63 @@ end, { name = "bomb", timeout = "60s" })`,
 	}
 	if r := <-spun; len(r.Trace) != 1 || r.Trace[0].Outcome != OutcomeTimeout {
 		t.Fatalf("the isolated hook's trace %+v, want its own timeout", r.Trace)
+	}
+}
+
+// Fresh memory bombs, each a hook never seen before, that run beside a
+// guard already suspected cannot get the guard struck: as the one suspect
+// running it is interrupted, never struck, and each bomb, left alone, is.
+func TestHeapBlameNeverStrikesASuspectBesideOthers(t *testing.T) {
+	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var started atomic.Bool
+	probe := stdlib.Module{Name: "probe", Funcs: []stdlib.Func{
+		{Name: "started", Impl: func(*stdlib.Call) (any, error) { started.Store(true); return nil, nil }},
+	}}
+	events := []string{"session.end", "file.save.post", "message.received", "notification"}
+	bombs := ""
+	for i, event := range events {
+		bombs += `
+hook.on("` + event + `", function()
+  local t, s = {}, string.rep("x", 1024)
+  for i = 1, 1e9 do t[i] = s .. i end
+end, { name = "bomb` + string(rune('1'+i)) + `", timeout = "60s" })`
+	}
+	h := newTestHost(t, map[string]string{
+		"guard.lua": `local probe = require("probe")
+hook.on("tool.execute.pre", function()
+  probe.started()
+  while true do end
+end, { name = "guard", timeout = "60s" })`,
+		"bombs.lua": bombs,
+	}, Options{Config: cfg, Modules: []stdlib.Module{probe}, Limits: scripting.Limits{MaxCallMemory: 1 << 40}})
+	for round, event := range events {
+		runtime.GC()
+		started.Store(false)
+		guardDone := make(chan Result)
+		go func() {
+			r, _ := h.Fire(context.Background(), "tool.execute.pre", map[string]any{})
+			guardDone <- r
+		}()
+		for !started.Load() {
+			runtime.Gosched()
+		}
+		bombDone := make(chan Result)
+		go func() {
+			r, _ := h.Fire(context.Background(), event, map[string]any{})
+			bombDone <- r
+		}()
+		guard, bombed := <-guardDone, <-bombDone
+		if len(guard.Trace) != 1 || !strings.Contains(guard.Trace[0].Error, "beside others (not counted against it)") {
+			t.Fatalf("round %d: the guard's trace %+v, want an interruption not counted", round, guard.Trace)
+		}
+		if round > 0 && (len(bombed.Trace) != 1 || !strings.HasSuffix(bombed.Trace[0].Error, "heap passed 64MiB while this hook ran")) {
+			t.Fatalf("round %d: the bomb's trace %+v, want it blamed once alone", round, bombed.Trace)
+		}
+	}
+	if q := h.Quarantined(); len(q) != 0 {
+		t.Fatalf("quarantined %v, want none", q)
 	}
 }
