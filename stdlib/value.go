@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // MaxDepth is how deeply neutral values may nest: a list or map inside a
@@ -100,7 +101,28 @@ func PathName(path string) string {
 	if path == "" {
 		return "value"
 	}
-	return compactPath(path)
+	return abbreviate(compactPath(path), maxPathName)
+}
+
+// maxPathName is the longest path PathName writes: a payload's keys are
+// anyone's, and one key of megabytes must not make a message of
+// megabytes.
+const maxPathName = 256
+
+// Abbreviate shortens text that a message quotes (a number, a key, a
+// value from a payload): past 32 bytes, its first 32 and "…".
+func Abbreviate(s string) string { return abbreviate(s, 32) }
+
+// abbreviate keeps the first n bytes of s, cut at a character boundary,
+// and marks the cut with "…".
+func abbreviate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // minRun is how many equal steps in a row compactPath folds into one.
@@ -198,7 +220,9 @@ func normalize(v any, depth int, path string) (any, error) {
 		if f, ok := v.(interface{ Float64() (float64, error) }); ok {
 			x, err := f.Float64()
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", PathName(path), err)
+				// strconv's error quotes the whole text, which a payload
+				// can make megabytes long.
+				return nil, fmt.Errorf("%s: number %s is out of range", PathName(path), Abbreviate(fmt.Sprint(v)))
 			}
 			return normalize(x, depth, path)
 		}

@@ -58,6 +58,8 @@ func TestPathName(t *testing.T) {
 		{"a" + strings.Repeat(".a", 5), "a.a×5"},
 		{strings.Repeat("[0][1]", 3), "[0][1][0][1][0][1]"},
 		{"x.y.z[0][0][0][0][0].w", "x.y.z[0]×5.w"},
+		{"params." + strings.Repeat("k", 1<<20), "params." + strings.Repeat("k", maxPathName-len("params.")) + "…"},
+		{strings.Repeat("é", 200), strings.Repeat("é", maxPathName/2) + "…"},
 	} {
 		if got := PathName(c.in); got != c.want {
 			t.Errorf("PathName(%q) = %q, want %q", c.in, got, c.want)
@@ -89,6 +91,27 @@ func TestNormalize(t *testing.T) {
 	}
 	if _, err := Normalize(map[string]any{"x": []int{1}}); err == nil || !strings.Contains(err.Error(), "x: []int is not a neutral value") {
 		t.Errorf("[]int: %v", err)
+	}
+}
+
+// TestNormalizeNumberOutOfRange checks that a number past float64's
+// range is an error naming its path and quoting only its start: strconv's
+// own error quoted all of it, two megabytes on stderr for a payload of a
+// 2-million-digit number.
+func TestNormalizeNumberOutOfRange(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want string
+	}{
+		{map[string]any{"params": map[string]any{"n": json.Number(strings.Repeat("9", 2_000_000))}},
+			"params.n: number " + strings.Repeat("9", 32) + "… is out of range"},
+		{map[string]any{"a": []any{json.Number("-1e999")}}, "a[0]: number -1e999 is out of range"},
+		{map[string]any{strings.Repeat("k", 1<<20): json.Number("1e400")}, strings.Repeat("k", maxPathName) + "…: number 1e400 is out of range"},
+	} {
+		_, err := Normalize(c.v)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("got %.300v, want %.300q", err, c.want)
+		}
 	}
 }
 

@@ -406,7 +406,7 @@ func (d *decoder) number() (any, error) {
 	}
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil {
-		return nil, d.errorAt(start, nil, "number %s is out of range", abbreviate(text))
+		return nil, d.errorAt(start, nil, "number %s is out of range", stdlib.Abbreviate(text))
 	}
 	return f, nil
 }
@@ -440,12 +440,4 @@ func (d *decoder) digits() error {
 		return d.errorf("found %s, want a digit", d.found())
 	}
 	return nil
-}
-
-// abbreviate shortens s for an error message.
-func abbreviate(s string) string {
-	if len(s) <= 32 {
-		return s
-	}
-	return s[:32] + "…"
 }
