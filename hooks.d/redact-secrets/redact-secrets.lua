@@ -32,6 +32,41 @@ local KEEP_PREFIX = { [5] = "${1}${2}[REDACTED]", [13] = "${1}[REDACTED]@" }
 
 local MAX_DEPTH = 32
 
+-- The most the hook scans in one call, over all the strings of a result:
+-- far more than an agent shows its model, and little enough that every
+-- pattern finishes well within the hook's deadline whatever the output
+-- is (an error or a timeout would let the output through unredacted). A
+-- string costs its length and STRING_COST more, so that a million tiny
+-- strings cost as much as a long one; a table entry costs ENTRY_COST.
+-- Past the budget, output is withheld, never passed on unscanned: a
+-- string is cut after its last whitespace within the budget (no
+-- credential holds whitespace, so none is cut in two; a private key
+-- block the cut leaves open is redacted to the end), and what is left
+-- over is replaced by a note.
+local SCAN_BYTES = 256 * 1024
+local STRING_COST, ENTRY_COST = 64, 16
+local OPEN_KEY_BLOCK = [[(?s)-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----.*]]
+
+local function withheld(n)
+  return string.format("[REDACTED: %d bytes withheld, past what redact-secrets scans]", n)
+end
+local WITHHELD_TABLE = "[REDACTED: withheld, nested too deep or past what redact-secrets scans]"
+
+-- bounded returns the part of text the budget lets the hook scan, and
+-- how many bytes of it are withheld.
+local function bounded(text, budget)
+  local cost = #text + STRING_COST
+  if cost <= budget.left then
+    budget.left = budget.left - cost
+    return text, 0
+  end
+  local room = budget.left - STRING_COST
+  budget.left = 0
+  if room <= 0 then return "", #text end
+  local head = re.find([[(?s)\A.*\s]], text:sub(1, room)) or ""
+  return head, #text - #head
+end
+
 local function patterns(ctx)
   local list = {}
   for i, p in ipairs(PATTERNS) do list[#list + 1] = { p, KEEP_PREFIX[i] or "[REDACTED]" } end
@@ -43,25 +78,32 @@ local function patterns(ctx)
   return list
 end
 
-local function redact_text(text, pats)
-  local changed = false
+local function redact_text(text, pats, budget)
+  local kept, cut = bounded(text, budget)
+  local changed = cut > 0
   for _, p in ipairs(pats) do
-    if re.match(p[1], text) then
-      text = re.replace(p[1], text, p[2])
+    if re.match(p[1], kept) then
+      kept = re.replace(p[1], kept, p[2])
       changed = true
     end
   end
-  return text, changed
+  if cut > 0 then
+    kept = re.replace(OPEN_KEY_BLOCK, kept, "[REDACTED]") .. withheld(cut)
+  end
+  return kept, changed
 end
 
 -- redact returns a copy of v with every string redacted, and whether
--- anything changed.
-local function redact(v, pats, depth)
-  if type(v) == "string" then return redact_text(v, pats) end
-  if type(v) ~= "table" or depth > MAX_DEPTH then return v, false end
+-- anything changed. What lies deeper than MAX_DEPTH, or past the scan
+-- budget, is withheld.
+local function redact(v, pats, depth, budget)
+  if type(v) == "string" then return redact_text(v, pats, budget) end
+  if type(v) ~= "table" then return v, false end
+  if depth > MAX_DEPTH or budget.left <= 0 then return WITHHELD_TABLE, true end
   local copy, changed = {}, false
   for k, x in pairs(v) do
-    local y, c = redact(x, pats, depth + 1)
+    budget.left = budget.left - ENTRY_COST
+    local y, c = redact(x, pats, depth + 1, budget)
     copy[k] = y
     changed = changed or c
   end
@@ -74,6 +116,6 @@ hook.on("tool.execute.post", function(tool_name, result, ctx)
       if type(t) == "string" and t:lower() == tool_name:lower() then return nil end
     end
   end
-  local redacted, changed = redact(result, patterns(ctx), 0)
+  local redacted, changed = redact(result, patterns(ctx), 0, { left = SCAN_BYTES })
   if changed then return hook.modify({ result = redacted }) end
 end, { name = "redact-secrets", priority = 100 })
