@@ -25,8 +25,9 @@ import (
 // milliseconds of the slowest matching) it uses regexp's string
 // functions, with all their shortcuts, and cannot overrun the deadline
 // by more than that. Past it, it searches through a RuneReader that looks
-// at the call's context every checkWork instruction-steps and ends the
-// input once the call is interrupted, so the search stops soon after the
+// at the call's context before each search and every checkWork
+// instruction-steps within one, and ends the input once the call is
+// interrupted, so the search stops soon after the
 // deadline, whatever the pattern and text, and the function fails with
 // the interrupt. Nothing is refused for being large: a large search is
 // only slower (regexp skips to a literal prefix only on strings; here
@@ -113,14 +114,21 @@ func (s *searcher) findAll(limit int, groups bool) ([][]int, error) {
 	}
 }
 
-// interrupted is the error of a search the call's interrupt ended.
-func (s *searcher) interrupted(r *reader) error {
-	return fmt.Errorf("stopped after matching %d of %d bytes: %w", r.i, len(s.text), r.err)
+// interrupted is the error of a search the call's interrupt ended at
+// byte at of the text.
+func (s *searcher) interrupted(at int, err error) error {
+	return fmt.Errorf("stopped after matching %d of %d bytes: %w", at, len(s.text), err)
 }
 
 // find returns the leftmost match at or after pos (regexp's submatch
 // index form; with groups only when groups is set), or nil.
 func (s *searcher) find(pos int, groups bool) ([]int, error) {
+	// Each reader looks at the context only every so many runes, so a
+	// series of short searches (find_all of many small matches) looks
+	// here, once per search.
+	if err := s.ctx.Err(); err != nil {
+		return nil, s.interrupted(pos, err)
+	}
 	if prefix, _ := s.p.re.LiteralPrefix(); prefix != "" {
 		// Every match starts with the prefix, so the search may start at
 		// its first occurrence.
@@ -148,7 +156,7 @@ func (s *searcher) find(pos int, groups bool) ([]int, error) {
 		loc = re.FindReaderIndex(r)
 	}
 	if r.err != nil {
-		return nil, s.interrupted(r)
+		return nil, s.interrupted(r.i, r.err)
 	}
 	if loc == nil {
 		return nil, nil

@@ -116,6 +116,24 @@ func TestInterruptStopsSearch(t *testing.T) {
 	}
 }
 
+// TestInterruptBetweenShortSearches checks that find_all, split and
+// replace stop between searches too: each of many short searches reads
+// fewer runes than its reader's interval between looks at the context.
+func TestInterruptBetweenShortSearches(t *testing.T) {
+	m := newModule(0) // always the reader
+	text := strings.Repeat("a", 100_000)
+	for _, args := range [][]any{{"find_all", "a", text}, {"split", "a", text}, {"replace", "a", text, "b"}} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		f, _ := m.Lookup(args[0].(string))
+		full := make([]any, len(f.Params))
+		copy(full, args[1:])
+		if _, err := f.Impl(&stdlib.Call{Context: ctx, Hook: stdlibtest.Hook, Func: f, Args: full}); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: %.200v; want the interrupt's error", args[0], err)
+		}
+	}
+}
+
 // TestInterruptMidSearch ends the context while a search runs: the
 // search must notice within a few look-ups, not at the end of the text.
 func TestInterruptMidSearch(t *testing.T) {
