@@ -29,6 +29,7 @@ func predeclared(hookMod *starlarkstruct.Module) starlark.StringDict {
 		"dict":      dict,
 		"enumerate": enumerate,
 		"fail":      fail,
+		"int":       intBuiltin,
 		"list":      list,
 		"max":       minmax,
 		"min":       minmax,

@@ -285,6 +285,9 @@ func (c *converter) intValue(v starlark.Int) (any, error) {
 	}
 	f, _ := new(big.Float).SetInt(v.BigInt()).Float64()
 	if math.IsInf(f, 0) {
+		if checkDecimal(v) != nil { // its digits would take long to write
+			return nil, fmt.Errorf("%s: an integer of %d bits is too large", c.where(), intBits(v))
+		}
 		return nil, fmt.Errorf("%s: integer %v is too large", c.where(), v)
 	}
 	return f, nil

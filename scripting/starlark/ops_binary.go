@@ -58,6 +58,9 @@ func addOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ 
 
 func mulOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	x, y := args[0], args[1]
+	if err := checkProduct(x, y); err != nil {
+		return nil, err
+	}
 	if err := mulCost(x, y).charge(thread); err != nil {
 		return nil, err
 	}
@@ -92,6 +95,9 @@ func addIntoOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple
 }
 
 func mulIntoOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	if err := checkProduct(args[0], args[1]); err != nil {
+		return nil, err
+	}
 	if err := mulCost(args[0], args[1]).charge(thread); err != nil {
 		return nil, err
 	}

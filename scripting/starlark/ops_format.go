@@ -87,6 +87,11 @@ func conversionSize(thread *starlark.Thread, conv byte, arg starlark.Value) (int
 		return textSize(thread, arg, true)
 	case 'd', 'i', 'o', 'x', 'X':
 		if i, ok := arg.(starlark.Int); ok {
+			if conv == 'd' || conv == 'i' {
+				if err := checkDecimal(i); err != nil {
+					return 0, err
+				}
+			}
 			return intBits(i)/3 + 2, nil // octal is the longest: 3 bits a digit, and a sign
 		}
 		return floatIntTextMax, nil
@@ -109,7 +114,7 @@ func textSize(thread *starlark.Thread, x starlark.Value, quoted bool) (int64, er
 	case starlark.Bytes:
 		return quotedSize(string(x)) + 1, nil // b"…"
 	case starlark.Int:
-		return intBits(x)/3 + 2, nil
+		return intBits(x)/3 + 2, checkDecimal(x)
 	case starlark.Float:
 		return floatTextMax, nil
 	case starlark.Bool, starlark.NoneType:

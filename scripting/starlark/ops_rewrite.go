@@ -351,8 +351,10 @@ func (rw *rewriter) boundedBySource(op syntax.Token, x, y syntax.Expr) bool {
 	case syntax.PLUS:
 		return num(x) || num(y) || literalLen(x) >= 0 && literalLen(y) >= 0
 	case syntax.PERCENT:
-		// One argument fills at most one conversion.
-		return num(x) || num(y) || literalToken(y) == syntax.STRING
+		// One argument fills at most one conversion; but an int that
+		// only the run knows may be too long to write in decimal
+		// (ints.go), so fmt % n is checked.
+		return num(x) || isNumber(y) || literalToken(y) == syntax.STRING
 	case syntax.MINUS, syntax.PIPE, syntax.AMP, syntax.CIRCUMFLEX:
 		// With a number, arithmetic or a type error; sets and dicts
 		// never come from literals.

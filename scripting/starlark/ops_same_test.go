@@ -159,6 +159,10 @@ var sameCases = []string{
 	"RS = [range(2), range(5, 1, -2)]\nl = []\nfor x in RS:\n    l.extend(x)\n    l += x\nr = (l, set([0]).union(RS[1]), set([1, 5]).difference(*RS[:1]))",
 	"s = set([1, 2])\nR = range(4)\nr = (s.issubset(R), s.issuperset(R), s.issubset([1]), s.issuperset(R[1:3]), s.issubset(()))",
 	"r = set([1]).issubset(1)", "r = set([1]).issuperset([[]])", "s = set([1])\nr = s.issubset(x = 1)", "r = [].issubset",
+	// ints within the limits on integer text and size (ints.go): % of a number name is checked now
+	"n = 5\nr = 'n=%d' % n", "n = 2.5\nr = '%s|%r|%d' % (n, n, n)", "n = len('abc')\ns = '%d'\ns %= n\nr = s", "n = 7\nr = '%x' % n",
+	"x = 1 << 300\nr = '%d %s %r %i' % (x, x, x, -x)", "x = int('9' * 4300)\nr = len('%d' % x)", "r = '{} {!r}'.format(1 << 300, -(1 << 300))",
+	"x = 1 << 400\nx *= x\nr = x", "x = int('f' * 1000, 16)\ny = x * x\nr = y % 1000003", "n = 3\nr = '%d' % 'x'", "n = 3\nr = n % 0",
 	// x op= y before anything binds x at the top level is the resolver's error, as written
 	"for i in range(3):\n    if i > 0:\n        s += s\n    else:\n        s = 'x'\nr = s",
 	"def f():\n    s += 'x'\nr = f()", "x = 1\ndef f():\n    x += 1\n    return x\nr = f()",

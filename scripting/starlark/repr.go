@@ -91,6 +91,11 @@ func (p *printer) value(x starlark.Value) error {
 		return p.container(nil, "set([", "])", p.iterElems(x))
 	case *starlark.Function:
 		return p.write("<function " + x.Name() + ">")
+	case starlark.Int:
+		if err := checkDecimal(x); err != nil {
+			return err
+		}
+		return p.write(x.String())
 	default:
 		return p.write(x.String())
 	}
