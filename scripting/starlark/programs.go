@@ -58,6 +58,9 @@ func unseal(data []byte) ([]byte, bool) {
 }
 
 func compileSource(src scripting.Source, predeclared starlark.StringDict) (*starlark.Program, error) {
+	if err := checkIntLiterals(src.Name, src.Code); err != nil {
+		return nil, err
+	}
 	prog, err := rewrittenProgram(src.Name, src.Code, predeclared)
 	if err != nil {
 		return nil, syntaxError(src.Name, err)
