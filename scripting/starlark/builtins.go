@@ -136,6 +136,9 @@ func tuple(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 	if err != nil {
 		return nil, err
 	}
+	if err := weigherOf(thread).checkTuple("tuple", elems); err != nil {
+		return nil, err
+	}
 	return starlark.Tuple(elems), m.flush()
 }
 
@@ -215,6 +218,7 @@ func enumerate(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 		return nil, err
 	}
 	m := meterOf(thread)
+	w := weigherOf(thread)
 	const pairSize = valueSize + sliceSize + 2*valueSize
 	var pairs []starlark.Value
 	var backing starlark.Tuple // one array for every pair, when the length is known
@@ -236,6 +240,9 @@ func enumerate(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 			pair = make(starlark.Tuple, 2)
 		}
 		pair[0], pair[1] = starlark.MakeInt(start+len(pairs)), x
+		if err := w.check("enumerate", 2+w.weight(x)); err != nil {
+			return false, err
+		}
 		pairs = append(pairs, pair)
 		return true, nil
 	})

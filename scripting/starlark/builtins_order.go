@@ -42,7 +42,7 @@ func minmax(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 			best, bestKey = x, k
 			return true, nil
 		}
-		better, err := starlark.Compare(op, k, bestKey)
+		better, err := compareValues(thread, op, k, bestKey)
 		if err != nil {
 			return false, fmt.Errorf("%s: %w", name, err)
 		}
@@ -85,7 +85,7 @@ func sorted(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if err != nil {
 		return nil, err
 	}
-	s := &sortable{values: values, keys: values, meter: m}
+	s := &sortable{values: values, keys: values, meter: m, thread: thread}
 	if key != nil {
 		s.keyed = true
 		s.keys = make([]starlark.Value, len(values))
@@ -108,6 +108,7 @@ type sortable struct {
 	values, keys []starlark.Value
 	keyed        bool // keys is a slice of its own
 	meter        meter
+	thread       *starlark.Thread
 }
 
 // sortStop carries an error out of sort.Stable, which has no way to stop.
@@ -141,7 +142,7 @@ func (s *sortable) Less(i, j int) bool {
 			panic(sortStop{fmt.Errorf("sorted: %w", err)})
 		}
 	}
-	less, err := starlark.Compare(syntax.LT, s.keys[i], s.keys[j])
+	less, err := compareValues(s.thread, syntax.LT, s.keys[i], s.keys[j])
 	if err != nil {
 		panic(sortStop{err})
 	}
@@ -180,6 +181,7 @@ func zip(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwar
 		}
 	}
 	m := meterOf(thread)
+	w := weigherOf(thread)
 	rowSize := int64(valueSize + sliceSize + valueSize*len(args))
 	if err := m.spendN(rows, rowSize); err != nil {
 		return nil, fmt.Errorf("zip: %d rows: %w", rows, err)
@@ -195,6 +197,9 @@ func zip(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwar
 		row, ok := zipRow(iters)
 		if !ok {
 			break
+		}
+		if err := w.checkTuple("zip", row); err != nil {
+			return nil, err
 		}
 		if rows < 0 {
 			if err := m.spend(rowSize); err != nil {

@@ -54,6 +54,9 @@ func TestBuiltinsMatchTheOriginals(t *testing.T) {
 		`range(1, 2) == range(1, 5, 9)`, `range(1, 10)[2:5]`, `list(range(10)[::-2])`, `range(3) < range(4)`, `len(range(1, 100, 7))`, `str(range(2, 3))`,
 		`bool(range(0))`, `{range(2): 1}`, `range(5)[7]`, `range(5)[-1]`, `[x * 2 for x in range(4)]`, `[1] + list(range(3))`, `type(range(1))`, `zip(range(3), "ab".elems())`,
 		`fail("boom", 1, [2])`, `fail("a", "b", sep = ",")`, `fail(b"x")`, `fail()`,
+		`sorted([[2, [1]], [2, [0]], [1]])`, `sorted([(1, [2]), (1, [1])], reverse = True)`, `sorted([[1], (1,)])`, `sorted([{"a": 1}, {"a": 1}])`, `sorted([[1, "a"], [1, 2]])`,
+		`max([[1], [1, 0], [0, 9]])`, `min([1], [0, 2])`, `max([[1]], key = lambda x: x + [0])`, `min([[1], [2]], key = lambda x: (x, x))`, `max([1], "a")`,
+		`tuple([(1,), [2]])`, `zip([(1,)], [(2,)])`, `enumerate([(1, 2)])`, `{tuple([1, 2]): 1}`, `{zip([1], [2])[0]: 3}`,
 	} {
 		want, wantErr := evalWith(t, nil, expr)
 		got, gotErr := evalWith(t, ours, expr)

@@ -27,9 +27,14 @@
 //     go and charge what they build to the call's memory budget
 //     (scripting.Limits.MaxCallMemory);
 //   - the syntax tree is rewritten before it is resolved (ops*.go) so that
-//     +, *, % and their augmented forms, and the string methods whose
-//     output can exceed their inputs (join, replace, format, split…), call
-//     hidden builtins that charge the result's size before it is allocated;
+//     +, *, %, the set and dict operators and their augmented forms, and
+//     the methods whose output grows with their operands (join, replace,
+//     format, split, upper, items, union…), call hidden builtins that
+//     charge the result's size before it is allocated;
+//   - the same rewrite weighs every tuple a call builds, refusing one too
+//     heavy to hash (ops_tuples.go), and routes comparisons of lists,
+//     tuples and dicts (==, <, in, index, sorted…) through a metered walk
+//     (ops_compare.go);
 //   - conversions charge every value they reach, shared sub-values
 //     included, so a value that shares itself exponentially fails fast.
 //

@@ -164,7 +164,7 @@ func runHostileCases(t *testing.T) {
 		{name: "str of shared sub-values, interrupted", prelude: shared, body: "return str(t)", wantIs: scripting.ErrInterrupted},
 		{name: "return shared sub-values", prelude: shared, body: `return {"action": "modify", "fields": {"t": t}}`, wantIs: scripting.ErrMemoryLimit, want: "bad return value: memory limit exceeded"},
 		{name: "modify with shared sub-values", prelude: shared, body: `return hook.modify({"t": t})`, wantIs: scripting.ErrMemoryLimit, want: "hook.modify: argument 1 (fields): memory limit exceeded"},
-		{name: "return shared tuples", body: "u = ()\nfor _ in range(40):\n    u = (u, u)\nreturn hook.respond(u)", wantIs: scripting.ErrMemoryLimit, want: "hook.respond: argument 1 (result): memory limit exceeded"},
+		{name: "return shared tuples", body: "u = ()\nfor _ in range(40):\n    u = (u, u)\nreturn hook.respond(u)", want: "h.star:6: hook \"h.star:h\": tuple: hashing the tuple would visit more than 4194304 elements (it repeats sub-tuples or long strings); a call that may allocate 64MiB builds none heavier"},
 		{name: "json.encode shared sub-values", prelude: shared, body: `return hook.respond(json.encode(t))`, wantIs: scripting.ErrMemoryLimit, want: "json.encode"},
 		{name: "list.extend of a range", body: "l = []\nl.extend(range(1 << 62))\nreturn len(l)", timeout: time.Minute, want: "iterating range: memory limit exceeded: this call would allocate more than 64MiB"},
 		{name: "+= a range", body: "l = []\nl += range(1 << 62)\nreturn len(l)", timeout: time.Minute, want: "iterating range: memory limit exceeded"},
@@ -174,6 +174,27 @@ func runHostileCases(t *testing.T) {
 		{name: "a for loop over a range is not charged", body: "n = 0\nfor i in range(5000000):\n    n += 1\nfor i in range(1 << 62):\n    if i > 10:\n        break\nreturn hook.respond(n)", timeout: time.Minute},
 		{name: "repeat past go.starlark.net's bound", body: "return [0] * (1 << 30)", want: "excessive repeat"},
 		{name: "string repeat past the bound", body: `return "ab" * (1 << 30)`, want: "excessive repeat"},
+		// hashing: a tuple too heavy to hash is never built
+		{name: "dict key of shared tuples", body: "u = ()\nfor _ in range(40):\n    u = (u, u)\nreturn hook.respond(len({u: 1}))", want: "tuple: hashing the tuple would visit more than 4194304 elements"},
+		{name: "*args that double", body: "def f(*a):\n    return a\nu = ()\nfor _ in range(40):\n    u = f(u, u)\nreturn hook.respond(u in {})", want: "*args: hashing the tuple would visit more than 4194304 elements"},
+		{name: "lambda *args that double", body: "f = lambda *a: a\nu = ()\nfor _ in range(40):\n    u = f(u, u)\nreturn hook.respond(u in {})", want: "*args: hashing the tuple"},
+		{name: "dict.items pairs that double", body: "u = ()\nfor _ in range(40):\n    d = {u: u}\n    u = d.items()[0]\nreturn hook.respond(u in {})", timeout: time.Minute, want: "dict.items: hashing the tuple"},
+		{name: "tuple * int that doubles", body: "u = ()\nfor _ in range(40):\n    u = (u,) * 2\nreturn hook.respond(u in {})", want: "tuple * int: hashing the tuple"},
+		{name: "tuple + tuple that doubles", body: "u = ()\nfor _ in range(40):\n    u = (u,) + (u,)\nreturn hook.respond(u in {})", want: "tuple + tuple: hashing the tuple"},
+		{name: "tuple() that doubles", body: "u = ()\nfor _ in range(40):\n    u = tuple([u, u])\nreturn hook.respond(u in {})", want: "tuple: hashing the tuple"},
+		{name: "zip rows that double", body: "u = ()\nfor _ in range(40):\n    u = zip([u], [u])[0]\nreturn hook.respond(u in {})", want: "zip: hashing the tuple"},
+		{name: "a long string many times in a tuple", body: "big = \"x\" * (1 << 20)\nt = (big,) * 1000\nreturn hook.respond(t in {})", want: "tuple * int: hashing the tuple"},
+		{name: "a cons list of tuples hashes", body: "acc = ()\nfor i in range(100000):\n    acc = (i, acc)\nreturn hook.respond(len({acc: 1}))", timeout: time.Minute},
+		// comparing: metered, so the deadline ends it
+		{name: "== of shared lists", body: "l = [0]\nfor _ in range(8):\n    l = [l] * 1000\nreturn hook.respond(l == l)", wantIs: scripting.ErrInterrupted},
+		{name: "< of shared lists", body: "l = [0]\nfor _ in range(8):\n    l = [l] * 1000\nreturn hook.respond(l < l)", wantIs: scripting.ErrInterrupted},
+		{name: "in of shared lists", body: "l = [0]\nfor _ in range(8):\n    l = [l] * 1000\nreturn hook.respond(l in [l])", wantIs: scripting.ErrInterrupted},
+		{name: "== of dicts of shared lists", body: "l = [0]\nfor _ in range(7):\n    l = [l] * 1000\nreturn hook.respond({\"a\": l} == {\"a\": l})", wantIs: scripting.ErrInterrupted},
+		{name: "list.index of shared lists", body: "l = [0]\nfor _ in range(8):\n    l = [l] * 1000\nreturn hook.respond([l].index(l))", wantIs: scripting.ErrInterrupted},
+		{name: "list.remove of shared lists", body: "l = [0]\nfor _ in range(8):\n    l = [l] * 1000\n[l].remove(l)", wantIs: scripting.ErrInterrupted},
+		{name: "sorted shared lists", body: "l = [0]\nfor _ in range(8):\n    l = [l] * 1000\nreturn hook.respond(sorted([l, l]))", wantIs: scripting.ErrInterrupted},
+		{name: "max of shared lists", body: "l = [0]\nfor _ in range(8):\n    l = [l] * 1000\nreturn hook.respond(max(l, l))", wantIs: scripting.ErrInterrupted},
+		{name: "a long string among many equal ones", body: "big = \"x\" * (1 << 20)\nother = \"x\" * ((1 << 20) - 1) + \"y\"\nl = [big] * 1000000\nreturn hook.respond(other in l)", wantIs: scripting.ErrInterrupted},
 		{name: "a cycle stays an error", body: "l = []\nl.append(l)\nreturn hook.respond(l)", want: "contains itself"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -287,6 +308,7 @@ func TestTopLevelIsMetered(t *testing.T) {
 		{"x = min(range(1 << 62))", "top.star:1: min: interrupted at its deadline"},
 		{"x = list(range(1 << 30))", "list: 1073741824 elements: memory limit exceeded: this call would allocate more than 64MiB"},
 		{"x = str([[[1]]] * 10) + repr(set([1]))", ""},
+		{"u = ()\nfor _ in range(40):\n    u = (u, u)", "top.star:3: tuple: hashing the tuple would visit more than 4194304 elements"},
 	} {
 		done := make(chan error, 1)
 		go func() {

@@ -53,6 +53,9 @@ func addOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ 
 	if err := addCost(x, y).charge(thread); err != nil {
 		return nil, err
 	}
+	if err := checkTupleArith(thread, syntax.PLUS, x, y); err != nil {
+		return nil, err
+	}
 	return starlark.Binary(syntax.PLUS, x, y)
 }
 
@@ -62,6 +65,9 @@ func mulOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ 
 		return nil, err
 	}
 	if err := mulCost(x, y).charge(thread); err != nil {
+		return nil, err
+	}
+	if err := checkTupleArith(thread, syntax.STAR, x, y); err != nil {
 		return nil, err
 	}
 	return starlark.Binary(syntax.STAR, x, y)
@@ -91,6 +97,9 @@ func addIntoOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple
 	if err := cost.charge(thread); err != nil {
 		return nil, err
 	}
+	if err := checkTupleArith(thread, syntax.PLUS, x, y); err != nil {
+		return nil, err
+	}
 	return forCall(thread, y), nil
 }
 
@@ -99,6 +108,9 @@ func mulIntoOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple
 		return nil, err
 	}
 	if err := mulCost(args[0], args[1]).charge(thread); err != nil {
+		return nil, err
+	}
+	if err := checkTupleArith(thread, syntax.STAR, args[0], args[1]); err != nil {
 		return nil, err
 	}
 	return args[1], nil

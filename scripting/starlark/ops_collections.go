@@ -25,17 +25,40 @@ func itemsMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 }
 
 // dictViewCost is the size of d.items(), d.keys() or d.values(): a list
-// of every entry.
-func dictViewCost(_ *starlark.Thread, name string, recv starlark.Value, _ starlark.Tuple, _ []starlark.Tuple) (opCost, error) {
+// of every entry. The (key, value) pairs of items() and popitem() are
+// new tuples, weighed first (ops_tuples.go): d[t] = t makes a pair twice
+// as heavy as t.
+func dictViewCost(thread *starlark.Thread, name string, recv starlark.Value, _ starlark.Tuple, _ []starlark.Tuple) (opCost, error) {
 	d, ok := recv.(*starlark.Dict)
 	if !ok {
 		return opCost{}, nil
 	}
 	size := int64(valueSize)
-	if name == "items" {
+	switch name {
+	case "items", "popitem":
+		if err := weighPairs(thread, "dict."+name, d, name == "popitem"); err != nil {
+			return opCost{}, err
+		}
+		if name == "popitem" {
+			return opCost{}, nil
+		}
 		size = itemSize
 	}
 	return opCost{what: "dict." + name, n: int64(d.Len()), size: size, unit: "entries"}, nil
+}
+
+// weighPairs weighs the pair of each entry of d (of the first only).
+func weighPairs(thread *starlark.Thread, what string, d *starlark.Dict, first bool) error {
+	w := weigherOf(thread)
+	if w.ct == nil {
+		return nil
+	}
+	for k, v := range d.Entries() {
+		if err := w.check(what, 1+w.weight(k)+w.weight(v)); err != nil || first {
+			return err
+		}
+	}
+	return nil
 }
 
 // setMethod is s.intersection(x), s.difference(x),

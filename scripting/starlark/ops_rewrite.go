@@ -23,6 +23,15 @@ var binaryOps = map[syntax.Token]string{
 	syntax.AMP:        opAnd,
 	syntax.CIRCUMFLEX: opXor,
 	syntax.MINUS:      opSub,
+	// comparisons (ops_compare.go)
+	syntax.EQL:    "$eq",
+	syntax.NEQ:    "$ne",
+	syntax.LT:     "$lt",
+	syntax.LE:     "$le",
+	syntax.GT:     "$gt",
+	syntax.GE:     "$ge",
+	syntax.IN:     opIn,
+	syntax.NOT_IN: opNotIn,
 }
 
 // augmentedOps maps each rewritten augmented assignment to its hidden
@@ -53,7 +62,11 @@ var boundedMethods = map[string]string{
 	"update":     "$update",
 	"union":      "$union",
 	// dicts and sets
-	"items":                "$items",
+	"items":   "$items",
+	"popitem": "$popitem",
+	// lists (ops_compare.go)
+	"index":                "$index",
+	"remove":               "$remove",
 	"keys":                 "$keys",
 	"values":               "$values",
 	"intersection":         "$intersection",
@@ -82,6 +95,8 @@ type rewriter struct {
 	// a read at the top level to what is bound before it in the file.
 	globals map[string]bool
 	open    []syntax.Node // the nodes the walk is inside
+	// targets are the displays that are assignment or loop targets.
+	targets map[syntax.Expr]bool
 }
 
 // rewriteOps rewrites f in place. syntax.Walk calls the function on a
@@ -89,7 +104,7 @@ type rewriter struct {
 // children first means every new node is visited, and its operands are
 // rewritten in turn.
 func rewriteOps(f *syntax.File, known func(string) bool) {
-	rw := &rewriter{nums: analyseNumbers(f), known: known, globals: map[string]bool{}}
+	rw := &rewriter{nums: analyseNumbers(f), known: known, globals: map[string]bool{}, targets: map[syntax.Expr]bool{}}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n == nil {
 			rw.leave()
@@ -169,10 +184,14 @@ func (rw *rewriter) children(n syntax.Node) {
 	case *syntax.IfStmt:
 		n.Cond = rw.expr(n.Cond)
 	case *syntax.AssignStmt:
+		rw.markTargets(n.LHS)
 		rw.assign(n)
 	case *syntax.DefStmt:
 		rw.list(n.Params)
+		weighVarargs(n)
 	case *syntax.ForStmt:
+		rw.markTargets(n.Vars)
+		rw.transient(n.X)
 		n.X = rw.expr(n.X)
 	case *syntax.WhileStmt:
 		n.Cond = rw.expr(n.Cond)
@@ -199,6 +218,8 @@ func (rw *rewriter) children(n syntax.Node) {
 	case *syntax.IfClause:
 		n.Cond = rw.expr(n.Cond)
 	case *syntax.ForClause:
+		rw.markTargets(n.Vars)
+		rw.transient(n.X)
 		n.X = rw.expr(n.X)
 	case *syntax.UnaryExpr:
 		n.X = rw.optional(n.X)
@@ -213,6 +234,7 @@ func (rw *rewriter) children(n syntax.Node) {
 	case *syntax.LambdaExpr:
 		rw.list(n.Params)
 		n.Body = rw.expr(n.Body)
+		weighLambdaVarargs(n)
 	}
 }
 
@@ -233,8 +255,15 @@ func (rw *rewriter) optional(x syntax.Expr) syntax.Expr {
 func (rw *rewriter) expr(x syntax.Expr) syntax.Expr {
 	switch x := x.(type) {
 	case *syntax.BinaryExpr:
+		if x.Op == syntax.PERCENT {
+			rw.transient(x.Y)
+		}
 		if name := binaryOps[x.Op]; name != "" && !rw.boundedBySource(x.Op, x.X, x.Y) {
 			return hiddenCall(name, x.OpPos, x.X, x.Y)
+		}
+	case *syntax.TupleExpr:
+		if !rw.targets[x] && !rw.boundedTuple(x) {
+			return tupleDisplay(x)
 		}
 	case *syntax.CallExpr:
 		if dot, ok := x.Fn.(*syntax.DotExpr); ok {
@@ -280,6 +309,9 @@ func hiddenCall(name string, pos syntax.Position, x, y syntax.Expr) *syntax.Call
 // read twice, is held instead (ops_held.go).
 func (rw *rewriter) assign(n *syntax.AssignStmt) {
 	aug, ok := augmentedOps[n.Op]
+	if n.Op == syntax.PERCENT_EQ {
+		rw.transient(n.RHS)
+	}
 	bounded := !ok || rw.boundedBySource(aug.op, n.LHS, n.RHS)
 	n.RHS = rw.expr(n.RHS)
 	if bounded {
@@ -348,8 +380,10 @@ const sizeLimitBySource = 1024
 func (rw *rewriter) boundedBySource(op syntax.Token, x, y syntax.Expr) bool {
 	num := rw.nums.numeric
 	switch op {
+	case syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE, syntax.IN, syntax.NOT_IN:
+		return rw.compareBySource(op, x, y)
 	case syntax.PLUS:
-		return num(x) || num(y) || literalLen(x) >= 0 && literalLen(y) >= 0
+		return num(x) || num(y) || rw.literalLen(x) >= 0 && rw.literalLen(y) >= 0
 	case syntax.PERCENT:
 		// One argument fills at most one conversion; but an int that
 		// only the run knows may be too long to write in decimal
@@ -363,26 +397,27 @@ func (rw *rewriter) boundedBySource(op syntax.Token, x, y syntax.Expr) bool {
 		if isFloat(x) || isFloat(y) || num(x) && isNumber(y) || isNumber(x) && num(y) {
 			return true
 		}
-		return repeatBySource(x, y) || repeatBySource(y, x)
+		return rw.repeatBySource(x, y) || rw.repeatBySource(y, x)
 	}
 	return false
 }
 
 // repeatBySource reports whether seq * n is a literal sequence times a
 // small int literal.
-func repeatBySource(seq, n syntax.Expr) bool {
+func (rw *rewriter) repeatBySource(seq, n syntax.Expr) bool {
 	lit, ok := unparen(n).(*syntax.Literal)
 	if !ok || lit.Token != syntax.INT {
 		return false
 	}
 	count, ok := lit.Value.(int64)
-	size := literalLen(seq)
+	size := rw.literalLen(seq)
 	return ok && size >= 0 && count <= sizeLimitBySource && int64(size)*count <= sizeLimitBySource
 }
 
 // literalLen is the length of a string or bytes literal, or the number
-// of elements of a list or tuple display; -1 for anything else.
-func literalLen(x syntax.Expr) int {
+// of elements of a list display or of a tuple display whose weight the
+// source bounds (ops_tuples.go); -1 for anything else.
+func (rw *rewriter) literalLen(x syntax.Expr) int {
 	switch x := unparen(x).(type) {
 	case *syntax.Literal:
 		if s, ok := x.Value.(string); ok {
@@ -391,7 +426,9 @@ func literalLen(x syntax.Expr) int {
 	case *syntax.ListExpr:
 		return len(x.List)
 	case *syntax.TupleExpr:
-		return len(x.List)
+		if rw.boundedTuple(x) {
+			return len(x.List)
+		}
 	}
 	return -1
 }

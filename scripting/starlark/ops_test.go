@@ -185,7 +185,13 @@ func TestOpsRewriteWhat(t *testing.T) {
 		{"def f(i):\n    return i + s", 1}, {"i = 1\ndef f():\n    return i + s", 0}, {"i = 1\ndef f(i):\n    return i + s", 1},
 		{"r = [i + s for i in range(3)]", 0}, {"r = [i + s for i in l]", 1}, {"i = 'x'\nr = [i + s for i in range(3)] + [i + s]", 2},
 		{"load('m', 'i')\nr = i + s", 1}, {"i, j = 1, 2\nr = i + s", 1}, {"i = 1\ni = j\nr = i + s", 1},
-		{"x = 1\ny = x\nx = y + 1\nr = x + s + y", 0}, {"i = i + n", 0}, {"s += t", 0}, {"f = lambda i: i + s", 1}, {"f = lambda i = 1: i + s", 1},
+		{"x = 1\ny = x\nx = y + 1\nr = x + s + y", 0},
+		// tuples (ops_tuples.go) and comparisons (ops_compare.go)
+		{"x = (a, b)", 1}, {"x = (1, 'a', (2, -3), [a], {a: b})", 0}, {"(a, b), c = d", 0}, {"for a, (b, c) in d:\n    pass", 0},
+		{"r = [1 for (a, b) in c]", 0}, {"for x in (a, b):\n    pass", 0}, {"s = '%s' % (a, b)", 1}, {"x = ((a,),)", 2}, {"x = ('a',) * 3", 0}, {"x = (a,) * 3", 2},
+		{"def f(*a):\n    pass", 1}, {"def f(a, **k):\n    pass", 0}, {"f = lambda *a: a", 1},
+		{"x = a == b", 1}, {"x = a == 'b'", 0}, {"x = 1 < b", 0}, {"x = a != None", 0}, {"None = []\nx = a != None", 1}, {"x = a in b", 1}, {"x = 'a' in b", 0},
+		{"x = a in ('b', 1)", 0}, {"x = a in [b]", 1}, {"x = a not in 'abc'", 0}, {"x = l.index(a)", 1}, {"l.remove(a)", 1}, {"x = d.items()", 1}, {"i = i + n", 0}, {"s += t", 0}, {"f = lambda i: i + s", 1}, {"f = lambda i = 1: i + s", 1},
 	} {
 		f, err := fileOptions.Parse("w.star", c.src, 0)
 		if err != nil {

@@ -47,6 +47,9 @@ type callThread struct {
 	// them into the callee's frame and keeps no reference, so one array
 	// serves every call, cleared after each.
 	args starlark.Tuple
+	// weights are the weights of the heavy tuples the call has weighed
+	// (ops_tuples.go).
+	weights map[tupleID]int64
 }
 
 func (ct *callThread) Interrupt() { ct.thread.Cancel("timeout") }
@@ -85,6 +88,7 @@ func (f *function) Call(c *scripting.Call) (out any, err error) {
 	}
 	ct.call = nil // nothing of this call stays reachable from the pool
 	ct.held = releaseHeld(ct.held)
+	ct.weights = nil
 	clear(ct.args)
 	ct.dicts.recycle(th.Steps)
 	p.threads.Put(ct)
