@@ -173,6 +173,9 @@ func set(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwar
 			return nil, fmt.Errorf("set: %d elements: %w", n, err)
 		}
 	}
+	if err := weighElements(thread, "set", it); err != nil {
+		return nil, err
+	}
 	err := each(thread, "set", it, func(x starlark.Value) (bool, error) {
 		if err := s.Insert(x); err != nil {
 			return false, fmt.Errorf("set: %w", err)

@@ -270,6 +270,9 @@ func dictUpdate(thread *starlark.Thread, m *meter, d *starlark.Dict, src starlar
 	if err := m.spendN(n, entrySize+sliceSize+2*valueSize); err != nil {
 		return fmt.Errorf("dict: %d entries: %w", n, err)
 	}
+	if err := weighElements(thread, "dict", src); err != nil {
+		return err
+	}
 	if mapping, ok := src.(starlark.IterableMapping); ok {
 		for _, item := range mapping.Items() {
 			if err := m.tick(thread); err != nil {

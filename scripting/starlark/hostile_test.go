@@ -185,6 +185,10 @@ func runHostileCases(t *testing.T) {
 		{name: "zip rows that double", body: "u = ()\nfor _ in range(40):\n    u = zip([u], [u])[0]\nreturn hook.respond(u in {})", want: "zip: hashing the tuple"},
 		{name: "a long string many times in a tuple", body: "big = \"x\" * (1 << 20)\nt = (big,) * 1000\nreturn hook.respond(t in {})", want: "tuple * int: hashing the tuple"},
 		{name: "a cons list of tuples hashes", body: "acc = ()\nfor i in range(100000):\n    acc = (i, acc)\nreturn hook.respond(len({acc: 1}))", timeout: time.Minute},
+		{name: "set.union of one heavy tuple many times", body: "u = ()\nfor _ in range(9):\n    u = (u,) * 5\nreturn hook.respond(len(set().union([u] * 2000)))", timeout: time.Minute, want: "set.union: hashing its elements would visit more than 4194304 elements"},
+		{name: "set() of one heavy tuple many times", body: "u = ()\nfor _ in range(9):\n    u = (u,) * 5\nreturn hook.respond(len(set([u] * 2000)))", timeout: time.Minute, want: "set: hashing its elements would visit more than 4194304 elements"},
+		{name: "dict.update of one heavy key many times", body: "u = ()\nfor _ in range(9):\n    u = (u,) * 5\nd = {}\nd.update([(u, 1)] * 2000)\nreturn hook.respond(len(d))", timeout: time.Minute, want: "dict.update: hashing its elements would visit more than 4194304 elements"},
+		{name: "set.issuperset of one long string many times", body: "big = \"x\" * (1 << 20)\nreturn hook.respond(set([big]).issuperset([big] * 1000000))", timeout: time.Minute, want: "set.issuperset: hashing its elements"},
 		// comparing: metered, so the deadline ends it
 		{name: "== of shared lists", body: "l = [0]\nfor _ in range(8):\n    l = [l] * 1000\nreturn hook.respond(l == l)", wantIs: scripting.ErrInterrupted},
 		{name: "< of shared lists", body: "l = [0]\nfor _ in range(8):\n    l = [l] * 1000\nreturn hook.respond(l < l)", wantIs: scripting.ErrInterrupted},

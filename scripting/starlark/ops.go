@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 )
 
 // Operators and methods, bounded. go.starlark.net performs x * n, x + y
@@ -45,12 +46,12 @@ var opBuiltins = func() map[string]*starlark.Builtin {
 		opHoldField:             holdFieldOp,
 		opAtHeld:                atHeldOp,
 		opKwargs:                kwargsOp,
-		"$eq":                   compareOp,
-		"$ne":                   compareOp,
-		"$lt":                   compareOp,
-		"$le":                   compareOp,
-		"$gt":                   compareOp,
-		"$ge":                   compareOp,
+		"$eq":                   compareOp(syntax.EQL),
+		"$ne":                   compareOp(syntax.NEQ),
+		"$lt":                   compareOp(syntax.LT),
+		"$le":                   compareOp(syntax.LE),
+		"$gt":                   compareOp(syntax.GT),
+		"$ge":                   compareOp(syntax.GE),
 		opIn:                    inOp,
 		opNotIn:                 inOp,
 		"$index":                searchMethod,
@@ -70,6 +71,8 @@ var opBuiltins = func() map[string]*starlark.Builtin {
 		"$items":                itemsMethod,
 		"$keys":                 itemsMethod,
 		"$values":               itemsMethod,
+		"$issubset":             setMethod,
+		"$issuperset":           setMethod,
 		"$intersection":         setMethod,
 		"$difference":           setMethod,
 		"$symmetric_difference": setMethod,

@@ -26,6 +26,12 @@ func BenchmarkOps(b *testing.B) {
 		{"str%tuple", `"%s-%d" % (s, i)`},
 		{"join", `",".join(l)`},
 		{"format", `"{}-{}".format(s, i)`},
+		{"str==str", "s == s"},         // two parameters: rewritten, compared at once
+		{"str==literal", `s == "abc"`}, // not rewritten
+		{"str-in-list", "s in l"},      // rewritten
+		{"tuple", "(s, i)"},            // a display: weighed
+		{"lower", "s.lower()"},
+		{"list==list", "l == l"}, // the metered walk
 	} {
 		src := "def f(n, s, l):\n    x = None\n    for i in range(1000):\n        x = " + c.expr + "\n    return x\n"
 		b.Run(c.name+"/plain", func(b *testing.B) { benchOpsLoop(b, src, false) })

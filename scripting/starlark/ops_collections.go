@@ -83,11 +83,18 @@ func setMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 // s.difference(x) or s.symmetric_difference(x) makes: a copy of s (for
 // the last, also every element of x); an intersection is no larger than
 // either operand. An argument of unknown length (a range charges its own
-// elements) counts as empty.
-func setMethodCost(_ *starlark.Thread, name string, recv starlark.Value, args starlark.Tuple, _ []starlark.Tuple) (opCost, error) {
+// elements) counts as empty. These and s.issubset(x) and s.issuperset(x)
+// hash every element of x, which is weighed first (ops_tuples.go).
+func setMethodCost(thread *starlark.Thread, name string, recv starlark.Value, args starlark.Tuple, _ []starlark.Tuple) (opCost, error) {
 	s, ok := recv.(*starlark.Set)
 	if !ok || len(args) != 1 || name == "issubset" || name == "issuperset" { // those build nothing that grows
 		return opCost{}, nil
+	}
+	if err := weighElements(thread, "set."+name, args[0]); err != nil {
+		return opCost{}, err
+	}
+	if name == "issubset" || name == "issuperset" {
+		return opCost{}, nil // they build nothing
 	}
 	return opCost{what: "set." + name, n: setResultLen(name, s.Len(), args[0]), size: entrySize, unit: "entries"}, nil
 }

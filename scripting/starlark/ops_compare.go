@@ -24,10 +24,6 @@ import (
 // operand is a literal or a number; sorted, min, max and list.index and
 // list.remove use the same comparison.
 
-// The hidden builtins of the comparisons, and their tokens.
-var compareOps = map[string]syntax.Token{"$eq": syntax.EQL, "$ne": syntax.NEQ, "$lt": syntax.LT,
-	"$le": syntax.LE, "$gt": syntax.GT, "$ge": syntax.GE}
-
 // errCompareDepth is go.starlark.net's error past the depth limit.
 var errCompareDepth = errors.New("comparison exceeded maximum recursion depth")
 
@@ -222,13 +218,15 @@ func compareValues(thread *starlark.Thread, op syntax.Token, x, y starlark.Value
 	return c.compare(op, x, y, starlark.CompareLimit)
 }
 
-// compareOp is x == y (and the others).
-func compareOp(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	ok, err := compareValues(thread, compareOps[b.Name()], args[0], args[1])
-	if err != nil {
-		return nil, err
+// compareOp returns the hidden builtin of x op y.
+func compareOp(op syntax.Token) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	return func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		ok, err := compareValues(thread, op, args[0], args[1])
+		if err != nil {
+			return nil, err
+		}
+		return starlark.Bool(ok), nil
 	}
-	return starlark.Bool(ok), nil
 }
 
 // The hidden builtins of x in y and x not in y.

@@ -207,7 +207,7 @@ func addEntriesMethod(thread *starlark.Thread, b *starlark.Builtin, args starlar
 // addEntriesCost is what d.update(…), s.update(…) and s.union(…) may add:
 // an entry for every element of their arguments (a range charges its
 // own) and every keyword argument; a union also copies the receiver.
-func addEntriesCost(_ *starlark.Thread, name string, recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) (opCost, error) {
+func addEntriesCost(thread *starlark.Thread, name string, recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) (opCost, error) {
 	var what string
 	switch recv.(type) {
 	case *starlark.Dict:
@@ -228,6 +228,9 @@ func addEntriesCost(_ *starlark.Thread, name string, recv starlark.Value, args s
 		if _, ok := arg.(rangeValue); !ok {
 			n += int64(max(starlark.Len(arg), 0))
 		}
+	}
+	if err := weighElements(thread, what, args...); err != nil {
+		return opCost{}, err
 	}
 	return opCost{what: what, n: n, size: entrySize, unit: "entries"}, nil
 }

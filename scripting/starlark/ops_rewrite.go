@@ -70,6 +70,8 @@ var boundedMethods = map[string]string{
 	"keys":                 "$keys",
 	"values":               "$values",
 	"intersection":         "$intersection",
+	"issubset":             "$issubset",
+	"issuperset":           "$issuperset",
 	"difference":           "$difference",
 	"symmetric_difference": "$symmetric_difference",
 	"issubset":             "$issubset",

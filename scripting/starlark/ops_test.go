@@ -229,11 +229,12 @@ func TestOpsTypeErrorThroughTheEngine(t *testing.T) {
 }
 
 // TestSetMethodsWithoutArgument: go.starlark.net's intersection,
-// difference and symmetric_difference dereference a nil iterable when
+// difference, symmetric_difference, issubset and issuperset dereference
+// a nil iterable when
 // called without one; hook files get the library's missing-argument
 // error instead.
 func TestSetMethodsWithoutArgument(t *testing.T) {
-	for _, name := range []string{"intersection", "difference", "symmetric_difference"} {
+	for _, name := range []string{"intersection", "difference", "symmetric_difference", "issubset", "issuperset"} {
 		_, err := opsCall(t, "", "return set([1])."+name+"()")
 		var se *scripting.Error
 		if !errors.As(err, &se) || se.Msg != name+": got 0 arguments, want 1" || se.Line != 4 {

@@ -295,3 +295,49 @@ func checkTupleArith(thread *starlark.Thread, op syntax.Token, x, y starlark.Val
 	}
 	return nil
 }
+
+// weighElements refuses a bulk operation that would hash every element
+// of its arguments (s.union(l), set(l), d.update(pairs)…) when their
+// weights add up past the call's tuple limit: the library hashes them all
+// in one step, and a list may hold the same heavy tuple, or the same long
+// string, many times over.
+func weighElements(thread *starlark.Thread, what string, args ...starlark.Value) error {
+	w := weigherOf(thread)
+	if w.ct == nil {
+		return nil
+	}
+	var total int64
+	add := func(v starlark.Value) bool {
+		total += w.weight(v)
+		return total <= w.limit
+	}
+	for _, arg := range args {
+		ok := true
+		switch arg := arg.(type) {
+		case *starlark.List:
+			for i := 0; ok && i < arg.Len(); i++ {
+				ok = add(arg.Index(i))
+			}
+		case starlark.Tuple:
+			for i := 0; ok && i < len(arg); i++ {
+				ok = add(arg[i])
+			}
+		case *starlark.Dict:
+			for k := range arg.Entries() {
+				if ok = add(k); !ok {
+					break
+				}
+			}
+		case *starlark.Set:
+			for e := range arg.Elements() {
+				if ok = add(e); !ok {
+					break
+				}
+			}
+		}
+		if !ok {
+			return fmt.Errorf("%s: hashing its elements would visit more than %d elements (it repeats heavy tuples or long strings), the limit of one step", what, w.limit)
+		}
+	}
+	return nil
+}
