@@ -76,8 +76,6 @@ var opBuiltins = func() map[string]*starlark.Builtin {
 		"$intersection":         setMethod,
 		"$difference":           setMethod,
 		"$symmetric_difference": setMethod,
-		"$issubset":             setMethod,
-		"$issuperset":           setMethod,
 		"$upper":                caseMethod,
 		"$lower":                caseMethod,
 		"$title":                caseMethod,

@@ -87,7 +87,7 @@ func setMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 // hash every element of x, which is weighed first (ops_tuples.go).
 func setMethodCost(thread *starlark.Thread, name string, recv starlark.Value, args starlark.Tuple, _ []starlark.Tuple) (opCost, error) {
 	s, ok := recv.(*starlark.Set)
-	if !ok || len(args) != 1 || name == "issubset" || name == "issuperset" { // those build nothing that grows
+	if !ok || len(args) != 1 {
 		return opCost{}, nil
 	}
 	if err := weighElements(thread, "set."+name, args[0]); err != nil {

@@ -74,8 +74,6 @@ var boundedMethods = map[string]string{
 	"issuperset":           "$issuperset",
 	"difference":           "$difference",
 	"symmetric_difference": "$symmetric_difference",
-	"issubset":             "$issubset",
-	"issuperset":           "$issuperset",
 	// strings
 	"upper":      "$upper",
 	"lower":      "$lower",
