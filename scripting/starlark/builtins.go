@@ -30,6 +30,7 @@ func predeclared(hookMod *starlarkstruct.Module) starlark.StringDict {
 		"enumerate": enumerate,
 		"fail":      fail,
 		"int":       intBuiltin,
+		"getattr":   getattrOf,
 		"list":      list,
 		"max":       minmax,
 		"min":       minmax,

@@ -56,6 +56,7 @@ func TestBuiltinsMatchTheOriginals(t *testing.T) {
 		`fail("boom", 1, [2])`, `fail("a", "b", sep = ",")`, `fail(b"x")`, `fail()`,
 		`sorted([[2, [1]], [2, [0]], [1]])`, `sorted([(1, [2]), (1, [1])], reverse = True)`, `sorted([[1], (1,)])`, `sorted([{"a": 1}, {"a": 1}])`, `sorted([[1, "a"], [1, 2]])`,
 		`max([[1], [1, 0], [0, 9]])`, `min([1], [0, 2])`, `max([[1]], key = lambda x: x + [0])`, `min([[1], [2]], key = lambda x: (x, x))`, `max([1], "a")`,
+		`getattr([1], "index")(1)`, `getattr("a", "upper")()`, `getattr({}, "nosuch", 3)`, `getattr({}, "nosuch")`, `getattr(1)`, `str(getattr({}, "items"))`,
 		`tuple([(1,), [2]])`, `zip([(1,)], [(2,)])`, `enumerate([(1, 2)])`, `{tuple([1, 2]): 1}`, `{zip([1], [2])[0]: 3}`,
 	} {
 		want, wantErr := evalWith(t, nil, expr)

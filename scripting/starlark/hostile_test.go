@@ -122,7 +122,7 @@ func runHostileChild(t *testing.T, prlimit string) {
 // rely on is hookhost's, not go.starlark.net's.
 func requireMeteredBuiltins(t *testing.T) {
 	env := predeclared(hookModule(&scripting.Env{}))
-	for _, name := range []string{"all", "any", "bytes", "dict", "enumerate", "fail", "list", "max", "min", "print", "range", "repr", "reversed", "set", "sorted", "str", "tuple", "zip"} {
+	for _, name := range []string{"all", "any", "bytes", "dict", "enumerate", "fail", "getattr", "list", "max", "min", "print", "range", "repr", "reversed", "set", "sorted", "str", "tuple", "zip"} {
 		b, ok := env[name].(*starlark.Builtin)
 		if !ok || b == starlark.Universe[name] {
 			t.Fatalf("%s is not hookhost's metered builtin", name)
@@ -189,6 +189,9 @@ func runHostileCases(t *testing.T) {
 		{name: "set() of one heavy tuple many times", body: "u = ()\nfor _ in range(9):\n    u = (u,) * 5\nreturn hook.respond(len(set([u] * 2000)))", timeout: time.Minute, want: "set: hashing its elements would visit more than 4194304 elements"},
 		{name: "dict.update of one heavy key many times", body: "u = ()\nfor _ in range(9):\n    u = (u,) * 5\nd = {}\nd.update([(u, 1)] * 2000)\nreturn hook.respond(len(d))", timeout: time.Minute, want: "dict.update: hashing its elements would visit more than 4194304 elements"},
 		{name: "set.issuperset of one long string many times", body: "big = \"x\" * (1 << 20)\nreturn hook.respond(set([big]).issuperset([big] * 1000000))", timeout: time.Minute, want: "set.issuperset: hashing its elements"},
+		{name: "d.items taken as a value", body: "u = ()\nfor _ in range(40):\n    d = {u: u}\n    f = d.items\n    u = f()[0]\nreturn hook.respond(u in {})", timeout: time.Minute, want: "dict.items: hashing the tuple"},
+		{name: "getattr(d, \"items\")", body: "u = ()\nfor _ in range(40):\n    d = {u: u}\n    u = getattr(d, \"items\")()[0]\nreturn hook.respond(u in {})", timeout: time.Minute, want: "dict.items: hashing the tuple"},
+		{name: "list.index taken as a value", body: "l = [0]\nfor _ in range(8):\n    l = [l] * 1000\ni = [l].index\nreturn hook.respond(i(l))", wantIs: scripting.ErrInterrupted},
 		// comparing: metered, so the deadline ends it
 		{name: "== of shared lists", body: "l = [0]\nfor _ in range(8):\n    l = [l] * 1000\nreturn hook.respond(l == l)", wantIs: scripting.ErrInterrupted},
 		{name: "< of shared lists", body: "l = [0]\nfor _ in range(8):\n    l = [l] * 1000\nreturn hook.respond(l < l)", wantIs: scripting.ErrInterrupted},

@@ -20,10 +20,6 @@ import (
 // intermediate slice of pairs.
 const itemSize = 3*valueSize + 2*sliceSize
 
-func itemsMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	return callMethod(thread, b, args, kwargs, dictViewCost)
-}
-
 // dictViewCost is the size of d.items(), d.keys() or d.values(): a list
 // of every entry. The (key, value) pairs of items() and popitem() are
 // new tuples, weighed first (ops_tuples.go): d[t] = t makes a pair twice
@@ -61,22 +57,20 @@ func weighPairs(thread *starlark.Thread, what string, d *starlark.Dict, first bo
 	return nil
 }
 
-// setMethod is s.intersection(x), s.difference(x),
-// s.symmetric_difference(x), s.issubset(x) or s.issuperset(x) (the last
-// two are rewritten so that a range x is metered as Go code iterates it;
-// see forCall). Called without x, go.starlark.net's methods
-// dereference a nil iterable; the argument is required here, with the
-// message the library gives a missing argument.
-func setMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	if len(args) > 0 {
-		if m, ok := args[0].(*starlark.Builtin); ok && m.Name() == b.Name()[1:] && len(args) == 1 && len(kwargs) == 0 {
-			if _, isSet := m.Receiver().(*starlark.Set); isSet {
-				var other starlark.Iterable
-				return nil, starlark.UnpackPositionalArgs(m.Name(), nil, nil, 1, &other)
-			}
-		}
+// missingSetArgument refuses s.intersection(), s.difference(),
+// s.symmetric_difference(), s.issubset() and s.issuperset() without their
+// argument, which go.starlark.net's methods dereference as a nil
+// iterable, with the message the library gives a missing argument.
+func missingSetArgument(m *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) error {
+	if _, isSet := m.Receiver().(*starlark.Set); !isSet || len(args) > 0 || len(kwargs) > 0 {
+		return nil
 	}
-	return callMethod(thread, b, args, kwargs, setMethodCost)
+	switch m.Name() {
+	case "intersection", "difference", "symmetric_difference", "issubset", "issuperset":
+		var other starlark.Iterable
+		return starlark.UnpackPositionalArgs(m.Name(), nil, nil, 1, &other)
+	}
+	return nil
 }
 
 // setMethodCost is the size of the set s.intersection(x),
@@ -115,10 +109,6 @@ func setResultLen(name string, n int, other starlark.Value) int64 {
 		return int64(n) + m
 	}
 	return int64(n)
-}
-
-func caseMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	return callMethod(thread, b, args, kwargs, caseCost)
 }
 
 // caseCost bounds the length of s.upper(), s.lower(), s.title() or

@@ -267,14 +267,10 @@ func contains(thread *starlark.Thread, x, y starlark.Value) (bool, error) {
 	return false, nil
 }
 
-// searchMethod is l.index(x, …) and l.remove(x): the search is walked
+// searchCost is that of l.index(x, …) and l.remove(x): the search is walked
 // once with the metered comparison, over every element, and refused
 // when it would visit more than the tuple limit; then the method runs
 // (go.starlark.net's, which then visits no more than that).
-func searchMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	return callMethod(thread, b, args, kwargs, searchCost)
-}
-
 func searchCost(thread *starlark.Thread, name string, recv starlark.Value, args starlark.Tuple, _ []starlark.Tuple) (opCost, error) {
 	l, ok := recv.(*starlark.List)
 	if !ok || len(args) == 0 || !searchedWithMeter(args[0]) {

@@ -27,50 +27,54 @@ const splitPieceSize = 3 * valueSize
 // the method's type.
 type methodCost func(thread *starlark.Thread, name string, recv starlark.Value, args starlark.Tuple, kwargs []starlark.Tuple) (opCost, error)
 
-// callMethod charges the method's cost when args[0] is the method the
-// hidden builtin stands for, then calls args[0] with the rest.
-func callMethod(thread *starlark.Thread, hidden *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple, cost methodCost) (starlark.Value, error) {
+// methodCosts are the methods whose calls are rewritten, with their
+// costs.
+var methodCosts = map[string]methodCost{
+	"join": joinCost, "replace": replaceCost, "format": formatCost,
+	"split": splitCost, "rsplit": splitCost, "splitlines": splitlinesCost,
+	"upper": caseCost, "lower": caseCost, "title": caseCost, "capitalize": caseCost,
+	"extend": extendMethodCost, "index": searchCost, "remove": searchCost,
+	"update": addEntriesCost, "union": addEntriesCost,
+	"items": dictViewCost, "keys": dictViewCost, "values": dictViewCost, "popitem": dictViewCost,
+	"intersection": setMethodCost, "difference": setMethodCost, "symmetric_difference": setMethodCost,
+	"issubset": setMethodCost, "issuperset": setMethodCost,
+}
+
+// methodOp is the hidden builtin of a rewritten method call: args[0] is
+// x.name, looked up by the interpreter. When it is the library's method
+// of that name, its call is metered first (meterMethod); anything else
+// (a module function or a struct field called join) is called as it is.
+func methodOp(thread *starlark.Thread, hidden *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 0 {
 		return nil, errors.New(hidden.Name() + ": missing method")
 	}
 	name := strings.TrimPrefix(hidden.Name(), "$")
 	if b, ok := args[0].(*starlark.Builtin); ok && b.Name() == name && b.Receiver() != nil {
-		c, err := cost(thread, name, b.Receiver(), args[1:], kwargs)
-		if err == nil {
-			err = c.charge(thread)
-		}
-		if err != nil {
+		if err := meterMethod(thread, b, args[1:], kwargs); err != nil {
 			return nil, err
-		}
-		for i := 1; i < len(args); i++ {
-			args[i] = forCall(thread, args[i])
 		}
 	}
 	return starlark.Call(thread, args[0], args[1:], kwargs)
 }
 
-func joinMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	return callMethod(thread, b, args, kwargs, joinCost)
-}
-
-func replaceMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	return callMethod(thread, b, args, kwargs, replaceCost)
-}
-
-func formatMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	return callMethod(thread, b, args, kwargs, formatCost)
-}
-
-func splitMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	return callMethod(thread, b, args, kwargs, splitCost)
-}
-
-func splitlinesMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	return callMethod(thread, b, args, kwargs, splitlinesCost)
-}
-
-func extendMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	return callMethod(thread, b, args, kwargs, extendMethodCost)
+// meterMethod charges the cost of calling the library method m with
+// args, refusing a call the library would crash on, and prepares its
+// arguments (a range is metered as the method iterates it, forCall).
+func meterMethod(thread *starlark.Thread, m *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) error {
+	if err := missingSetArgument(m, args, kwargs); err != nil {
+		return err
+	}
+	c, err := methodCosts[m.Name()](thread, m.Name(), m.Receiver(), args, kwargs)
+	if err == nil {
+		err = c.charge(thread)
+	}
+	if err != nil {
+		return err
+	}
+	for i := range args {
+		args[i] = forCall(thread, args[i])
+	}
+	return nil
 }
 
 // joinCost is the length of sep.join(it): every string of it and a
@@ -200,10 +204,6 @@ func splitlinesCost(_ *starlark.Thread, name string, recv starlark.Value, _ star
 	return opCost{what: name, n: int64(strings.Count(string(s), "\n")) + 1, size: splitPieceSize, unit: "elements"}, nil
 }
 
-func addEntriesMethod(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	return callMethod(thread, b, args, kwargs, addEntriesCost)
-}
-
 // addEntriesCost is what d.update(…), s.update(…) and s.union(…) may add:
 // an entry for every element of their arguments (a range charges its
 // own) and every keyword argument; a union also copies the receiver.
@@ -240,4 +240,42 @@ func extendMethodCost(_ *starlark.Thread, _ string, recv starlark.Value, args st
 		return opCost{}, nil
 	}
 	return extendCost("list.extend of", args[0]), nil
+}
+
+// opMethodValue is the hidden builtin of a rewritten method value: x.name
+// read but not called there (f = d.items, then f()) becomes
+// $methodValue(x.name).
+const opMethodValue = "$methodValue"
+
+// methodValueOp returns a metered method for a library method the
+// rewrite meters, and anything else as it is.
+func methodValueOp(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	return meteredMethodValue(args[0]), nil
+}
+
+// meteredMethodValue wraps a bound library method that the rewrite
+// meters when called directly, so that calling it later is metered too:
+// same name and receiver (so it prints, compares and hashes as the
+// library's), and the library's own call once the cost is charged.
+func meteredMethodValue(v starlark.Value) starlark.Value {
+	m, ok := v.(*starlark.Builtin)
+	if !ok || m.Receiver() == nil || methodCosts[m.Name()] == nil {
+		return v
+	}
+	return starlark.NewBuiltin(m.Name(), func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if err := meterMethod(thread, m, args, kwargs); err != nil {
+			return nil, err
+		}
+		return m.CallInternal(thread, args, kwargs)
+	}).BindReceiver(m.Receiver())
+}
+
+// getattrOf is getattr(x, name[, default]), whose result is a metered
+// method as x.name would be.
+func getattrOf(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	v, err := starlark.Universe["getattr"].(*starlark.Builtin).CallInternal(thread, args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	return meteredMethodValue(v), nil
 }

@@ -10,7 +10,7 @@ import (
 // becomes x += $iadd(x, y), the left side read a second time, which is
 // only done where reading it has no effect (a name, or an index or field
 // of names and constants); and a call of one of the methods in
-// boundedMethods becomes $method(x.method, args…), which performs the
+// methodCosts becomes $method(x.method, args…), which performs the
 // call after checking the size when x is a string or a list.
 
 // binaryOps maps each rewritten operator to its hidden builtin.
@@ -47,38 +47,6 @@ var augmentedOps = map[syntax.Token]struct {
 	syntax.AMP_EQ:        {"$iand", syntax.AMP},
 	syntax.CIRCUMFLEX_EQ: {"$ixor", syntax.CIRCUMFLEX},
 	syntax.MINUS_EQ:      {"$isub", syntax.MINUS},
-}
-
-// boundedMethods maps the method names whose calls are rewritten to their
-// hidden builtins.
-var boundedMethods = map[string]string{
-	"join":       "$join",
-	"replace":    "$replace",
-	"format":     "$format",
-	"split":      "$split",
-	"rsplit":     "$rsplit",
-	"splitlines": "$splitlines",
-	"extend":     "$extend",
-	"update":     "$update",
-	"union":      "$union",
-	// dicts and sets
-	"items":   "$items",
-	"popitem": "$popitem",
-	// lists (ops_compare.go)
-	"index":                "$index",
-	"remove":               "$remove",
-	"keys":                 "$keys",
-	"values":               "$values",
-	"intersection":         "$intersection",
-	"issubset":             "$issubset",
-	"issuperset":           "$issuperset",
-	"difference":           "$difference",
-	"symmetric_difference": "$symmetric_difference",
-	// strings
-	"upper":      "$upper",
-	"lower":      "$lower",
-	"title":      "$title",
-	"capitalize": "$capitalize",
 }
 
 // A rewriter rewrites one file, knowing which of its names hold only
@@ -265,9 +233,17 @@ func (rw *rewriter) expr(x syntax.Expr) syntax.Expr {
 		if !rw.targets[x] && !rw.boundedTuple(x) {
 			return tupleDisplay(x)
 		}
+	case *syntax.DotExpr:
+		if _, bounded := methodCosts[x.Name.Name]; bounded && !rw.targets[x] {
+			rw.targets[x] = true
+			start, end := x.Span()
+			return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: x.NamePos, Name: opMethodValue}, Lparen: start, Args: []syntax.Expr{x}, Rparen: end}
+		}
 	case *syntax.CallExpr:
 		if dot, ok := x.Fn.(*syntax.DotExpr); ok {
-			if name := boundedMethods[dot.Name.Name]; name != "" {
+			if _, bounded := methodCosts[dot.Name.Name]; bounded {
+				name := "$" + dot.Name.Name
+				rw.targets[dot] = true // the method itself, not a value taken from it
 				args := append([]syntax.Expr{dot}, x.Args...)
 				return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: dot.Name.NamePos, Name: name},
 					Lparen: x.Lparen, Args: args, Rparen: x.Rparen}

@@ -186,6 +186,10 @@ var sameCases = []string{
 	"x, y = 1, 2\nr = (x == y, x < y, x >= y)", "x, y = 'a', 'b'\nr = (x == y, x < y, x in y)", "x = None\nr = (x == None, x != None)", "r = [1] == [1]",
 	"x = [1]\nr = x < 1", "x = [1]\nr = x == 1", "x = {}\nr = x <= x", "x = set([1])\nr = x < 1", "l = [1]\nz = lambda: 0\nr = l[z()] == 1",
 	"x = [1]\ny = (1,)\nr = (x == y, x != y)", "x = [1]\ny = (1,)\nr = x < y", "def f(x):\n    return [x\n        ==\n        None, x\n        <\n        []]\nr = f([1])",
+	// methods taken as values
+	"d = {'a': (1,)}\nf = d.items\nr = (f(), str(f), type(f), f == f, d.items == d.items)", "l = [[1], [2]]\ni = l.index\nr = (i([2]), i)", "f = 'abc'.upper\nr = (f(), {f: 1}[f])",
+	"d = {'a': 1}\nf = d.items\nr = f(1)", "l = [[1]]\nrm = l.remove\nrm([3])", "s = 'a,b'\nf = s.split\nr = f(',')", "x = [].index\nr = x(1)",
+	"f = {}.popitem\nr = f()", "d = {}\nd.items = 1", "m = [(1, 2)]\nr = [p for p in m[0].index(2) * (1,)]",
 	// x op= y before anything binds x at the top level is the resolver's error, as written
 	"for i in range(3):\n    if i > 0:\n        s += s\n    else:\n        s = 'x'\nr = s",
 	"def f():\n    s += 'x'\nr = f()", "x = 1\ndef f():\n    x += 1\n    return x\nr = f()",

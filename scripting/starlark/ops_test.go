@@ -191,7 +191,8 @@ func TestOpsRewriteWhat(t *testing.T) {
 		{"r = [1 for (a, b) in c]", 0}, {"for x in (a, b):\n    pass", 0}, {"s = '%s' % (a, b)", 1}, {"x = ((a,),)", 2}, {"x = ('a',) * 3", 0}, {"x = (a,) * 3", 2},
 		{"def f(*a):\n    pass", 1}, {"def f(a, **k):\n    pass", 0}, {"f = lambda *a: a", 1},
 		{"x = a == b", 1}, {"x = a == 'b'", 0}, {"x = 1 < b", 0}, {"x = a != None", 0}, {"None = []\nx = a != None", 1}, {"x = a in b", 1}, {"x = 'a' in b", 0},
-		{"x = a in ('b', 1)", 0}, {"x = a in [b]", 1}, {"x = a not in 'abc'", 0}, {"x = l.index(a)", 1}, {"l.remove(a)", 1}, {"x = d.items()", 1}, {"i = i + n", 0}, {"s += t", 0}, {"f = lambda i: i + s", 1}, {"f = lambda i = 1: i + s", 1},
+		{"x = a in ('b', 1)", 0}, {"x = a in [b]", 1}, {"x = a not in 'abc'", 0}, {"x = l.index(a)", 1}, {"l.remove(a)", 1}, {"x = d.items()", 1},
+		{"f = d.items", 1}, {"f = d.get", 0}, {"x = [d.keys, d.values]", 2}, {"d.items = 1", 0}, {"x = d.items().pop", 1}, {"i = i + n", 0}, {"s += t", 0}, {"f = lambda i: i + s", 1}, {"f = lambda i = 1: i + s", 1},
 	} {
 		f, err := fileOptions.Parse("w.star", c.src, 0)
 		if err != nil {
