@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
 	"github.com/hookhost/hookhost/scripting"
@@ -241,5 +242,23 @@ func TestSetMethodsWithoutArgument(t *testing.T) {
 		if !errors.As(err, &se) || se.Msg != name+": got 0 arguments, want 1" || se.Line != 4 {
 			t.Errorf("%s(): got %v, want the missing-argument error at line 4", name, err)
 		}
+	}
+}
+
+// TestVarargsKeepTheDocString: the check a def with *args starts with
+// goes after its doc string, which stays the function's.
+func TestVarargsKeepTheDocString(t *testing.T) {
+	predeclared := starlark.StringDict{}
+	addOpBuiltins(predeclared)
+	prog, err := rewrittenProgram("doc.star", []byte("def f(*a):\n    \"the doc\"\n    return a\n"), predeclared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	globals, err := prog.Init(&starlark.Thread{}, predeclared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc := globals["f"].(*starlark.Function).Doc(); doc != "the doc" {
+		t.Errorf("doc %q, want %q", doc, "the doc")
 	}
 }

@@ -2,6 +2,7 @@ package starlark
 
 import (
 	"fmt"
+	"slices"
 	"unsafe"
 
 	"go.starlark.net/starlark"
@@ -236,7 +237,8 @@ func varargsParam(params []syntax.Expr) *syntax.Ident {
 	return nil
 }
 
-// weighVarargs makes a def with *args weigh them first.
+// weighVarargs makes a def with *args weigh them first (after its doc
+// string, if any).
 func weighVarargs(d *syntax.DefStmt) {
 	id := varargsParam(d.Params)
 	if id == nil {
@@ -244,7 +246,11 @@ func weighVarargs(d *syntax.DefStmt) {
 	}
 	check := &syntax.CallExpr{Fn: &syntax.Ident{NamePos: id.NamePos, Name: opVarargs}, Lparen: id.NamePos,
 		Args: []syntax.Expr{&syntax.Ident{NamePos: id.NamePos, Name: id.Name}}, Rparen: id.NamePos}
-	d.Body = append([]syntax.Stmt{&syntax.ExprStmt{X: check}}, d.Body...)
+	at := 0
+	if doc, ok := d.Body[0].(*syntax.ExprStmt); ok && literalToken(doc.X) == syntax.STRING {
+		at = 1 // after the doc string, which stays the function's
+	}
+	d.Body = slices.Insert(d.Body, at, syntax.Stmt(&syntax.ExprStmt{X: check}))
 }
 
 // weighLambdaVarargs makes a lambda with *args weigh them first: its body
