@@ -192,6 +192,7 @@ func runHostileCases(t *testing.T) {
 		{name: "d.items taken as a value", body: "u = ()\nfor _ in range(40):\n    d = {u: u}\n    f = d.items\n    u = f()[0]\nreturn hook.respond(u in {})", timeout: time.Minute, want: "dict.items: hashing the tuple"},
 		{name: "getattr(d, \"items\")", body: "u = ()\nfor _ in range(40):\n    d = {u: u}\n    u = getattr(d, \"items\")()[0]\nreturn hook.respond(u in {})", timeout: time.Minute, want: "dict.items: hashing the tuple"},
 		{name: "list.index taken as a value", body: "l = [0]\nfor _ in range(8):\n    l = [l] * 1000\ni = [l].index\nreturn hook.respond(i(l))", wantIs: scripting.ErrInterrupted},
+		{name: "set | set of heavy tuples", body: "u = ()\nfor _ in range(19):\n    u = (u, u)\ns = set()\nfor i in range(5):\n    s.add((i, u))\nreturn hook.respond(len(s | s))", timeout: time.Minute, want: "set | set: hashing its elements would visit more than 4194304 elements"},
 		// comparing: metered, so the deadline ends it
 		{name: "== of shared lists", body: "l = [0]\nfor _ in range(8):\n    l = [l] * 1000\nreturn hook.respond(l == l)", wantIs: scripting.ErrInterrupted},
 		{name: "< of shared lists", body: "l = [0]\nfor _ in range(8):\n    l = [l] * 1000\nreturn hook.respond(l < l)", wantIs: scripting.ErrInterrupted},

@@ -159,10 +159,22 @@ var setOpTokens = map[string]syntax.Token{opOr: syntax.PIPE, opAnd: syntax.AMP, 
 func setOperatorOp(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	op := setOpTokens[b.Name()]
 	x, y := args[0], args[1]
-	if err := setOperatorCost(op, x, y).charge(thread); err != nil {
+	if err := checkSetOperator(thread, setOperatorCost(op, x, y), x, y); err != nil {
 		return nil, err
 	}
 	return starlark.Binary(op, x, y)
+}
+
+// checkSetOperator charges what a set or dict operator builds and weighs
+// what it hashes: every element of both operands (ops_tuples.go).
+func checkSetOperator(thread *starlark.Thread, c opCost, x, y starlark.Value) error {
+	if c.what == "" {
+		return nil
+	}
+	if err := c.charge(thread); err != nil {
+		return err
+	}
+	return weighElements(thread, c.what, x, y)
 }
 
 // setOperatorCost is the size of x op y for two sets, or two dicts under
@@ -201,7 +213,7 @@ var setIntoTokens = map[string]syntax.Token{"$ior": syntax.PIPE, "$iand": syntax
 
 // setIntoOp is x op= y's check: it returns y once the growth is charged.
 func setIntoOp(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-	if err := setIntoCost(setIntoTokens[b.Name()], args[0], args[1]).charge(thread); err != nil {
+	if err := checkSetOperator(thread, setIntoCost(setIntoTokens[b.Name()], args[0], args[1]), args[0], args[1]); err != nil {
 		return nil, err
 	}
 	return args[1], nil

@@ -166,13 +166,13 @@ func heldCost(thread *starlark.Thread, op, old, y starlark.Value) error {
 	case starlark.String("%"):
 		_, err = modIntoOp(thread, nil, args, nil)
 	case starlark.String("|"):
-		err = setIntoCost(syntax.PIPE, old, y).charge(thread)
+		err = checkSetOperator(thread, setIntoCost(syntax.PIPE, old, y), old, y)
 	case starlark.String("&"):
-		err = setIntoCost(syntax.AMP, old, y).charge(thread)
+		err = checkSetOperator(thread, setIntoCost(syntax.AMP, old, y), old, y)
 	case starlark.String("^"):
-		err = setIntoCost(syntax.CIRCUMFLEX, old, y).charge(thread)
+		err = checkSetOperator(thread, setIntoCost(syntax.CIRCUMFLEX, old, y), old, y)
 	case starlark.String("-"):
-		err = setIntoCost(syntax.MINUS, old, y).charge(thread)
+		err = checkSetOperator(thread, setIntoCost(syntax.MINUS, old, y), old, y)
 	}
 	return err
 }
