@@ -52,6 +52,7 @@ func TestHostileInts(t *testing.T) {
 			{name: "a product past the bits limit", body: "x = int(\"f\" * 40000, 16)\nreturn hook.respond(len(\"%x\" % (x * x)))", want: "int * int: the product would have about 320000 bits, " + product, line: 5},
 			{name: "squaring in a loop", body: "x = 10\nfor _ in range(64):\n    x = x * x", want: "int * int: the product would have about", line: 6},
 			{name: "*= squaring in a loop", body: "x = 10\nfor _ in range(64):\n    x *= x", want: "int * int: the product would have about", line: 6},
+			{name: "a product by a huge literal in a loop", body: "x = 3\nfor _ in range(1000):\n    x = x * 0x" + strings.Repeat("f", 60000), want: "int * int: the product would have about", line: 6},
 			{name: "*= squaring through a held address", body: "d = {\"k\": 10}\nk = lambda: \"k\"\nfor _ in range(64):\n    d[k()] *= d[\"k\"]", want: "int * int: the product would have about", line: 7},
 		} {
 			if tc.timeout == 0 {

@@ -370,7 +370,7 @@ func (rw *rewriter) boundedBySource(op syntax.Token, x, y syntax.Expr) bool {
 		// never come from literals.
 		return num(x) || num(y)
 	case syntax.STAR:
-		if isFloat(x) || isFloat(y) || num(x) && isNumber(y) || isNumber(x) && num(y) {
+		if isFloat(x) || isFloat(y) || num(x) && isSmallNumber(y) || isSmallNumber(x) && num(y) {
 			return true
 		}
 		return rw.repeatBySource(x, y) || rw.repeatBySource(y, x)
@@ -410,6 +410,22 @@ func (rw *rewriter) literalLen(x syntax.Expr) int {
 }
 
 func isNumber(x syntax.Expr) bool { return isInt(x) || isFloat(x) }
+
+// isSmallNumber reports whether x is a float literal or an int literal
+// that fits in 64 bits: a factor that grows a product by at most 64 bits
+// a step. (A hex literal of 65,536 digits would grow it by 262,144.)
+func isSmallNumber(x syntax.Expr) bool {
+	x = unparen(x)
+	if u, ok := x.(*syntax.UnaryExpr); ok && (u.Op == syntax.MINUS || u.Op == syntax.PLUS) {
+		x = unparen(u.X)
+	}
+	lit, ok := x.(*syntax.Literal)
+	if !ok {
+		return false
+	}
+	_, small := lit.Value.(int64)
+	return lit.Token == syntax.FLOAT || lit.Token == syntax.INT && small
+}
 
 func isInt(x syntax.Expr) bool   { return literalToken(x) == syntax.INT }
 func isFloat(x syntax.Expr) bool { return literalToken(x) == syntax.FLOAT }
