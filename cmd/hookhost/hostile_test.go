@@ -86,6 +86,7 @@ func hostileCases() []hostileCase {
 		wide[fmt.Sprintf("field_%06d", i)] = i
 	}
 	widePayload, _ := json.Marshal(wide)
+	digitsPayload, _ := json.Marshal(map[string]any{"s": strings.Repeat("7", 2<<20)})
 	return []hostileCase{
 		{name: "lua unpack 1e8", file: "bomb.lua", code: luaBomb(`return hook.message(tostring(select("#", unpack({}, 1, 1e8))))`)},
 		{name: "lua table.concat of 200000 strings", file: "bomb.lua", code: luaBomb(`
@@ -161,6 +162,14 @@ return hook.message(str(len(s)))`)},
 			code: "def bomb(**kw):\n    return hook.message(str(len(kw)))\n\nhook.on(\"tool.execute.pre\", bomb, priority = 10, timeout = \"1s\")\n"},
 		{name: "lua vararg of a 120000-field payload", file: "bomb.lua", stdin: widePayload,
 			code: "hook.on(\"tool.execute.pre\", function(...) local n = 0 for _ in pairs((...)) do n = n + 1 end return hook.message(tostring(n)) end, { name = \"bomb\", priority = 10, timeout = \"1s\" })\n"},
+		{name: "star l.extend of a global range(1 << 40)", file: "bomb.star", wantError: "iterating range: memory limit exceeded",
+			code: "R = range(1 << 40)\n" + starBomb("l = []\nl.extend(R)\nreturn hook.message(str(len(l)))")},
+		{name: "star int of a payload field of 2 MB of digits", file: "bomb.star", stdin: digitsPayload, wantError: "exceeds the limit (4300 digits) for integer string conversion",
+			code: "def bomb(s):\n    return hook.message(str(int(s) % 7))\n\nhook.on(\"tool.execute.pre\", bomb, priority = 10, timeout = \"1s\")\n"},
+		{name: "lua tonumber of a payload field of 2 MB of digits", file: "bomb.lua", stdin: digitsPayload,
+			code: "hook.on(\"tool.execute.pre\", function(s) return hook.message(tostring(tonumber(s))) end, { name = \"bomb\", priority = 10, timeout = \"1s\" })\n"},
+		{name: "star str of an int of 16 million bits", file: "bomb.star", wantError: "more than the limit of 262144",
+			code: starBomb(`x = int("f" * 4000000, 16)` + "\nreturn hook.modify({\"params\": {\"n\": x, \"s\": str(x)}})")},
 	}
 }
 
