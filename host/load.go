@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -226,7 +227,11 @@ func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, e
 		out.Version = prev.liveHash()
 		return prev, out, nil
 	}
-	prog, err := engine.Compile(ctx, scripting.Source{Name: name, Code: code}, h.env)
+	var prog scripting.Program
+	err = nulByte(name, code)
+	if err == nil {
+		prog, err = engine.Compile(ctx, scripting.Source{Name: name, Code: code}, h.env)
+	}
 	if err != nil && ctx.Err() != nil {
 		return nil, out, fmt.Errorf("compiling %s: %w", name, ctx.Err())
 	}
@@ -272,4 +277,17 @@ func (f *loadedFile) liveHash() string {
 		return ""
 	}
 	return f.live.hash
+}
+
+// nulByte refuses a file holding a NUL byte. go.starlark.net's scanner
+// takes one for the end of the file and drops what follows without a
+// word, so a file could show a reader a guard that never loads; a hook
+// file is text, in both languages.
+func nulByte(name string, code []byte) error {
+	i := bytes.IndexByte(code, 0)
+	if i < 0 {
+		return nil
+	}
+	return &scripting.Error{File: name, Line: 1 + bytes.Count(code[:i], []byte{'\n'}),
+		Msg: "the file holds a NUL byte, which a hook file must not: Starlark would stop reading there and ignore the rest"}
 }
