@@ -509,7 +509,7 @@ func (h *Host) logFailure(b *boundHook, err error) {
 	attrs := []any{"hook", b.id, "file", b.file, "error", err.Error()}
 	var se *scripting.Error
 	if errors.As(err, &se) && se.Backtrace != "" {
-		attrs = append(attrs, "traceback", se.Backtrace)
+		attrs = append(attrs, "traceback", scripting.Clip(se.Backtrace, scripting.MaxErrorText))
 	}
 	h.logger.Warn("hook failed", attrs...)
 }

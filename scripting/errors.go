@@ -3,6 +3,7 @@ package scripting
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // An Error is a problem in a script: a syntax error, a failed top level,
@@ -39,8 +40,27 @@ func (e *Error) Error() string {
 	if e.Hook != "" {
 		fmt.Fprintf(&b, "hook %q: ", e.Hook)
 	}
-	b.WriteString(e.Msg)
+	b.WriteString(Clip(e.Msg, MaxErrorText))
 	return b.String()
+}
+
+// MaxErrorText is the longest message or backtrace an error carries into
+// a trace, a log line or an answer: an interpreter's message may quote
+// what the script gave it (int() of a 4 MB string), and a backtrace may
+// list a hundred thousand frames.
+const MaxErrorText = 4 << 10
+
+// Clip keeps the first n bytes of s, cut at a character boundary, and
+// says how much it left out.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d more bytes)", s[:cut], len(s)-cut)
 }
 
 // Unwrap returns the cause.
