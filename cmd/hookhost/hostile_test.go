@@ -49,6 +49,11 @@ type hostileCase struct {
 	isolated bool
 	// wantError, when set, is part of the hostile hook's error.
 	wantError string
+	// orTimeout accepts the hook's own timeout instead of wantError: for
+	// a bomb stopped by a meter that counts element by element, which on
+	// a loaded machine under the race detector may reach the deadline
+	// before the budget. Either way the host answered and did not crash.
+	orTimeout bool
 }
 
 // lowHook is the lower-priority hook that must run after every hostile
@@ -162,7 +167,7 @@ return hook.message(str(len(s)))`)},
 			code: "def bomb(**kw):\n    return hook.message(str(len(kw)))\n\nhook.on(\"tool.execute.pre\", bomb, priority = 10, timeout = \"1s\")\n"},
 		{name: "lua vararg of a 120000-field payload", file: "bomb.lua", stdin: widePayload,
 			code: "hook.on(\"tool.execute.pre\", function(...) local n = 0 for _ in pairs((...)) do n = n + 1 end return hook.message(tostring(n)) end, { name = \"bomb\", priority = 10, timeout = \"1s\" })\n"},
-		{name: "star l.extend of a global range(1 << 40)", file: "bomb.star", wantError: "iterating range: memory limit exceeded",
+		{name: "star l.extend of a global range(1 << 40)", file: "bomb.star", wantError: "iterating range: memory limit exceeded", orTimeout: true,
 			code: "R = range(1 << 40)\n" + starBomb("l = []\nl.extend(R)\nreturn hook.message(str(len(l)))")},
 		{name: "star int of a payload field of 2 MB of digits", file: "bomb.star", stdin: digitsPayload, wantError: "exceeds the limit (4300 digits) for integer string conversion",
 			code: "def bomb(s):\n    return hook.message(str(int(s) % 7))\n\nhook.on(\"tool.execute.pre\", bomb, priority = 10, timeout = \"1s\")\n"},
@@ -189,7 +194,8 @@ func TestHostile(t *testing.T) {
 			}
 			out := runBounded(t, bin, hostileDeadline+hostileSlack, c.stdin, args...)
 			bomb := checkFireAnswer(t, out)
-			if e, _ := bomb["error"].(string); c.wantError != "" && !strings.Contains(e, c.wantError) {
+			if e, _ := bomb["error"].(string); c.wantError != "" && !strings.Contains(e, c.wantError) &&
+				!(c.orTimeout && strings.Contains(e, "timed out after")) {
 				t.Errorf("the bomb's error %q does not say %q", e, c.wantError)
 			}
 		})
