@@ -24,7 +24,12 @@ import (
 // the method itself), so results and error messages are the
 // interpreter's. The call instruction carries the operator's position,
 // and the hidden frame is dropped from an error's call stack
-// (dropHiddenFrames), so positions and backtraces read as before.
+// (dropHiddenFrames), so positions and backtraces read as before. One
+// difference remains: a function whose arguments fail to bind reports
+// the position of its first instruction, and when that is a rewritten
+// operation whose first operand is a literal ('%s' % x, (1, x)), it is
+// the operation's instead of the def's (reading the hidden builtin is a
+// positioned instruction; a constant is not).
 //
 // Integer and float arithmetic takes the first case of a type switch,
 // and operations whose size the source already bounds (i + 1, "-" * 40,

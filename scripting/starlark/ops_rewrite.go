@@ -63,8 +63,12 @@ type rewriter struct {
 	// a read at the top level to what is bound before it in the file.
 	globals map[string]bool
 	open    []syntax.Node // the nodes the walk is inside
-	// targets are the displays that are assignment or loop targets.
+	// targets are the displays that are assignment or loop targets, and
+	// the names that are parameters or keywords, never rewritten.
 	targets map[syntax.Expr]bool
+	// varargs are the *args names of the functions the walk is inside,
+	// innermost last ("" for a function without).
+	varargs []string
 }
 
 // rewriteOps rewrites f in place. syntax.Walk calls the function on a
@@ -92,8 +96,10 @@ func (rw *rewriter) enter(n syntax.Node) {
 	case *syntax.DefStmt:
 		rw.bindGlobal(n.Name)
 		rw.functions++
+		rw.varargs = append(rw.varargs, varargsName(n.Params))
 	case *syntax.LambdaExpr:
 		rw.functions++
+		rw.varargs = append(rw.varargs, varargsName(n.Params))
 	case *syntax.ForStmt:
 		rw.bindGlobal(n.Vars)
 	case *syntax.LoadStmt:
@@ -111,6 +117,7 @@ func (rw *rewriter) leave() {
 	switch n.(type) {
 	case *syntax.DefStmt, *syntax.LambdaExpr:
 		rw.functions--
+		rw.varargs = rw.varargs[:len(rw.varargs)-1]
 	}
 }
 
@@ -155,8 +162,8 @@ func (rw *rewriter) children(n syntax.Node) {
 		rw.markTargets(n.LHS)
 		rw.assign(n)
 	case *syntax.DefStmt:
+		rw.markParams(n.Params)
 		rw.list(n.Params)
-		weighVarargs(n)
 	case *syntax.ForStmt:
 		rw.markTargets(n.Vars)
 		rw.transient(n.X)
@@ -197,12 +204,15 @@ func (rw *rewriter) children(n syntax.Node) {
 		n.X = rw.expr(n.X)
 	case *syntax.CallExpr:
 		n.Fn = rw.expr(n.Fn)
+		rw.markKeywords(n.Args)
 		rw.list(n.Args)
 		rw.spreads(n.Args)
 	case *syntax.LambdaExpr:
+		rw.markParams(n.Params)
 		rw.list(n.Params)
+		rw.varargs = append(rw.varargs, varargsName(n.Params)) // the body is rewritten before the walk enters the lambda
 		n.Body = rw.expr(n.Body)
-		weighLambdaVarargs(n)
+		rw.varargs = rw.varargs[:len(rw.varargs)-1]
 	}
 }
 
@@ -233,11 +243,16 @@ func (rw *rewriter) expr(x syntax.Expr) syntax.Expr {
 		if !rw.targets[x] && !rw.boundedTuple(x) {
 			return tupleDisplay(x)
 		}
+	case *syntax.Ident:
+		if rw.readsVarargs(x) {
+			rw.targets[x] = true
+			return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: x.NamePos, Name: opVarargs}, Lparen: x.NamePos, Args: []syntax.Expr{x}, Rparen: x.NamePos}
+		}
 	case *syntax.DotExpr:
 		if _, bounded := methodCosts[x.Name.Name]; bounded && !rw.targets[x] {
 			rw.targets[x] = true
 			start, end := x.Span()
-			return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: x.NamePos, Name: opMethodValue}, Lparen: start, Args: []syntax.Expr{x}, Rparen: end}
+			return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: start, Name: opMethodValue}, Lparen: start, Args: []syntax.Expr{x}, Rparen: end}
 		}
 	case *syntax.CallExpr:
 		if dot, ok := x.Fn.(*syntax.DotExpr); ok {
@@ -245,7 +260,8 @@ func (rw *rewriter) expr(x syntax.Expr) syntax.Expr {
 				name := "$" + dot.Name.Name
 				rw.targets[dot] = true // the method itself, not a value taken from it
 				args := append([]syntax.Expr{dot}, x.Args...)
-				return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: dot.Name.NamePos, Name: name},
+				start, _ := dot.Span()
+				return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: start, Name: name},
 					Lparen: x.Lparen, Args: args, Rparen: x.Rparen}
 			}
 		}
@@ -272,10 +288,13 @@ func (rw *rewriter) spreads(args []syntax.Expr) {
 }
 
 // hiddenCall is name(x, y), called at pos: the position the interpreter
-// gives the operator, and so its errors.
+// gives the operator, and so its errors. The name is read where x starts,
+// which is where the operator's first instruction was: a function whose
+// binding fails reports the position of its first instruction.
 func hiddenCall(name string, pos syntax.Position, x, y syntax.Expr) *syntax.CallExpr {
+	start, _ := x.Span()
 	_, end := y.Span()
-	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: pos, Name: name}, Lparen: pos,
+	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: start, Name: name}, Lparen: pos,
 		Args: []syntax.Expr{x, y}, Rparen: end}
 }
 

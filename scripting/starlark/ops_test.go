@@ -190,7 +190,8 @@ func TestOpsRewriteWhat(t *testing.T) {
 		// tuples (ops_tuples.go) and comparisons (ops_compare.go)
 		{"x = (a, b)", 1}, {"x = (1, 'a', (2, -3), [a], {a: b})", 0}, {"(a, b), c = d", 0}, {"for a, (b, c) in d:\n    pass", 0},
 		{"r = [1 for (a, b) in c]", 0}, {"for x in (a, b):\n    pass", 0}, {"s = '%s' % (a, b)", 1}, {"x = ((a,),)", 2}, {"x = ('a',) * 3", 0}, {"x = (a,) * 3", 2},
-		{"def f(*a):\n    pass", 1}, {"def f(a, **k):\n    pass", 0}, {"f = lambda *a: a", 1},
+		{"def f(*a):\n    pass", 0}, {"def f(*a):\n    return (a, len(a), [x for x in a], lambda: a)", 5}, {"def f(a, **k):\n    pass", 0}, {"f = lambda *a: a", 1},
+		{"def f(*a):\n    a, b = 1, 2\n    g(a = 1)\n    def h(a = a):\n        return a", 2},
 		{"x = a == b", 1}, {"x = a == 'b'", 0}, {"x = 1 < b", 0}, {"x = a != None", 0}, {"None = []\nx = a != None", 1}, {"x = a in b", 1}, {"x = 'a' in b", 0},
 		{"x = a in ('b', 1)", 0}, {"x = a in [b]", 1}, {"x = a not in 'abc'", 0}, {"x = l.index(a)", 1}, {"l.remove(a)", 1}, {"x = d.items()", 1},
 		{"f = d.items", 1}, {"f = d.get", 0}, {"x = [d.keys, d.values]", 2}, {"d.items = 1", 0}, {"x = d.items().pop", 1}, {"i = i + n", 0}, {"s += t", 0}, {"f = lambda i: i + s", 1}, {"f = lambda i = 1: i + s", 1},

@@ -2,7 +2,6 @@ package starlark
 
 import (
 	"fmt"
-	"slices"
 	"unsafe"
 
 	"go.starlark.net/starlark"
@@ -25,7 +24,7 @@ import (
 // refused. go.starlark.net builds tuples in a few places, each of which
 // is rewritten or replaced: tuple displays (x, y) with any element the
 // source does not bound become $tuple(x, y); the *args tuple of a def or
-// lambda is weighed when the function starts; d.items() and d.popitem()
+// lambda is weighed where the function reads it; d.items() and d.popitem()
 // weigh their pairs, and x + y, x * n, tuple(), zip() and enumerate() the
 // tuples they make. A slice weighs no more than the tuple it is cut
 // from. Weights are remembered, per call, for tuples heavier than
@@ -151,15 +150,14 @@ func tupleOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 	return args, nil
 }
 
-// varargsOp weighs the *args tuple of the function that has just
-// started; it returns True, for a lambda's condition.
+// varargsOp weighs the *args tuple a function reads, and returns it.
 func varargsOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 	if t, ok := args[0].(starlark.Tuple); ok {
 		if err := weigherOf(thread).checkTuple("*args", t); err != nil {
 			return nil, err
 		}
 	}
-	return starlark.True, nil
+	return args[0], nil
 }
 
 // Hidden builtins of the tuple rewrites.
@@ -197,11 +195,13 @@ func (rw *rewriter) transient(x syntax.Expr) {
 	}
 }
 
-// markTargets records the tuple, list and parenthesised displays of an
-// assignment's or a loop's target, which bind names and are never
-// rewritten.
+// markTargets records the names and the tuple, list and parenthesised
+// displays of an assignment's or a loop's target, which bind names and
+// are never rewritten.
 func (rw *rewriter) markTargets(x syntax.Expr) {
 	switch x := x.(type) {
+	case *syntax.Ident:
+		rw.targets[x] = true
 	case *syntax.TupleExpr:
 		rw.targets[x] = true
 		for _, e := range x.List {
@@ -224,46 +224,61 @@ func tupleDisplay(t *syntax.TupleExpr) syntax.Expr {
 	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: start, Name: opTuple}, Lparen: start, Args: t.List, Rparen: end}
 }
 
-// varargsParam returns the *args parameter of a def's or lambda's
-// parameters, or nil.
-func varargsParam(params []syntax.Expr) *syntax.Ident {
+// varargsName returns the name of the *args parameter of a def's or
+// lambda's parameters, or "".
+func varargsName(params []syntax.Expr) string {
 	for _, p := range params {
 		if u, ok := p.(*syntax.UnaryExpr); ok && u.Op == syntax.STAR {
 			if id, ok := u.X.(*syntax.Ident); ok {
-				return id
+				return id.Name
 			}
 		}
 	}
-	return nil
+	return ""
 }
 
-// weighVarargs makes a def with *args weigh them first (after its doc
-// string, if any).
-func weighVarargs(d *syntax.DefStmt) {
-	id := varargsParam(d.Params)
-	if id == nil {
-		return
+// readsVarargs reports whether id reads the *args of a function the walk
+// is inside (or a name that shadows them, which is weighed needlessly):
+// each such read becomes $varargs(args), which weighs the tuple (once:
+// a heavy one is remembered) and returns it. Weighing at the reads
+// rather than in a statement of its own leaves the function's first
+// instruction, and so the position a failed binding is reported at, as
+// it was.
+func (rw *rewriter) readsVarargs(id *syntax.Ident) bool {
+	if rw.targets[id] {
+		return false
 	}
-	check := &syntax.CallExpr{Fn: &syntax.Ident{NamePos: id.NamePos, Name: opVarargs}, Lparen: id.NamePos,
-		Args: []syntax.Expr{&syntax.Ident{NamePos: id.NamePos, Name: id.Name}}, Rparen: id.NamePos}
-	at := 0
-	if doc, ok := d.Body[0].(*syntax.ExprStmt); ok && literalToken(doc.X) == syntax.STRING {
-		at = 1 // after the doc string, which stays the function's
+	for _, name := range rw.varargs {
+		if name != "" && name == id.Name {
+			return true
+		}
 	}
-	d.Body = slices.Insert(d.Body, at, syntax.Stmt(&syntax.ExprStmt{X: check}))
+	return false
 }
 
-// weighLambdaVarargs makes a lambda with *args weigh them first: its body
-// becomes body if $varargs(args) else 0.
-func weighLambdaVarargs(l *syntax.LambdaExpr) {
-	id := varargsParam(l.Params)
-	if id == nil {
-		return
+// markParams records the names a def's or lambda's parameters bind.
+func (rw *rewriter) markParams(params []syntax.Expr) {
+	for _, p := range params {
+		switch p := p.(type) {
+		case *syntax.Ident:
+			rw.targets[p] = true
+		case *syntax.BinaryExpr: // name = default
+			rw.targets[p.X] = true
+		case *syntax.UnaryExpr: // *args, **kwargs
+			if p.X != nil {
+				rw.targets[p.X] = true
+			}
+		}
 	}
-	check := &syntax.CallExpr{Fn: &syntax.Ident{NamePos: id.NamePos, Name: opVarargs}, Lparen: id.NamePos,
-		Args: []syntax.Expr{&syntax.Ident{NamePos: id.NamePos, Name: id.Name}}, Rparen: id.NamePos}
-	l.Body = &syntax.CondExpr{If: id.NamePos, Cond: check, True: l.Body, ElsePos: id.NamePos,
-		False: &syntax.Literal{Token: syntax.INT, TokenPos: id.NamePos, Raw: "0", Value: int64(0)}}
+}
+
+// markKeywords records the keyword names of a call's arguments.
+func (rw *rewriter) markKeywords(args []syntax.Expr) {
+	for _, a := range args {
+		if kw, ok := a.(*syntax.BinaryExpr); ok && kw.Op == syntax.EQ {
+			rw.targets[kw.X] = true
+		}
+	}
 }
 
 // checkTupleArith weighs the tuple x + y or x * n (n * x) would build.
