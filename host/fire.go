@@ -265,7 +265,7 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 	elapsed := fr.now - start
 	entry := TraceEntry{Hook: b.id, Priority: b.priority, Duration: elapsed}
 	if hit := wc.heapHit.Load(); hit != heapNotHit && c.Interrupted() {
-		err := fr.h.heapFailure(b, hit == heapCulprit)
+		err := fr.h.heapFailure(b, hit)
 		entry.Outcome, entry.Error = OutcomeError, err.Error()
 		return reply{}, entry, err
 	}
@@ -475,10 +475,12 @@ func (h *Host) noteOverrun(b *boundHook, c *scripting.Call) {
 var ErrHeapLimit = errors.New("memory limit")
 
 // heapFailure is the failure of a hook the watchdog interrupted because
-// the heap passed its limit; blamed says whether it was found to be the
-// hook that grew it, which counts a strike (heapblame.go).
-func (h *Host) heapFailure(b *boundHook, blamed bool) error {
+// the heap passed its limit (hit is the call's heapHit). A hook found to
+// be the one that grew the heap earns one strike for each time the heap
+// passed the limit, however many of its calls ran then (heapblame.go).
+func (h *Host) heapFailure(b *boundHook, hit uint64) error {
 	limit := scripting.FormatBytes(h.wd.limit.Load())
+	blamed := hit&heapStrike != 0
 	if !blamed {
 		h.logger.Warn("hook interrupted: the host's heap passed its limit while it ran beside other hooks; "+
 			"not counted against it, and those hooks run one at a time for a while to find the one to blame",
@@ -488,7 +490,9 @@ func (h *Host) heapFailure(b *boundHook, blamed bool) error {
 	}
 	h.logger.Warn("hook interrupted: the host's heap passed its limit", "hook", b.id, "file", b.file, "line", b.line,
 		"limit", limit)
-	h.strike(b, "the host's heap passed its limit while it ran")
+	if b.strikes.heapEvent.Swap(hit) != hit {
+		h.strike(b, "the host's heap passed its limit while it ran")
+	}
 	return &scripting.Error{File: b.file, Line: b.line, Hook: b.id, Err: ErrHeapLimit,
 		Msg: fmt.Sprintf("memory limit: the host's heap passed %s while this hook ran", limit)}
 }

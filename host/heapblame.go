@@ -32,15 +32,21 @@ import (
 // suspect, and is never struck for it. Calls served by a worker process
 // are never blamed: their memory is not the host's.
 
-// The values of watchedCall.heapHit.
+// watchedCall.heapHit is heapNotHit, or the heap event (a count of the
+// times the heap passed the limit) that interrupted the call, shifted
+// left by one, with heapStrike set when the call was to blame.
 const (
-	heapNotHit = iota
-	// heapCulprit: interrupted as the hook to blame; a strike.
-	heapCulprit
-	// heapUnclear: interrupted as the one suspect among several hooks
-	// running, or with all of them; no strike.
-	heapUnclear
+	heapNotHit = 0
+	heapStrike = 1
 )
+
+// heapHitOf is the heapHit of a call interrupted at event.
+func heapHitOf(event uint64, strike bool) uint64 {
+	if strike {
+		return event<<1 | heapStrike
+	}
+	return event << 1
+}
 
 // suspectFor is how long a hook stays a suspect: the strike window.
 const suspectFor = strikeWindow
@@ -72,35 +78,51 @@ func (w *watchdog) awaitTurn(ctx context.Context) (release func(), err error) {
 }
 
 // checkHeap samples the heap and, when it is over the limit, interrupts
-// the calls to blame, marking each so its fire can say why.
+// the calls to blame, marking each so its fire can say why. Then, until
+// every interrupted call has left (its memory is live until it returns)
+// and the garbage they leave is collected, it judges nothing: a heap they
+// still fill must not be blamed on the calls that ran beside them.
 func (w *watchdog) checkHeap() {
 	limit := w.limit.Load()
 	if limit <= 0 || w.collecting.Load() {
 		return // no limit, or the garbage of the last calls interrupted is not yet collected
 	}
-	metrics.Read(w.heap)
-	if w.heap[0].Value.Kind() != metrics.KindUint64 || w.heap[0].Value.Uint64() <= uint64(limit) {
-		return
+	if !w.collectDue {
+		metrics.Read(w.heap)
+		if w.heap[0].Value.Kind() != metrics.KindUint64 || w.heap[0].Value.Uint64() <= uint64(limit) {
+			return
+		}
 	}
 	w.passes.Add(1)
 	defer w.passes.Add(1)
 	var running []*watchedCall
+	unwinding := false
 	w.eachCall(func(c *watchedCall) {
-		if !c.isolated && !c.Interrupted() {
+		switch {
+		case c.isolated:
+		case c.Interrupted():
+			unwinding = true
+		default:
 			running = append(running, c)
 		}
 	})
-	culprit, strike := w.blame(running, monoNow())
-	hit := int32(heapUnclear)
-	if strike {
-		hit = heapCulprit
+	if unwinding {
+		return
 	}
+	if w.collectDue {
+		w.collectDue = false
+		w.collect()
+		return
+	}
+	culprit, strike := w.blame(running, monoNow())
+	w.heapEvents++
+	hit := heapHitOf(w.heapEvents, strike)
 	for _, c := range running {
 		if (culprit == "" || c.Hook == culprit) && c.heapHit.CompareAndSwap(heapNotHit, hit) {
 			c.Interrupt()
+			w.collectDue = true
 		}
 	}
-	w.collect()
 }
 
 // eachCall calls f on every call registered; only for the watchdog

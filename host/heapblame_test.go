@@ -261,3 +261,62 @@ end, { name = "guard", timeout = "60s" })`,
 		t.Fatalf("quarantined %v, want none", q)
 	}
 }
+
+// strikesOf counts a hook's strikes.
+func strikesOf(h *Host, id string) int {
+	h.strikes.mu.Lock()
+	r := h.strikes.byID[id]
+	h.strikes.mu.Unlock()
+	if r == nil {
+		return 0
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.times)
+}
+
+// One time the heap passes the limit is one strike for the hook to
+// blame, however many of its calls ran then: one session's payload must
+// not quarantine a guard that serves every session.
+func TestHeapBlameStrikesOncePerEvent(t *testing.T) {
+	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spinning atomic.Int32
+	probe := stdlib.Module{Name: "probe", Funcs: []stdlib.Func{
+		{Name: "spinning", Impl: func(*stdlib.Call) (any, error) { spinning.Add(1); return nil, nil }},
+	}}
+	h := newTestHost(t, map[string]string{"guard.lua": `local probe = require("probe")
+hook.on("tool.execute.pre", function(big)
+  if big then
+    local t, s = {}, string.rep("x", 1024)
+    for i = 1, 1e9 do t[i] = s .. i end
+  end
+  probe.spinning()
+  while true do end
+end, { name = "guard", timeout = "60s" })`}, Options{Config: cfg, Modules: []stdlib.Module{probe}, Limits: scripting.Limits{MaxCallMemory: 1 << 40}})
+	runtime.GC()
+	done := make(chan Result, 3)
+	for range 2 {
+		go func() {
+			r, _ := h.Fire(context.Background(), "tool.execute.pre", map[string]any{})
+			done <- r
+		}()
+	}
+	for spinning.Load() < 2 {
+		runtime.Gosched()
+	}
+	go func() {
+		r, _ := h.Fire(context.Background(), "tool.execute.pre", map[string]any{"big": true})
+		done <- r
+	}()
+	for range 3 {
+		if r := <-done; len(r.Trace) != 1 || !strings.HasSuffix(r.Trace[0].Error, "heap passed 64MiB while this hook ran") {
+			t.Fatalf("trace %+v, want each call interrupted and blamed", r.Trace)
+		}
+	}
+	if n := strikesOf(h, "guard.lua:guard"); n != 1 {
+		t.Fatalf("%d strikes for one time the heap passed the limit, want 1", n)
+	}
+}

@@ -31,6 +31,9 @@ type quarantine struct {
 type strikeRecord struct {
 	id          string
 	quarantined atomic.Bool
+	// heapEvent is the heapHit of the last heap event the hook was struck
+	// for (heapblame.go).
+	heapEvent atomic.Uint64
 
 	mu      sync.Mutex
 	times   []time.Time

@@ -217,7 +217,7 @@ func TestWatchedCallReuse(t *testing.T) {
 	if reusable {
 		t.Fatal("a call unregistered during a pass is reusable")
 	}
-	c.heapHit.Store(heapCulprit)
+	c.heapHit.Store(heapHitOf(1, true))
 	c.isolated = true
 	w.reuseCall(c)
 	if c.Payload != nil || c.Hook != "" || !c.Deadline.IsZero() || c.Interrupted() || c.heapHit.Load() != heapNotHit || c.isolated {

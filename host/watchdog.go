@@ -37,6 +37,12 @@ type watchdog struct {
 	// collecting is set while a collection started after a memory
 	// interrupt runs, so that only one runs at a time.
 	collecting atomic.Bool
+	// heapEvents counts the times the heap passed the limit with calls
+	// to interrupt, and collectDue says that the calls last interrupted
+	// for it have yet to leave before their garbage is collected; both
+	// only for the watchdog goroutine (heapblame.go).
+	heapEvents uint64
+	collectDue bool
 
 	// passes is odd while the watchdog goroutine looks at the slots (a
 	// scan, a heap check, the interrupts of stop): a call unregistered
@@ -78,7 +84,7 @@ type watchedCall struct {
 	scripting.Call
 	// heapHit says whether and how the watchdog interrupted the call
 	// because the heap passed its limit (heapblame.go).
-	heapHit atomic.Int32
+	heapHit atomic.Uint64
 	// isolated is set for a call served by a worker process, whose
 	// memory is not the host's heap.
 	isolated bool
