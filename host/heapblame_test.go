@@ -320,3 +320,65 @@ end, { name = "guard", timeout = "60s" })`}, Options{Config: cfg, Modules: []std
 		t.Fatalf("%d strikes for one time the heap passed the limit, want 1", n)
 	}
 }
+
+// A suspect interrupted without a strike, which caught the interrupt and
+// built more before it left, leaves its memory live until it returns: the
+// hook left running beside it is not blamed for that heap.
+func TestHeapBlameWaitsForInterruptedCallsToLeave(t *testing.T) {
+	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var started atomic.Bool
+	probe := stdlib.Module{Name: "probe", Funcs: []stdlib.Func{
+		{Name: "started", Impl: func(*stdlib.Call) (any, error) { started.Store(true); return nil, nil }},
+	}}
+	h := newTestHost(t, map[string]string{
+		"bomb.lua": `
+hook.on("tool.execute.post", function()
+  local t, s = {}, string.rep("x", 1024)
+  pcall(function() for i = 1, 1e9 do t[i] = s .. i end end)
+  return t
+end, { name = "bomb", timeout = "60s" })`,
+		"spin.lua": `local probe = require("probe")
+hook.on("tool.execute.pre", function()
+  probe.started()
+  local n = 0
+  for i = 1, 3e6 do n = n + i end
+end, { name = "spin", timeout = "60s" })`,
+		"guard.lua": `local probe = require("probe")
+hook.on("session.end", function()
+  probe.started()
+  local n = 0
+  for i = 1, 3e6 do n = n + i end
+end, { name = "guard", timeout = "60s" })`,
+	}, Options{Config: cfg, Modules: []stdlib.Module{probe}, Limits: scripting.Limits{MaxCallMemory: 1 << 40}})
+	besideBomb := func(event string) (guard, bomb Result) {
+		runtime.GC()
+		started.Store(false)
+		gd := make(chan Result)
+		go func() {
+			r, _ := h.Fire(context.Background(), event, map[string]any{})
+			gd <- r
+		}()
+		for !started.Load() {
+			runtime.Gosched()
+		}
+		bomb = fireOK(t, h, "tool.execute.post", map[string]any{})
+		return <-gd, bomb
+	}
+	// Make the bomb a suspect: beside spin, neither can be blamed.
+	spin, _ := besideBomb("tool.execute.pre")
+	if !h.wd.isSuspect("bomb.lua:bomb", monoNow()) {
+		t.Fatalf("the bomb is not a suspect after running beside spin: %+v", spin.Trace)
+	}
+	for round := range 3 {
+		guard, _ := besideBomb("session.end")
+		if len(guard.Trace) == 1 && strings.HasSuffix(guard.Trace[0].Error, "while this hook ran") {
+			t.Fatalf("round %d: the guard was blamed for the suspect's heap: %+v", round, guard.Trace)
+		}
+	}
+	if n := strikesOf(h, "guard.lua:guard"); n != 0 {
+		t.Fatalf("the guard has %d strikes, want none", n)
+	}
+}

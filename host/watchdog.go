@@ -305,15 +305,19 @@ func (w *watchdog) scan(now int64) (earliest int64, busy bool) {
 	return earliest, busy
 }
 
-// collect runs a garbage collection on a goroutine of its own, so that
+// collect runs garbage collections on a goroutine of its own, so that
 // what the interrupted calls allocated is freed before the next sample
-// blames the calls that come after them. One runs at a time.
+// blames the calls that come after them. One runs at a time. It runs two:
+// what died while the first one marked survives it (a call that returned
+// a moment before still had its interpreter on a stack the collector had
+// already scanned), and was left over the limit, blamed on the next call.
 func (w *watchdog) collect() {
 	if !w.collecting.CompareAndSwap(false, true) {
 		return
 	}
 	go func() {
 		defer w.collecting.Store(false)
+		runtime.GC()
 		runtime.GC()
 	}()
 }
