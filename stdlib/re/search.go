@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -61,14 +62,29 @@ type pattern struct {
 }
 
 func (p *pattern) continuation() (*regexp.Regexp, error) {
-	p.nextOnce.Do(func() {
-		p.next, p.nextErr = regexp.Compile(`(?s:.)(` + p.expr + `)`)
-	})
+	p.nextOnce.Do(func() { p.next, p.nextErr = compileContinuation(p.expr) })
 	if p.nextErr != nil {
 		// Only a pattern at regexp's nesting limit gets here.
 		return nil, fmt.Errorf("pattern too complex to search a long text past its first match: %w", p.nextErr)
 	}
 	return p.next, nil
+}
+
+// compileContinuation compiles (?s:.) followed by expr as group 1. It
+// wraps expr's parsed tree rather than its source: in the source, an
+// unclosed \Q makes everything after it literal, a closing parenthesis
+// appended to it too, while the tree's String spells \Q… out as escaped
+// literals and keeps the flags each part was parsed with.
+func compileContinuation(expr string) (*regexp.Regexp, error) {
+	tree, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil, err
+	}
+	wrapped := &syntax.Regexp{Op: syntax.OpConcat, Sub: []*syntax.Regexp{
+		{Op: syntax.OpAnyChar},
+		{Op: syntax.OpCapture, Cap: 1, Sub: []*syntax.Regexp{tree}},
+	}}
+	return regexp.Compile(wrapped.String())
 }
 
 // work is the worst case of searches searches over text, in

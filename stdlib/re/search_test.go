@@ -26,10 +26,14 @@ var (
 		`\b`, `\B`, `\ba`, `a\b`, `\bab\b`, `\Bb`, `a|ab`, `ab|a`, `a*b|a`, `ab+c`, `^abc`, `(?i)AB`,
 		`(a)(b)?`, `(?P<x>a+)(?P<y>b*)`, `(a|(b))+`, `é`, `.`, `(?s).`, `[^a]`, `\xff`, `\x{FFFD}`,
 		`a.c`, `(?U)a+`, `(a*)*b`, `\w+`, `\s*,\s*`, `(?m)^\w+$`,
+		// \Q without \E quotes the rest of the pattern, so the
+		// continuation must not be built by appending to the source.
+		`\Qa.b`, `x\Q)(`, `\Q`, `(?i)\Qab`, `(?m)^\Qa.b`, `a\Q # )(`, `a # x`,
 	}
 	sameTexts = []string{
 		"", "a", "b", "aaa", "ab", "abab", "abc abc", "xabcx ab", "ab\nab\na", "\nab\n\n", "é é", "aé a",
 		"\xffa\xff", "a\xe2\x82b", "\xf0\xe2\x82\xacab", "foo bar_baz a,b , c", "aaab", "bbaab", "abcab\nabc",
+		"a.b xa.b\na.bab", "x)(x)(x", "AB aB ab", "a # )(a # x",
 	}
 )
 

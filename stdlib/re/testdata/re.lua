@@ -33,6 +33,17 @@ expect.eq(re.split(",", "a,b,c", 2), {"a", "b,c"})
 expect.eq(re.escape("a.b*c"), [[a\.b\*c]])
 expect.eq(re.match("^" .. re.escape("1+1=2") .. "$", "1+1=2"), true)
 
+-- A padded text takes the interruptible search, which continues past the
+-- first position with a second pattern: an unclosed \Q must quote there
+-- too, not swallow the parenthesis that pattern adds.
+local padded = string.rep("x ", 75000) .. "git push --force"
+expect.eq(re.match([[\Qgit push --force]], padded), true)
+expect.eq(re.find([[(?i)\QGIT PUSH]], padded), "git push")
+local quoted = string.rep("a.b)( ", 600)
+expect.eq(#re.find_all([[\Qa.b)(]], quoted), 600)
+expect.eq(#re.split([[\Q)(]], quoted), 601)
+expect.eq(re.replace([[\Qa.b)(]], quoted, "c"), string.rep("c ", 600))
+
 -- errors
 expect.fails(function() return re.match("a(b", "x") end, "bad pattern `a(b`: missing closing )")
 expect.fails(function() return re.match("foo(?!bar)", "x") end, "no lookahead")
