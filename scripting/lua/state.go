@@ -17,6 +17,9 @@ type state struct {
 	L    *lua.LState
 	prog *program
 	intr *interruptContext
+	// home is the pool slot its caller's processor uses, while the state
+	// serves a call (pool.go).
+	home *poolHome
 
 	// regs are the hook.on registrations the top level made.
 	regs    []registration
