@@ -2,6 +2,8 @@ package lua
 
 import (
 	"context"
+	"runtime"
+	"runtime/debug"
 	"sync"
 	"testing"
 	"time"
@@ -44,5 +46,35 @@ hook.on("e", function(x) n = n + 1 return hook.respond(x * 2) end, { name = "h" 
 		if pl.slots[i].st.Load() != nil {
 			t.Errorf("slot %d holds an interpreter after Close", i)
 		}
+	}
+}
+
+// A processor's calls take back the interpreter they gave back last (its
+// memory is in that core's caches), not one from a random slot.
+func TestPoolGivesBackTheLastInterpreter(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // one processor, whose home the sync.Pool keeps
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // a collection would empty the sync.Pool
+	p := newStatePool(8)
+	states := make([]*state, 4)
+	for i := range states {
+		states[i] = &state{}
+		p.put(states[i])
+	}
+	first := p.get()
+	p.put(first)
+	for i := 0; i < 100; i++ {
+		st := p.get()
+		if st != first {
+			t.Fatalf("call %d took another interpreter than the one given back", i)
+		}
+		p.put(st)
+	}
+	for range states {
+		if p.get() == nil {
+			t.Fatal("an interpreter was lost")
+		}
+	}
+	if p.get() != nil {
+		t.Fatal("more interpreters than were given")
 	}
 }
