@@ -52,7 +52,7 @@ hook.on("e", function(x) n = n + 1 return hook.respond(x * 2) end, { name = "h" 
 // A processor's calls take back the interpreter they gave back last (its
 // memory is in that core's caches), not one from a random slot.
 func TestPoolGivesBackTheLastInterpreter(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // one processor, whose home the sync.Pool keeps
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))  // one processor, whose home the sync.Pool keeps
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // a collection would empty the sync.Pool
 	p := newStatePool(8)
 	states := make([]*state, 4)

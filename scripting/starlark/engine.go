@@ -157,7 +157,7 @@ func reasonBuiltin(a scripting.ReasonAction, generic *starlark.Builtin) func(*st
 		if err := m.flush(); err != nil {
 			return nil, fmt.Errorf("%s: %w", b.Name(), err)
 		}
-		return &decision{d: d}, nil
+		return ct.decisionValue(d), nil
 	}
 }
 
