@@ -50,7 +50,10 @@ hook.on("e", function(x) n = n + 1 return hook.respond(x * 2) end, { name = "h" 
 }
 
 // A processor's calls take back the interpreter they gave back last (its
-// memory is in that core's caches), not one from a random slot.
+// memory is in that core's caches), not one from a random slot. Under the
+// race detector sync.Pool drops a quarter of what it is given, so a home
+// is lost now and then and only most calls find theirs; taken from a
+// random slot, about a third would.
 func TestPoolGivesBackTheLastInterpreter(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))  // one processor, whose home the sync.Pool keeps
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // a collection would empty the sync.Pool
@@ -60,14 +63,24 @@ func TestPoolGivesBackTheLastInterpreter(t *testing.T) {
 		states[i] = &state{}
 		p.put(states[i])
 	}
-	first := p.get()
-	p.put(first)
-	for i := 0; i < 100; i++ {
+	const calls = 200
+	same := 0
+	last := p.get()
+	p.put(last)
+	for i := 0; i < calls; i++ {
 		st := p.get()
-		if st != first {
-			t.Fatalf("call %d took another interpreter than the one given back", i)
+		if st == last {
+			same++
 		}
+		last = st
 		p.put(st)
+	}
+	want := calls
+	if raceEnabled {
+		want = calls * 6 / 10
+	}
+	if same < want {
+		t.Fatalf("%d of %d calls took the interpreter given back last, want at least %d", same, calls, want)
 	}
 	for range states {
 		if p.get() == nil {
