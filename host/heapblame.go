@@ -125,21 +125,6 @@ func (w *watchdog) checkHeap() {
 	}
 }
 
-// eachCall calls f on every call registered; only for the watchdog
-// goroutine, during a pass.
-func (w *watchdog) eachCall(f func(*watchedCall)) {
-	for i := range w.slots {
-		if c := w.slots[i].call.Load(); c != nil {
-			f(c)
-		}
-	}
-	w.mu.Lock()
-	for c := range w.overflow {
-		f(c)
-	}
-	w.mu.Unlock()
-}
-
 // blame names the hook whose calls to interrupt among those running,
 // and whether they count a strike; with no name, every call is
 // interrupted and their hooks become suspects.

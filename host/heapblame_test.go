@@ -121,21 +121,8 @@ end, { name = "guard", timeout = "60s" })`,
 			bombID := file + ":bomb"
 			for round := 1; round <= 1+strikeLimit; round++ {
 				runtime.GC()
-				started.Store(false)
 				released.Store(false)
-				guardDone := make(chan Result)
-				go func() {
-					r, _ := h.Fire(context.Background(), "tool.execute.pre", map[string]any{})
-					guardDone <- r
-				}()
-				for !started.Load() {
-					runtime.Gosched()
-				}
-				bombDone := make(chan Result)
-				go func() {
-					r, _ := h.Fire(context.Background(), "tool.execute.post", map[string]any{})
-					bombDone <- r
-				}()
+				guardDone, bombDone := fireBeside(h, &started, "tool.execute.pre", "tool.execute.post")
 				var guard, bombed Result
 				if round == 1 {
 					// Nothing is a suspect yet: the bomb runs beside the
@@ -235,20 +222,7 @@ end, { name = "guard", timeout = "60s" })`,
 	}, Options{Config: cfg, Modules: []stdlib.Module{probe}, Limits: scripting.Limits{MaxCallMemory: 1 << 40}})
 	for round, event := range events {
 		runtime.GC()
-		started.Store(false)
-		guardDone := make(chan Result)
-		go func() {
-			r, _ := h.Fire(context.Background(), "tool.execute.pre", map[string]any{})
-			guardDone <- r
-		}()
-		for !started.Load() {
-			runtime.Gosched()
-		}
-		bombDone := make(chan Result)
-		go func() {
-			r, _ := h.Fire(context.Background(), event, map[string]any{})
-			bombDone <- r
-		}()
+		guardDone, bombDone := fireBeside(h, &started, "tool.execute.pre", event)
 		guard, bombed := <-guardDone, <-bombDone
 		if len(guard.Trace) != 1 || !strings.Contains(guard.Trace[0].Error, "beside others (not counted against it)") {
 			t.Fatalf("round %d: the guard's trace %+v, want an interruption not counted", round, guard.Trace)
@@ -355,17 +329,8 @@ end, { name = "guard", timeout = "60s" })`,
 	}, Options{Config: cfg, Modules: []stdlib.Module{probe}, Limits: scripting.Limits{MaxCallMemory: 1 << 40}})
 	besideBomb := func(event string) (guard, bomb Result) {
 		runtime.GC()
-		started.Store(false)
-		gd := make(chan Result)
-		go func() {
-			r, _ := h.Fire(context.Background(), event, map[string]any{})
-			gd <- r
-		}()
-		for !started.Load() {
-			runtime.Gosched()
-		}
-		bomb = fireOK(t, h, "tool.execute.post", map[string]any{})
-		return <-gd, bomb
+		gd, bd := fireBeside(h, &started, event, "tool.execute.post")
+		return <-gd, <-bd
 	}
 	// Make the bomb a suspect: beside spin, neither can be blamed.
 	spin, _ := besideBomb("tool.execute.pre")
@@ -381,4 +346,24 @@ end, { name = "guard", timeout = "60s" })`,
 	if n := strikesOf(h, "guard.lua:guard"); n != 0 {
 		t.Fatalf("the guard has %d strikes, want none", n)
 	}
+}
+
+// fireBeside starts a fire of first, waits until its hook says it started
+// (started), then starts a fire of second beside it; both results arrive
+// on the channels.
+func fireBeside(h *Host, started *atomic.Bool, first, second string) (firstDone, secondDone chan Result) {
+	started.Store(false)
+	firstDone, secondDone = make(chan Result, 1), make(chan Result, 1)
+	go func() {
+		r, _ := h.Fire(context.Background(), first, map[string]any{})
+		firstDone <- r
+	}()
+	for !started.Load() {
+		runtime.Gosched()
+	}
+	go func() {
+		r, _ := h.Fire(context.Background(), second, map[string]any{})
+		secondDone <- r
+	}()
+	return firstDone, secondDone
 }

@@ -147,16 +147,7 @@ func (w *watchdog) stop() {
 func (w *watchdog) interruptAll() {
 	w.passes.Add(1)
 	defer w.passes.Add(1)
-	for i := range w.slots {
-		if c := w.slots[i].call.Load(); c != nil {
-			c.Interrupt()
-		}
-	}
-	w.mu.Lock()
-	for c := range w.overflow {
-		c.Interrupt()
-	}
-	w.mu.Unlock()
+	w.eachCall((*watchedCall).Interrupt)
 }
 
 // watch registers c and returns the token to pass to unwatch.
@@ -274,6 +265,21 @@ func (w *watchdog) sleep() bool {
 	return true
 }
 
+// eachCall calls f on every call registered: only during a pass (passes
+// odd), so that no call it sees is reused meanwhile (see unwatch).
+func (w *watchdog) eachCall(f func(*watchedCall)) {
+	for i := range w.slots {
+		if c := w.slots[i].call.Load(); c != nil {
+			f(c)
+		}
+	}
+	w.mu.Lock()
+	for c := range w.overflow {
+		f(c)
+	}
+	w.mu.Unlock()
+}
+
 // scan interrupts overdue calls and returns the earliest deadline still
 // pending and whether any call is in flight.
 func (w *watchdog) scan(now int64) (earliest int64, busy bool) {
@@ -292,16 +298,7 @@ func (w *watchdog) scan(now int64) (earliest int64, busy bool) {
 			earliest = d
 		}
 	}
-	for i := range w.slots {
-		if c := w.slots[i].call.Load(); c != nil {
-			check(c)
-		}
-	}
-	w.mu.Lock()
-	for c := range w.overflow {
-		check(c)
-	}
-	w.mu.Unlock()
+	w.eachCall(check)
 	return earliest, busy
 }
 
