@@ -53,9 +53,10 @@ type hostileCase struct {
 	body    string
 	payload map[string]any
 	timeout time.Duration // 300ms unless set
-	wantIs  error         // the error wraps this, if set
-	want    string        // the error contains this; both empty: the call succeeds
-	line    int           // the error names this line of h.star, if set
+	limits  scripting.Limits
+	wantIs  error  // the error wraps this, if set
+	want    string // the error contains this; both empty: the call succeeds
+	line    int    // the error names this line of h.star, if set
 }
 
 func (tc hostileCase) run(t *testing.T) {
@@ -63,7 +64,7 @@ func (tc hostileCase) run(t *testing.T) {
 	if timeout == 0 {
 		timeout = 300 * time.Millisecond
 	}
-	_, err := hostileCall(t, hookSrc(tc.prelude, tc.body), tc.payload, timeout, scripting.Limits{})
+	_, err := hostileCall(t, hookSrc(tc.prelude, tc.body), tc.payload, timeout, tc.limits)
 	if tc.want == "" && tc.wantIs == nil {
 		if err != nil {
 			t.Fatalf("want success, got %v", err)

@@ -131,15 +131,7 @@ func requireMeteredBuiltins(t *testing.T) {
 }
 
 func runHostileCases(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		prelude string // top-level code before the hook
-		body    string
-		timeout time.Duration
-		limits  scripting.Limits
-		wantIs  error  // the error wraps this, if set
-		want    string // the error contains this
-	}{
+	for _, tc := range []hostileCase{
 		{name: "min of range 2^62", body: "return min(range(1 << 62))", wantIs: scripting.ErrInterrupted, want: "timed out"},
 		{name: "max of range 2^62", body: "return max(range(1 << 62))", wantIs: scripting.ErrInterrupted, want: "timed out"},
 		{name: "min out of steps", body: "return min(range(1 << 62))", timeout: time.Minute, limits: scripting.Limits{MaxSteps: 5_000_000}, want: "min: too many steps"},
@@ -205,31 +197,7 @@ func runHostileCases(t *testing.T) {
 		{name: "a long string among many equal ones", body: "big = \"x\" * (1 << 20)\nother = \"x\" * ((1 << 20) - 1) + \"y\"\nl = [big] * 1000000\nreturn hook.respond(other in l)", wantIs: scripting.ErrInterrupted},
 		{name: "a cycle stays an error", body: "l = []\nl.append(l)\nreturn hook.respond(l)", want: "contains itself"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			timeout := tc.timeout
-			if timeout == 0 {
-				timeout = 300 * time.Millisecond
-			}
-			_, err := hostileCall(t, hookSrc(tc.prelude, tc.body), nil, timeout, tc.limits)
-			if tc.want == "" && tc.wantIs == nil {
-				if err != nil {
-					t.Fatalf("want success, got %v", err)
-				}
-				return
-			}
-			if err == nil {
-				t.Fatalf("want an error containing %q, got none", tc.want)
-			}
-			if tc.wantIs != nil && !errors.Is(err, tc.wantIs) {
-				t.Errorf("error %q does not wrap %v", err, tc.wantIs)
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %q does not contain %q", err, tc.want)
-			}
-			if !strings.Contains(err.Error(), `hook "h.star:h"`) {
-				t.Errorf("error %q does not name the hook", err)
-			}
-		})
+		t.Run(tc.name, tc.run)
 	}
 }
 
