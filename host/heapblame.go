@@ -79,19 +79,23 @@ func (w *watchdog) awaitTurn(ctx context.Context) (release func(), err error) {
 
 // checkHeap samples the heap and, when it is over the limit, interrupts
 // the calls to blame, marking each so its fire can say why. Then, until
-// every interrupted call has left (its memory is live until it returns)
-// and the garbage they leave is collected, it judges nothing: a heap they
-// still fill must not be blamed on the calls that ran beside them.
+// every call it interrupted has left (what it built is live until it
+// returns) and their garbage is collected, it judges nothing unless the
+// heap passes half as much again: a heap they still fill must not be
+// blamed on the calls that ran beside them, but a bomb running meanwhile
+// is still stopped.
 func (w *watchdog) checkHeap() {
 	limit := w.limit.Load()
 	if limit <= 0 || w.collecting.Load() {
 		return // no limit, or the garbage of the last calls interrupted is not yet collected
 	}
-	if !w.collectDue {
-		metrics.Read(w.heap)
-		if w.heap[0].Value.Kind() != metrics.KindUint64 || w.heap[0].Value.Uint64() <= uint64(limit) {
-			return
-		}
+	metrics.Read(w.heap)
+	if w.heap[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	heap := w.heap[0].Value.Uint64()
+	if heap <= uint64(limit) && !w.collectDue {
+		return
 	}
 	w.passes.Add(1)
 	defer w.passes.Add(1)
@@ -101,17 +105,19 @@ func (w *watchdog) checkHeap() {
 		switch {
 		case c.isolated:
 		case c.Interrupted():
-			unwinding = true
+			unwinding = unwinding || c.heapHit.Load() != heapNotHit
 		default:
 			running = append(running, c)
 		}
 	})
-	if unwinding {
+	switch {
+	case unwinding && heap <= uint64(limit)+uint64(limit)/2:
 		return
-	}
-	if w.collectDue {
+	case w.collectDue && !unwinding:
 		w.collectDue = false
 		w.collect()
+		return
+	case heap <= uint64(limit):
 		return
 	}
 	culprit, strike := w.blame(running, monoNow())
