@@ -195,14 +195,8 @@ end, { name = "bomb", timeout = "60s" })`,
 // guard already suspected cannot get the guard struck: as the one suspect
 // running it is interrupted, never struck, and each bomb, left alone, is.
 func TestHeapBlameNeverStrikesASuspectBesideOthers(t *testing.T) {
-	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var started atomic.Bool
-	probe := stdlib.Module{Name: "probe", Funcs: []stdlib.Func{
-		{Name: "started", Impl: func(*stdlib.Call) (any, error) { started.Store(true); return nil, nil }},
-	}}
+	cfg := heapLimited(t)
+	probe, started := startedProbe()
 	events := []string{"session.end", "file.save.post", "message.received", "notification"}
 	bombs := ""
 	for i, event := range events {
@@ -222,7 +216,7 @@ end, { name = "guard", timeout = "60s" })`,
 	}, Options{Config: cfg, Modules: []stdlib.Module{probe}, Limits: scripting.Limits{MaxCallMemory: 1 << 40}})
 	for round, event := range events {
 		runtime.GC()
-		guardDone, bombDone := fireBeside(h, &started, "tool.execute.pre", event)
+		guardDone, bombDone := fireBeside(h, started, "tool.execute.pre", event)
 		guard, bombed := <-guardDone, <-bombDone
 		if len(guard.Trace) != 1 || !strings.Contains(guard.Trace[0].Error, "beside others (not counted against it)") {
 			t.Fatalf("round %d: the guard's trace %+v, want an interruption not counted", round, guard.Trace)
@@ -299,14 +293,8 @@ end, { name = "guard", timeout = "60s" })`}, Options{Config: cfg, Modules: []std
 // built more before it left, leaves its memory live until it returns: the
 // hook left running beside it is not blamed for that heap.
 func TestHeapBlameWaitsForInterruptedCallsToLeave(t *testing.T) {
-	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var started atomic.Bool
-	probe := stdlib.Module{Name: "probe", Funcs: []stdlib.Func{
-		{Name: "started", Impl: func(*stdlib.Call) (any, error) { started.Store(true); return nil, nil }},
-	}}
+	cfg := heapLimited(t)
+	probe, started := startedProbe()
 	h := newTestHost(t, map[string]string{
 		"bomb.lua": `
 hook.on("tool.execute.post", function()
@@ -329,7 +317,7 @@ end, { name = "guard", timeout = "60s" })`,
 	}, Options{Config: cfg, Modules: []stdlib.Module{probe}, Limits: scripting.Limits{MaxCallMemory: 1 << 40}})
 	besideBomb := func(event string) (guard, bomb Result) {
 		runtime.GC()
-		gd, bd := fireBeside(h, &started, event, "tool.execute.post")
+		gd, bd := fireBeside(h, started, event, "tool.execute.post")
 		return <-gd, <-bd
 	}
 	// Make the bomb a suspect: beside spin, neither can be blamed.
@@ -366,4 +354,22 @@ func fireBeside(h *Host, started *atomic.Bool, first, second string) (firstDone,
 		secondDone <- r
 	}()
 	return firstDone, secondDone
+}
+
+// heapLimited is a config whose heap limit is 64 MiB.
+func heapLimited(t *testing.T) *Config {
+	t.Helper()
+	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// startedProbe is a module "probe" whose started() sets the flag.
+func startedProbe() (stdlib.Module, *atomic.Bool) {
+	started := new(atomic.Bool)
+	return stdlib.Module{Name: "probe", Funcs: []stdlib.Func{
+		{Name: "started", Impl: func(*stdlib.Call) (any, error) { started.Store(true); return nil, nil }},
+	}}, started
 }
