@@ -113,6 +113,12 @@ func (w *watchdog) checkHeap() {
 	switch {
 	case unwinding && heap <= uint64(limit)+uint64(limit)/2:
 		return
+	case unwinding && !w.emergencyCollected:
+		// Free what the calls that already returned left before judging
+		// the others: only that is garbage yet.
+		w.emergencyCollected = true
+		w.collect()
+		return
 	case w.collectDue && !unwinding:
 		w.collectDue = false
 		w.collect()
@@ -126,7 +132,7 @@ func (w *watchdog) checkHeap() {
 	for _, c := range running {
 		if (culprit == "" || c.Hook == culprit) && c.heapHit.CompareAndSwap(heapNotHit, hit) {
 			c.Interrupt()
-			w.collectDue = true
+			w.collectDue, w.emergencyCollected = true, false
 		}
 	}
 }

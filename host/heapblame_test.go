@@ -373,3 +373,65 @@ func startedProbe() (stdlib.Module, *atomic.Bool) {
 		{Name: "started", Impl: func(*stdlib.Call) (any, error) { started.Store(true); return nil, nil }},
 	}}, started
 }
+
+// While a call the heap limit interrupted is slow to return (here: held
+// in a builtin that ignores the interrupt, keeping what it built), the
+// watchdog still stops another hook that grows the heap past half as
+// much again as the limit, once the garbage already left is collected.
+func TestHeapBlameStopsABombWhileAnotherUnwinds(t *testing.T) {
+	cfg := heapLimited(t)
+	holding, release := make(chan struct{}), make(chan struct{})
+	probe := stdlib.Module{Name: "probe", Funcs: []stdlib.Func{{Name: "hold", Impl: func(*stdlib.Call) (any, error) {
+		close(holding)
+		select {
+		case <-release:
+		case <-time.After(time.Minute):
+		}
+		return nil, nil
+	}}}}
+	grow := func(event, name, timeout string) string {
+		return `
+hook.on("` + event + `", function()
+  local t, s = {}, string.rep("x", 1024)
+  for i = 1, 1e9 do t[i] = s .. i end
+end, { name = "` + name + `", timeout = "` + timeout + `" })`
+	}
+	h := newTestHost(t, map[string]string{
+		"holder.lua": `local probe = require("probe")
+hook.on("session.end", function()
+  local t, s = {}, string.rep("x", 1024)
+  for i = 1, 30000 do t[i] = s .. i end
+  probe.hold()
+  return #t
+end, { name = "holder", timeout = "60s" })`,
+		"bombs.lua": grow("file.save.post", "first", "60s") + grow("notification", "second", "20s"),
+	}, Options{Config: cfg, Modules: []stdlib.Module{probe}, Limits: scripting.Limits{MaxCallMemory: 1 << 40}})
+	runtime.GC()
+	held := make(chan Result, 1)
+	go func() {
+		r, _ := h.Fire(context.Background(), "session.end", map[string]any{})
+		held <- r
+	}()
+	<-holding
+	// Beside the holder, the first bomb cannot be blamed: both are
+	// interrupted, and the holder stays in its builtin, unwinding.
+	first := fireOK(t, h, "file.save.post", map[string]any{})
+	if len(first.Trace) != 1 || !strings.Contains(first.Trace[0].Error, "beside others") {
+		t.Fatalf("the first bomb's trace %+v, want an interruption not counted", first.Trace)
+	}
+	// The second bomb runs alone while the holder unwinds: it is stopped
+	// at half as much again as the limit, not left to grow.
+	second := fireOK(t, h, "notification", map[string]any{})
+	if len(second.Trace) != 1 || !strings.HasSuffix(second.Trace[0].Error, "heap passed 64MiB while this hook ran") {
+		t.Fatalf("the second bomb's trace %+v, want it stopped and blamed", second.Trace)
+	}
+	select {
+	case r := <-held:
+		t.Fatalf("the holder returned before it was released: %+v", r.Trace)
+	default:
+	}
+	close(release)
+	if r := <-held; len(r.Trace) != 1 || !strings.Contains(r.Trace[0].Error, "beside others") {
+		t.Fatalf("the holder's trace %+v, want an interruption not counted", r.Trace)
+	}
+}

@@ -43,6 +43,9 @@ type watchdog struct {
 	// only for the watchdog goroutine (heapblame.go).
 	heapEvents uint64
 	collectDue bool
+	// emergencyCollected is set once the heap, passing half as much again
+	// as the limit while interrupted calls unwind, has been collected.
+	emergencyCollected bool
 
 	// passes is odd while the watchdog goroutine looks at the slots (a
 	// scan, a heap check, the interrupts of stop): a call unregistered
