@@ -175,7 +175,7 @@ func normalizeContainer(v any, depth int) (any, *normalizeError) {
 		for k, e := range v {
 			ks, ok := k.(string)
 			if !ok {
-				return nil, normalizeErrorf("map key %v is not a string", k)
+				return nil, normalizeErrorf("map key %s is not a string", Abbreviate(fmt.Sprint(k)))
 			}
 			n, err := normalize(e, depth+1)
 			if err != nil {

@@ -31,6 +31,7 @@ func TestNormalizeErrorPaths(t *testing.T) {
 		{"an empty key first", map[string]any{"": map[string]any{"b": float32(math.Inf(1))}}, "b: +Inf cannot be represented"},
 		{"keys with dots and brackets", map[string]any{"a.b": map[string]any{"[c]": json.Number("1e999")}}, "a.b.[c]: number 1e999 is out of range"},
 		{"a YAML v2 map", map[string]any{"y": map[any]any{"k": map[any]any{1: "x"}}}, "y.k: map key 1 is not a string"},
+		{"a YAML v2 map with a long key", map[string]any{"y": map[any]any{[4096]int{}: "x"}}, "y: map key [0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0… is not a string"},
 		{"a run of steps", deep, "[0]×512: value nests deeper than 512 levels"},
 	} {
 		_, err := Normalize(c.v)
