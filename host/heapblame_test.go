@@ -200,11 +200,7 @@ func TestHeapBlameNeverStrikesASuspectBesideOthers(t *testing.T) {
 	events := []string{"session.end", "file.save.post", "message.received", "notification"}
 	bombs := ""
 	for i, event := range events {
-		bombs += `
-hook.on("` + event + `", function()
-  local t, s = {}, string.rep("x", 1024)
-  for i = 1, 1e9 do t[i] = s .. i end
-end, { name = "bomb` + string(rune('1'+i)) + `", timeout = "60s" })`
+		bombs += luaHeapBomb(event, "bomb"+string(rune('1'+i)), "60s")
 	}
 	h := newTestHost(t, map[string]string{
 		"guard.lua": `local probe = require("probe")
@@ -389,13 +385,6 @@ func TestHeapBlameStopsABombWhileAnotherUnwinds(t *testing.T) {
 		}
 		return nil, nil
 	}}}}
-	grow := func(event, name, timeout string) string {
-		return `
-hook.on("` + event + `", function()
-  local t, s = {}, string.rep("x", 1024)
-  for i = 1, 1e9 do t[i] = s .. i end
-end, { name = "` + name + `", timeout = "` + timeout + `" })`
-	}
 	h := newTestHost(t, map[string]string{
 		"holder.lua": `local probe = require("probe")
 hook.on("session.end", function()
@@ -404,7 +393,7 @@ hook.on("session.end", function()
   probe.hold()
   return #t
 end, { name = "holder", timeout = "60s" })`,
-		"bombs.lua": grow("file.save.post", "first", "60s") + grow("notification", "second", "20s"),
+		"bombs.lua": luaHeapBomb("file.save.post", "first", "60s") + luaHeapBomb("notification", "second", "20s"),
 	}, Options{Config: cfg, Modules: []stdlib.Module{probe}, Limits: scripting.Limits{MaxCallMemory: 1 << 40}})
 	runtime.GC()
 	held := make(chan Result, 1)
@@ -434,4 +423,14 @@ end, { name = "holder", timeout = "60s" })`,
 	if r := <-held; len(r.Trace) != 1 || !strings.Contains(r.Trace[0].Error, "beside others") {
 		t.Fatalf("the holder's trace %+v, want an interruption not counted", r.Trace)
 	}
+}
+
+// luaHeapBomb registers a Lua hook on event that grows the heap without
+// end (a table of fresh 1 KiB strings) until it is interrupted.
+func luaHeapBomb(event, name, timeout string) string {
+	return `
+hook.on("` + event + `", function()
+  local t, s = {}, string.rep("x", 1024)
+  for i = 1, 1e9 do t[i] = s .. i end
+end, { name = "` + name + `", timeout = "` + timeout + `" })`
 }
