@@ -26,6 +26,9 @@ import (
 //	fire          through Host.Fire with that one hook
 //	fire10        Host.Fire with ten such hooks on the event
 //	fire-parallel fire under RunParallel (run with -cpu 1,2 for scaling)
+//	fire-into     fire through FireInto, one Result reused
+//	fire-parallel-into
+//	              fire-parallel through FireInto, a Result per goroutine
 //	fire-varied   fire on two payloads in turn whose commands differ,
 //	              as real ones do: both engines reuse what their last
 //	              call bound (Lua its argument tables, Starlark its dicts
@@ -103,6 +106,26 @@ func BenchmarkHook(b *testing.B) {
 				}
 			})
 		})
+		b.Run(lang.ext+"/fire-into", func(b *testing.B) {
+			h := benchHost(b, lang.ext, lang.src, 1)
+			defer benchcpu.PerOp(b)()
+			b.ReportAllocs()
+			var r Result
+			for i := 0; i < b.N; i++ {
+				fireInto(b, h, &r)
+			}
+		})
+		b.Run(lang.ext+"/fire-parallel-into", func(b *testing.B) {
+			h := benchHost(b, lang.ext, lang.src, 1)
+			defer benchcpu.PerOp(b)()
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				var r Result
+				for pb.Next() {
+					fireInto(b, h, &r)
+				}
+			})
+		})
 	}
 }
 
@@ -152,6 +175,14 @@ func benchFireVaried(b *testing.B, h *Host) {
 		if err != nil || r.Decision.Action != Continue {
 			b.Fatal(err, r.Decision)
 		}
+	}
+}
+
+// fireInto is fireOnce through FireInto, reusing r.
+func fireInto(b *testing.B, h *Host, r *Result) {
+	err := h.FireInto(context.Background(), r, "tool.execute.pre", benchPayload)
+	if err != nil || r.Decision.Action != Continue || len(r.Trace) != 1 {
+		b.Fatal(err, r.Decision)
 	}
 }
 

@@ -24,21 +24,50 @@ import (
 // what ran, and a fail-closed event's decision is deny. Hook failures are
 // not errors: they are in the trace, and the event's behaviour applies.
 func (h *Host) Fire(ctx context.Context, event string, payload map[string]any) (Result, error) {
+	var r Result
+	err := h.FireInto(ctx, &r, event, payload)
+	return r, err
+}
+
+// FireInto is Fire writing its Result into r, and reusing the memory of
+// r's Trace and Messages for the new ones. A caller that fires in a loop
+// with one Result of its own (one per goroutine) makes a fire of hooks
+// that allocate nothing allocate nothing either: Fire allocates the
+// trace of every fire, and that garbage is what makes the collector
+// run. Whatever r held before is overwritten, and slices taken from its
+// Trace or Messages earlier change with it; a host with an Observer
+// does not reuse them, since the observer may keep the Result it is
+// told of.
+func (h *Host) FireInto(ctx context.Context, r *Result, event string, payload map[string]any) error {
+	reuse := firingMemory{trace: r.Trace[:0], messages: r.Messages[:0]}
+	if h.obs != nil {
+		reuse = firingMemory{}
+	}
 	snap := h.acquire()
 	if snap == nil {
-		return Result{Event: event, Decision: Decision{Action: Continue}, Payload: payload}, ErrClosed
+		*r = Result{Event: event, Decision: Decision{Action: Continue}, Payload: payload}
+		return ErrClosed
 	}
 	defer snap.release()
 	if h.obs == nil {
-		r, err, _ := h.fireOn(ctx, snap, event, payload)
-		return r, err
+		var err error
+		*r, err, _ = h.fireOn(ctx, snap, event, payload, reuse)
+		return err
 	}
 	start := time.Now()
-	r, err, ran := h.fireOn(ctx, snap, event, payload)
+	res, err, ran := h.fireOn(ctx, snap, event, payload, reuse)
 	if ran {
-		h.fireDone(FireReport{Result: r, Generation: snap.gen, Start: start, Duration: time.Since(start), Input: payload, Err: err})
+		h.fireDone(FireReport{Result: res, Generation: snap.gen, Start: start, Duration: time.Since(start), Input: payload, Err: err})
 	}
-	return r, err
+	*r = res
+	return err
+}
+
+// firingMemory is what a fire may reuse for its trace and messages: the
+// emptied slices of the caller's previous Result (see FireInto).
+type firingMemory struct {
+	trace    []TraceEntry
+	messages []Message
 }
 
 // acquire takes a reference on the current snapshot, so that what it
@@ -54,7 +83,7 @@ func (h *Host) acquire() *snapshot {
 
 // fireOn fires on one snapshot; ran is false when the fire could not run
 // (unknown event, bad payload).
-func (h *Host) fireOn(ctx context.Context, snap *snapshot, event string, payload map[string]any) (r Result, err error, ran bool) {
+func (h *Host) fireOn(ctx context.Context, snap *snapshot, event string, payload map[string]any, reuse firingMemory) (r Result, err error, ran bool) {
 	t := snap.events[event]
 	if t == nil {
 		return Result{Event: event, Decision: Decision{Action: Continue}, Payload: payload, Problems: snap.problemLines},
@@ -78,7 +107,7 @@ func (h *Host) fireOn(ctx context.Context, snap *snapshot, event string, payload
 		return Result{Event: event, Decision: Decision{Action: Deny, Reason: snap.strictDeny}, Payload: payload,
 			Problems: snap.problemLines}, nil, true
 	}
-	fr := firing{h: h, ctx: ctx, spec: &t.spec, payload: payload, first: first}
+	fr := firing{h: h, ctx: ctx, spec: &t.spec, payload: payload, first: first, trace: reuse.trace, messages: reuse.messages}
 	r, err = fr.run(t.hooks)
 	if fr.badPayload != nil {
 		return badPayload(fr.badPayload)
@@ -124,8 +153,13 @@ type firing struct {
 	watch *ctxWatch
 }
 
-// allocate makes the trace of a fire of n hooks.
-func (fr *firing) allocate(n int) { fr.trace = make([]TraceEntry, 0, n) }
+// allocate makes room for the trace of a fire of n hooks, unless the
+// trace it reuses has it.
+func (fr *firing) allocate(n int) {
+	if cap(fr.trace) < n {
+		fr.trace = make([]TraceEntry, 0, n)
+	}
+}
 
 // A ctxWatch interrupts the running hook when the caller's context ends.
 type ctxWatch struct {
