@@ -43,12 +43,12 @@ func (h *Host) FireInto(ctx context.Context, r *Result, event string, payload ma
 	if h.obs != nil {
 		reuse = firingMemory{}
 	}
-	snap := h.acquire()
+	snap, shard := h.acquire()
 	if snap == nil {
 		*r = Result{Event: event, Decision: Decision{Action: Continue}, Payload: payload}
 		return ErrClosed
 	}
-	defer snap.release()
+	defer snap.release(shard)
 	if h.obs == nil {
 		var err error
 		*r, err, _ = h.fireOn(ctx, snap, event, payload, reuse)
@@ -72,11 +72,15 @@ type firingMemory struct {
 
 // acquire takes a reference on the current snapshot, so that what it
 // holds stays open until the fire is done; nil once the host is closed.
-func (h *Host) acquire() *snapshot {
+// The shard is the reference's, to give back to release.
+func (h *Host) acquire() (s *snapshot, shard int) {
 	for {
-		s := h.current.Load()
-		if s == nil || s.tryAcquire() {
-			return s
+		s = h.current.Load()
+		if s == nil {
+			return nil, 0
+		}
+		if shard, ok := s.tryAcquire(); ok {
+			return s, shard
 		}
 	}
 }

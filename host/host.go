@@ -270,7 +270,7 @@ func (h *Host) Close() error {
 		h.wd.stop()
 	}
 	if old != nil {
-		old.release()
+		old.retire()
 	}
 	h.files, h.packs = nil, nil
 	if h.workers != nil {

@@ -127,7 +127,7 @@ func (h *Host) publishLocked(events map[string]*EventSpec, set *fileSet) (*snaps
 		config: ConfigStatus{Path: h.configPath(), Err: h.cfgErr}, packs: set.packs, notes: set.notes})
 	h.files, h.packs = set.files, set.packs
 	if old := h.current.Swap(snap); old != nil {
-		old.release()
+		old.retire()
 	}
 	return snap, released
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/hookhost/hookhost/host/isolate"
@@ -35,33 +34,44 @@ type snapshot struct {
 	packs      []PackStatus
 	notes      []string
 
-	// refs counts the fires running on the snapshot, plus one while it is
-	// published. When it drops to zero the snapshot is retired: it
+	// refs counts the fires running on the snapshot. Once a newer one
+	// replaced it and the last fire left, the snapshot is closed: it
 	// releases its versions, and programs no snapshot holds are closed.
-	refs     atomic.Int64
+	refs     fireRefs
 	versions []*version
 }
 
-// tryAcquire takes a reference for a fire; it fails on a snapshot
-// already retired (the fire then loads the current one again).
-func (s *snapshot) tryAcquire() bool {
-	for {
-		n := s.refs.Load()
-		if n == 0 {
-			return false
-		}
-		if s.refs.CompareAndSwap(n, n+1) {
-			return true
-		}
+// tryAcquire takes a reference for a fire, returning the shard to give
+// back to release; it fails on a snapshot already retired (the fire then
+// loads the current one again).
+func (s *snapshot) tryAcquire() (shard int, ok bool) {
+	shard, ok, closeNow := s.refs.acquire()
+	if closeNow {
+		s.close()
+	}
+	return shard, ok
+}
+
+// release drops a fire's reference; the last one closes a retired
+// snapshot.
+func (s *snapshot) release(shard int) {
+	if s.refs.release(shard) {
+		s.close()
 	}
 }
 
-// release drops a reference; the last one retires the snapshot.
-func (s *snapshot) release() {
-	if s.refs.Add(-1) == 0 {
-		for _, v := range s.versions {
-			v.release()
-		}
+// retire is called once, when a newer snapshot replaced this one or the
+// host closed: the snapshot closes as soon as no fire holds it.
+func (s *snapshot) retire() {
+	if s.refs.retire() {
+		s.close()
+	}
+}
+
+// close releases the snapshot's versions; fireRefs makes it run once.
+func (s *snapshot) close() {
+	for _, v := range s.versions {
+		v.release()
 	}
 }
 
@@ -205,11 +215,10 @@ type snapshotInput struct {
 
 // buildSnapshot binds every live hook to its configuration. The snapshot
 // holds a reference to every live version (released when it is
-// retired) and starts with the reference of being published.
+// retired).
 func buildSnapshot(in snapshotInput) (s *snapshot, released []string) {
 	s = &snapshot{gen: in.gen, loadedAt: in.now, events: make(map[string]*eventTable, len(in.events)),
 		strict: in.strict, config: in.config, packs: packStatuses(in.packs), notes: in.notes}
-	s.refs.Store(1)
 	for name, spec := range in.events {
 		s.events[name] = &eventTable{spec: *spec}
 	}
