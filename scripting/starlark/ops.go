@@ -60,6 +60,7 @@ var opBuiltins = func() map[string]*starlark.Builtin {
 		opIn:          inOp,
 		opNotIn:       inOp,
 		opMethodValue: methodValueOp,
+		opGet:         getOp,
 		opTuple:       tupleOp,
 		opVarargs:     varargsOp,
 		opOr:          setOperatorOp,

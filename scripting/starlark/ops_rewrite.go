@@ -11,7 +11,8 @@ import (
 // only done where reading it has no effect (a name, or an index or field
 // of names and constants); and a call of one of the methods in
 // methodCosts becomes $method(x.method, args…), which performs the
-// call after checking the size when x is a string or a list.
+// call after checking the size when x is a string or a list; and
+// x.get(key[, default]) becomes $get(x, key[, default]) (ops_get.go).
 
 // binaryOps maps each rewritten operator to its hidden builtin.
 var binaryOps = map[syntax.Token]string{
@@ -255,6 +256,9 @@ func (rw *rewriter) expr(x syntax.Expr) syntax.Expr {
 			return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: start, Name: opMethodValue}, Lparen: start, Args: []syntax.Expr{x}, Rparen: end}
 		}
 	case *syntax.CallExpr:
+		if get := rewriteGet(x); get != nil {
+			return get
+		}
 		if dot, ok := x.Fn.(*syntax.DotExpr); ok {
 			if _, bounded := methodCosts[dot.Name.Name]; bounded {
 				name := "$" + dot.Name.Name

@@ -1,0 +1,93 @@
+package starlark
+
+import (
+	"errors"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// x.get(key) and x.get(key, default), the way nearly every guard reads
+// its payload (params.get("command", "")), cost go.starlark.net two
+// allocations: reading x.get binds a new method value to the dict, and
+// calling a builtin copies its arguments. A hook that allocates is what
+// makes Go's collector run, and two allocations were half of a whole
+// Starlark fire's. So the rewrite turns such a call, when its arguments
+// are literals or names, into $get(x, key[, default]), which looks the
+// key up directly when x is a dict and otherwise reads and calls x.get
+// as the interpreter would (state.get, a struct's get), with its errors.
+//
+// Two details differ from the plain call, both only when it fails. The
+// interpreter reads x.get before it evaluates the arguments, $get after:
+// with arguments restricted to literals and names, the order shows only
+// when x has no get and a name is also unbound (the error then names the
+// name). And the call carries the position of the dot, so that "x has no
+// .get field or method" points where it did; an error of get itself (an
+// unhashable key) points at the dot rather than the parenthesis.
+
+// opGet is the hidden builtin of a rewritten x.get(…).
+const opGet = "$get"
+
+// getOp is $get(x, key[, default]).
+func getOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) == 0 {
+		return nil, errors.New(opGet + ": missing receiver")
+	}
+	if d, ok := args[0].(*starlark.Dict); ok && len(kwargs) == 0 && (len(args) == 2 || len(args) == 3) {
+		v, found, err := d.Get(args[1])
+		switch {
+		case err != nil: // unhashable: the library's own call words it
+		case found:
+			return v, nil
+		case len(args) == 3:
+			return args[2], nil
+		default:
+			return starlark.None, nil
+		}
+	}
+	get, err := getMethod(args[0])
+	if err != nil {
+		return nil, err
+	}
+	return starlark.Call(thread, get, args[1:], kwargs)
+}
+
+// getMethod is x.get, or the interpreter's error for reading it.
+func getMethod(x starlark.Value) (starlark.Value, error) {
+	if h, ok := x.(starlark.HasAttrs); ok {
+		if v, err := h.Attr("get"); err == nil && v != nil {
+			return v, nil
+		}
+	}
+	// The interpreter's wording (with its spelling hint) comes from the
+	// interpreter itself: a failing read costs microseconds, and only
+	// fails the call anyway.
+	_, err := starlark.EvalOptions(&syntax.FileOptions{}, &starlark.Thread{Name: opGet}, opGet, "x.get", starlark.StringDict{"x": x})
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) {
+		return nil, errors.New(ee.Msg)
+	}
+	if err == nil {
+		err = errors.New("internal error: x.get read on a second attempt")
+	}
+	return nil, err
+}
+
+// rewriteGet returns $get(x, args…) for a call x.get(args…) whose one or
+// two arguments are literals or names, or nil.
+func rewriteGet(call *syntax.CallExpr) *syntax.CallExpr {
+	dot, ok := call.Fn.(*syntax.DotExpr)
+	if !ok || dot.Name.Name != "get" || len(call.Args) < 1 || len(call.Args) > 2 {
+		return nil
+	}
+	for _, a := range call.Args {
+		switch a.(type) {
+		case *syntax.Literal, *syntax.Ident:
+		default:
+			return nil
+		}
+	}
+	start, _ := dot.X.Span()
+	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: start, Name: opGet}, Lparen: dot.Dot,
+		Args: append([]syntax.Expr{dot.X}, call.Args...), Rparen: call.Rparen}
+}

@@ -1,0 +1,70 @@
+package starlark
+
+import (
+	"strings"
+	"testing"
+
+	"go.starlark.net/starlark"
+
+	"github.com/hookhost/hookhost/scripting"
+)
+
+// TestGetUnhashableKey is the one difference ops_get.go admits: get's own
+// error (an unhashable key) has the interpreter's message and line, but
+// the dot's column.
+func TestGetUnhashableKey(t *testing.T) {
+	src := "d, k = {}, [1]\nr = d.get(k, 0)"
+	want, got := evalPlain(src), evalRewritten(src, 64<<20)
+	if got.msg != want.msg {
+		t.Fatalf("message %q, want %q", got.msg, want.msg)
+	}
+	if !strings.Contains(want.backtrace, "same.star:2:10:") || !strings.Contains(got.backtrace, "same.star:2:6:") {
+		t.Fatalf("backtraces\n%s\nand\n%s\nwant the parenthesis (2:10) and the dot (2:6)", want.backtrace, got.backtrace)
+	}
+}
+
+// TestGetAllocatesNoMethod checks what the rewrite is for: d.get(…) on a
+// dict no longer binds a method value, so a function that calls it
+// allocates one object fewer than as go.starlark.net compiles it.
+func TestGetAllocatesNoMethod(t *testing.T) {
+	src := "def f(p):\n    return p.get('command', '')\n"
+	plain := func() starlark.Value {
+		globals, err := starlark.ExecFileOptions(&fileOptions, &starlark.Thread{}, "plain.star", src, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return globals["f"]
+	}()
+	limits := scripting.Limits{}.Or()
+	ct := &callThread{limits: &limits, call: &scripting.Call{}}
+	ct.thread.SetLocal(callKey, ct)
+	predeclared := starlark.StringDict{}
+	addOpBuiltins(predeclared)
+	prog, err := rewrittenProgram("get.star", []byte(src), predeclared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	globals, err := prog.Init(&ct.thread, predeclared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewritten := globals["f"]
+
+	d := starlark.NewDict(1)
+	if err := d.SetKey(starlark.String("command"), starlark.String("ls")); err != nil {
+		t.Fatal(err)
+	}
+	allocs := func(f starlark.Value, thread *starlark.Thread) float64 {
+		args := starlark.Tuple{d}
+		return testing.AllocsPerRun(100, func() {
+			v, err := starlark.Call(thread, f, args, nil)
+			if err != nil || v != starlark.String("ls") {
+				t.Fatal(v, err)
+			}
+		})
+	}
+	p, r := allocs(plain, &starlark.Thread{}), allocs(rewritten, &ct.thread)
+	if r != p-1 {
+		t.Fatalf("rewritten call allocates %v objects, as written %v: want one fewer", r, p)
+	}
+}
