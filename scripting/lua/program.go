@@ -127,7 +127,7 @@ func (f *function) run(st *state, c *scripting.Call) (out any, healthy bool, err
 		return nil, true, &scripting.Error{File: f.prog.name, Line: f.line, Hook: c.Hook,
 			Msg: "bad return value: " + err.Error(), Err: err}
 	}
-	return out, true, nil
+	return st.keepDecision(out, c), true, nil
 }
 
 // callError is scriptError for a hook call; an error raised once the
