@@ -61,6 +61,7 @@ var opBuiltins = func() map[string]*starlark.Builtin {
 		opNotIn:       inOp,
 		opMethodValue: methodValueOp,
 		opGet:         getOp,
+		opSlice:       sliceOp,
 		opTuple:       tupleOp,
 		opVarargs:     varargsOp,
 		opOr:          setOperatorOp,

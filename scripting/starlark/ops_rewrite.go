@@ -12,7 +12,8 @@ import (
 // of names and constants); and a call of one of the methods in
 // methodCosts becomes $method(x.method, args…), which performs the
 // call after checking the size when x is a string or a list; and
-// x.get(key[, default]) becomes $get(x, key[, default]) (ops_get.go).
+// x.get(key[, default]) becomes $get(x, key[, default]) (ops_get.go);
+// and x[lo:hi:step] becomes $slice(x, "lhs", lo, hi, step) (ops_slice.go).
 
 // binaryOps maps each rewritten operator to its hidden builtin.
 var binaryOps = map[syntax.Token]string{
@@ -255,6 +256,10 @@ func (rw *rewriter) expr(x syntax.Expr) syntax.Expr {
 			start, end := x.Span()
 			return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: start, Name: opMethodValue}, Lparen: start, Args: []syntax.Expr{x}, Rparen: end}
 		}
+	case *syntax.SliceExpr:
+		if call := rw.rewriteSlice(x); call != nil {
+			return call
+		}
 	case *syntax.CallExpr:
 		if get := rewriteGet(x); get != nil {
 			return get
@@ -340,8 +345,8 @@ func (rw *rewriter) readsResolve(x syntax.Expr) bool {
 }
 
 // readAgain returns a fresh copy of an expression that has no effect
-// when evaluated a second time: names, constants, and fields and indexes
-// of those. It reports false for anything else.
+// when evaluated a second time: names, constants, and fields, indexes
+// and signs (-n) of those. It reports false for anything else.
 func readAgain(x syntax.Expr) (syntax.Expr, bool) {
 	switch x := x.(type) {
 	case *syntax.Ident:
@@ -360,6 +365,11 @@ func readAgain(x syntax.Expr) (syntax.Expr, bool) {
 		obj, ok1 := readAgain(x.X)
 		key, ok2 := readAgain(x.Y)
 		return &syntax.IndexExpr{X: obj, Lbrack: x.Lbrack, Y: key, Rbrack: x.Rbrack}, ok1 && ok2
+	case *syntax.UnaryExpr:
+		if x.X != nil && (x.Op == syntax.MINUS || x.Op == syntax.PLUS) {
+			inner, ok := readAgain(x.X)
+			return &syntax.UnaryExpr{OpPos: x.OpPos, Op: x.Op, X: inner}, ok
+		}
 	}
 	return nil, false
 }

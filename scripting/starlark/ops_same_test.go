@@ -207,6 +207,16 @@ var sameCases = []string{
 	"x = 1\nr = x.get(1)", "l = [1]\nr = l.get(0)", "d = {}\nr = (d\n    .get('a'))", "d = {}\nr = d.get()", "d = {}\nr = d.get(1, 2, 3)",
 	"d = {}\nr = d.get('a', default = 1)", "d = {}\nr = d.get(*['a'])", "def f():\n    d = {}\n    r = d.get(k)\n    k = 1\n    return r\nr = f()",
 	"d = {}\nf = d.get\nr = (f('a'), f('a', 3))", "d = {(1, 2): 3}\nt = (1, 2)\nr = d.get(t)", "r = {1: 2}.get(1.0)",
+	// slices, charged by what they select (ops_slice.go)
+	"s = 'abcdef'\nr = (s[1:], s[:3], s[::-1], s[-2:], s[1:-1], s[::2], s[5:1:-1], s[-100:100], s[4:2], s[::-2], s[:], s[-1::-3])",
+	"l = [1, 2, 3, 4]\nr = (l[1:], l[::-1], l[-1:], l[:-1], l[10:], l[:-10], l[3:0:-2])", "t = (1, 2, 3)\nr = (t[1:], t[::-1])", "b = b'abc'\nr = (b[1:], b[::-1])",
+	"R = range(10)\nr = (R[2:8:2], R[::-1])", "s = 'abc'\ni, j, k = 1, -1, 2\nr = (s[i:], s[:j], s[::k], s[j:i:-1], s[-i:])", "s = 'abcd'\nl = [0, 2]\nr = (s[l[1]:], s[len(s) - 2:], s[-1 - 1:])",
+	"s = 'abc'\nr = s[::0]", "s = 'abc'\nr = s['a':]", "x = 1\nr = x[1:]", "s = 'abc'\nr = s[1:'b']", "d = {}\nr = d[1:]", "s = 'abc'\nn = 0\nr = s[::n]",
+	"s = 'abc'\nbig = 1 << 40\nr = s[big:]", "s = 'abc'\nr = s[1 << 40:]", "s = 'abc'\nr = s[None:None:None]", "s = 'abc'\nn = None\nr = s[n:2]",
+	"def f():\n    r = s[i:]\n    i = 1\n    return r\ns = 'ab'\nr = f()", "r = 'abc'[1:]", "r = [1, 2][1:]", "s = ('abc')\nr = (s)[1:]",
+	"def f(x):\n    return [x\n        [1:]]\nr = f(1)", "def f(x):\n    i = 1\n    return x[i:]\nr = f(1)", "f = lambda: 1\nr = f()[1:]",
+	"x = [1]\nr = x[0][1:]", "x = 1\nr = (x)[1:]", "x = [[1]]\nr = x[0][:][1:2:0]", "x, y = 1, 2\nr = (x + y)[1:]", "x = 1\nr = x[:-1]",
+	"s = struct\nr = s[1:]", "l = [1, 2, 3]\nr = l[1:][::-1][0:1]",
 	// x op= y before anything binds x at the top level is the resolver's error, as written
 	"for i in range(3):\n    if i > 0:\n        s += s\n    else:\n        s = 'x'\nr = s",
 	"def f():\n    s += 'x'\nr = f()", "x = 1\ndef f():\n    x += 1\n    return x\nr = f()",

@@ -1,0 +1,231 @@
+package starlark
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// Slices, charged. x[lo:hi:step] copies what it selects of a string,
+// bytes, a list or a tuple, so one step of a loop that keeps big[:] or
+// s[::-1] allocates as much as the value it copies, however large; the
+// budget never saw it. The rewrite makes such a slice
+// $slice(x, "lhs", lo, hi, step): the string names which of lo, hi and
+// step the source has, and the hidden builtin, given the operands in the
+// order the interpreter evaluates them, does what the interpreter's
+// slice instruction does — the same index rules and the same errors —
+// except that it first charges what the slice selects. A slice of a
+// literal is bounded by the source and left as written, and a slice of a
+// range (a new range, not a copy) costs nothing.
+
+// opSlice is the hidden builtin of a charged slice.
+const opSlice = "$slice"
+
+// sliceOp is $slice(x, parts, indices…).
+func sliceOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+	if len(args) < 2 {
+		return nil, errors.New(opSlice + ": missing operands")
+	}
+	x := args[0]
+	parts, _ := starlark.AsString(args[1])
+	var index [3]starlark.Value // lo, hi, step; nil when absent
+	rest := args[2:]
+	for _, p := range parts {
+		if len(rest) == 0 {
+			return nil, errors.New(opSlice + ": missing index")
+		}
+		index[strings.IndexRune("lhs", p)] = rest[0]
+		rest = rest[1:]
+	}
+	sl, ok := x.(starlark.Sliceable)
+	if !ok {
+		return nil, fmt.Errorf("invalid slice operand %s", x.Type())
+	}
+	start, end, step, err := sliceBounds(sl.Len(), index[0], index[1], index[2])
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := sliceCost(x, start, end, step); ok {
+		if err := c.charge(thread); err != nil {
+			return nil, err
+		}
+	}
+	return sl.Slice(start, end, step), nil
+}
+
+// sliceBounds turns the indices of a slice of a sequence of n (nil or
+// None when absent) into the start, end and step Sliceable.Slice takes,
+// by the language's rules: negative indices count from the end, indices
+// past either end are clamped, and the defaults depend on the step's
+// sign. The errors are worded as the interpreter words them.
+func sliceBounds(n int, lo, hi, stepValue starlark.Value) (start, end, step int, err error) {
+	step = 1
+	if present(stepValue) {
+		if step, err = starlark.AsInt32(stepValue); err != nil {
+			return 0, 0, 0, fmt.Errorf("invalid slice step: %s", err)
+		}
+		if step == 0 {
+			return 0, 0, 0, errors.New("zero is not a valid slice step")
+		}
+	}
+	if step > 0 {
+		start, end = 0, n
+	} else {
+		start, end = n-1, -1
+	}
+	if start, err = sliceIndex(lo, n, start); err != nil {
+		return 0, 0, 0, fmt.Errorf("invalid start index: %s", err)
+	}
+	if step > 0 {
+		start = min(max(start, 0), n)
+	} else {
+		start = min(start, n-1)
+	}
+	if end, err = sliceIndex(hi, n, end); err != nil {
+		return 0, 0, 0, fmt.Errorf("invalid end index: %s", err)
+	}
+	if step > 0 {
+		end = max(min(max(end, 0), n), start) // an end before the start selects nothing
+	} else {
+		end = max(end, -1)
+		start = max(start, end)
+	}
+	return start, end, step, nil
+}
+
+func present(v starlark.Value) bool { return v != nil && v != starlark.None }
+
+// sliceIndex is the index v, counted from the end when negative, or
+// absent when v is.
+func sliceIndex(v starlark.Value, n, absent int) (int, error) {
+	if !present(v) {
+		return absent, nil
+	}
+	i, err := starlark.AsInt32(v)
+	if err != nil {
+		return 0, err
+	}
+	if i < 0 {
+		i += n
+	}
+	return i, nil
+}
+
+// sliceCost is what x[start:end:step] allocates, for the sequences whose
+// slices are copies.
+func sliceCost(x starlark.Value, start, end, step int) (opCost, bool) {
+	var c opCost
+	switch x.(type) {
+	case starlark.String:
+		c = opCost{what: "str slice", size: 1, unit: "bytes"}
+	case starlark.Bytes:
+		c = opCost{what: "bytes slice", size: 1, unit: "bytes"}
+	case *starlark.List:
+		c = opCost{what: "list slice", size: valueSize, unit: "elements"}
+	case starlark.Tuple:
+		c = opCost{what: "tuple slice", size: valueSize, unit: "elements"}
+	default:
+		return c, false
+	}
+	if step > 0 {
+		c.n = int64((end - start + step - 1) / step)
+	} else {
+		c.n = int64((start - end - step - 1) / -step)
+	}
+	return c, true
+}
+
+// rewriteSlice returns $slice(x, parts, indices…) for the slice s, or
+// nil for a slice of a literal.
+func (rw *rewriter) rewriteSlice(s *syntax.SliceExpr) *syntax.CallExpr {
+	if _, lit := unparen(s.X).(*syntax.Literal); lit {
+		return nil
+	}
+	parts := ""
+	args := []syntax.Expr{s.X, nil}
+	for i, e := range []syntax.Expr{s.Lo, s.Hi, s.Step} {
+		if e != nil {
+			parts += string("lhs"[i])
+			args = append(args, e)
+		}
+	}
+	at := rw.slicePos(s)
+	args[1] = &syntax.Literal{Token: syntax.STRING, TokenPos: at, Raw: `"` + parts + `"`, Value: parts}
+	start, _ := s.X.Span()
+	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: start, Name: opSlice}, Lparen: at, Args: args, Rparen: s.Rbrack}
+}
+
+// slicePos is the position the interpreter's slice instruction for s
+// carries, which its errors report: the compiler gives an instruction
+// the last position it set before emitting it, in the order it compiles
+// the slice (its bracket, then x, lo, hi and step). $slice's call takes
+// that position, so that a failing slice points where it did.
+func (rw *rewriter) slicePos(s *syntax.SliceExpr) syntax.Position {
+	for _, e := range []syntax.Expr{s.Step, s.Hi, s.Lo, s.X} {
+		if e != nil {
+			if pos, ok := rw.lastSetPos(e); ok {
+				return pos
+			}
+		}
+	}
+	return s.Lbrack
+}
+
+// lastSetPos is the last position the compiler sets while compiling x,
+// if it sets one: names (but None, True and False, which cannot fail),
+// fields, indexes, calls and operators do; literals do not. For the
+// forms a slice's operand or index rarely takes (comprehensions,
+// lambdas, conditionals) it answers the start of x, which may differ
+// from the compiler's in the column a failing slice reports.
+func (rw *rewriter) lastSetPos(x syntax.Expr) (syntax.Position, bool) {
+	switch x := x.(type) {
+	case *syntax.Literal:
+		return syntax.Position{}, false
+	case *syntax.Ident:
+		if (x.Name == "None" || x.Name == "True" || x.Name == "False") && !rw.globals[x.Name] {
+			return syntax.Position{}, false
+		}
+		return x.NamePos, true
+	case *syntax.ParenExpr:
+		return rw.lastSetPos(x.X)
+	case *syntax.DotExpr:
+		return x.Dot, true
+	case *syntax.CallExpr:
+		return x.Lparen, true
+	case *syntax.IndexExpr:
+		return x.Lbrack, true
+	case *syntax.SliceExpr:
+		return rw.slicePos(x), true
+	case *syntax.UnaryExpr:
+		return x.OpPos, true
+	case *syntax.BinaryExpr:
+		if x.Op != syntax.AND && x.Op != syntax.OR {
+			return x.OpPos, true
+		}
+		return rw.lastOf(x.X, x.Y)
+	case *syntax.ListExpr:
+		return rw.lastOf(x.List...)
+	case *syntax.TupleExpr:
+		return rw.lastOf(x.List...)
+	case *syntax.DictExpr:
+		if n := len(x.List); n > 0 {
+			return x.List[n-1].(*syntax.DictEntry).Colon, true
+		}
+		return syntax.Position{}, false
+	}
+	start, _ := x.Span()
+	return start, true
+}
+
+// lastOf is lastSetPos of a sequence compiled in order.
+func (rw *rewriter) lastOf(list ...syntax.Expr) (syntax.Position, bool) {
+	for i := len(list) - 1; i >= 0; i-- {
+		if pos, ok := rw.lastSetPos(list[i]); ok {
+			return pos, true
+		}
+	}
+	return syntax.Position{}, false
+}
