@@ -14,7 +14,7 @@ import (
 // [0] * (1 << 28) asks the Go runtime for 4 GiB at once, and s = s + s
 // doubles a string per step. Before a file is resolved and compiled its
 // syntax tree is rewritten (ops_rewrite.go) so that each such operation
-// calls one of the hidden builtins below: x + y becomes $add(x, y),
+// calls one of the hidden builtins below: x + y becomes $plus(x, y),
 // x += y becomes x += $iadd(x, y), s.join(l) becomes $join(s.join, l).
 // The names start with '$', which a script cannot write, so no script can
 // call, shadow or rebind them. Each one computes the size of the result
@@ -74,6 +74,9 @@ var opBuiltins = func() map[string]*starlark.Builtin {
 		"$isub":       setIntoOp,
 	}
 	for name := range methodCosts {
+		if fns["$"+name] != nil { // a method named like an operator's builtin
+			panic("starlark: two hidden builtins named $" + name)
+		}
 		fns["$"+name] = methodOp
 	}
 	out := make(map[string]*starlark.Builtin, len(fns))
@@ -85,7 +88,7 @@ var opBuiltins = func() map[string]*starlark.Builtin {
 
 // The hidden builtins of the operators.
 const (
-	opAdd     = "$add"
+	opAdd     = "$plus" // not $add: set.add's is $add
 	opMul     = "$mul"
 	opMod     = "$mod"
 	opAddInto = "$iadd"

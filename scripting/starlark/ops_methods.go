@@ -38,6 +38,7 @@ var methodCosts = map[string]methodCost{
 	"items": dictViewCost, "keys": dictViewCost, "values": dictViewCost, "popitem": dictViewCost,
 	"intersection": setMethodCost, "difference": setMethodCost, "symmetric_difference": setMethodCost,
 	"issubset": setMethodCost, "issuperset": setMethodCost,
+	"append": growCost, "insert": growCost, "add": growCost, "setdefault": growCost,
 }
 
 // methodOp is the hidden builtin of a rewritten method call: args[0] is
@@ -240,6 +241,28 @@ func extendMethodCost(_ *starlark.Thread, _ string, recv starlark.Value, args st
 		return opCost{}, nil
 	}
 	return extendCost("list.extend of", args[0]), nil
+}
+
+// growCost is what a method that adds one element or entry costs: a list
+// slot, counted twice as extend counts it (the list doubles as it
+// grows), or a set or dict entry. A loop of appends is metered like one
+// extend of as many elements, instead of only by its steps.
+func growCost(_ *starlark.Thread, name string, recv starlark.Value, _ starlark.Tuple, _ []starlark.Tuple) (opCost, error) {
+	switch recv.(type) {
+	case *starlark.List:
+		if name == "append" || name == "insert" {
+			return opCost{what: "list." + name, n: 1, size: 2 * valueSize, unit: "elements"}, nil
+		}
+	case *starlark.Set:
+		if name == "add" {
+			return opCost{what: "set.add", n: 1, size: entrySize, unit: "entries"}, nil
+		}
+	case *starlark.Dict:
+		if name == "setdefault" {
+			return opCost{what: "dict.setdefault", n: 1, size: entrySize, unit: "entries"}, nil
+		}
+	}
+	return opCost{}, nil
 }
 
 // opMethodValue is the hidden builtin of a rewritten method value: x.name

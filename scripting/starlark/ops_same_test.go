@@ -217,6 +217,10 @@ var sameCases = []string{
 	"def f(x):\n    return [x\n        [1:]]\nr = f(1)", "def f(x):\n    i = 1\n    return x[i:]\nr = f(1)", "f = lambda: 1\nr = f()[1:]",
 	"x = [1]\nr = x[0][1:]", "x = 1\nr = (x)[1:]", "x = [[1]]\nr = x[0][:][1:2:0]", "x, y = 1, 2\nr = (x + y)[1:]", "x = 1\nr = x[:-1]",
 	"s = struct\nr = s[1:]", "l = [1, 2, 3]\nr = l[1:][::-1][0:1]",
+	// methods that add one element, charged (growCost)
+	"l = [1]\nl.append(2)\nl.insert(0, 0)\nl.insert(-1, 9)\ns = set([1])\ns.add(2)\nd = {}\nd.setdefault('a', 1)\nr = (l, s, d, d.setdefault('a', 2), d.setdefault('b'))",
+	"l = []\nl.append()", "l = []\nl.append(1, 2)", "l = []\nl.insert(1)", "s = set()\ns.add([])", "d = {}\nd.setdefault([], 1)", "x = 1\nx.append(1)",
+	"t = ()\nt.append(1)", "l = [1]\nfor x in l:\n    l.append(x)", "f = [].append\nf(1)\nr = f", "s = set()\na = s.add\na(1)\nr = (a, s)", "l = []\nl.append(x = 1)",
 	// x op= y before anything binds x at the top level is the resolver's error, as written
 	"for i in range(3):\n    if i > 0:\n        s += s\n    else:\n        s = 'x'\nr = s",
 	"def f():\n    s += 'x'\nr = f()", "x = 1\ndef f():\n    x += 1\n    return x\nr = f()",
