@@ -2,6 +2,7 @@ package lua
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -10,18 +11,19 @@ import (
 
 // string.format as Lua 5.1 defines it: each directive is
 // %[flags][width][.precision]conversion with flags from "-+ #0", a width
-// and a precision of at most two digits each (so one directive adds at
-// most ~100 bytes besides its argument), conversions c d i o u x X e E f
-// g G q s and %%. gopher-lua passed the format to Go's fmt, whose widths
-// go up to a million: a long format of huge widths built gigabytes. Here
-// the result's size is known before it is built: it is bounded and
-// charged first.
+// and a precision of at most two digits each, conversions c d i o u x X
+// e E f g G q s and %%. gopher-lua passed the format to Go's fmt, whose
+// widths go up to a million: a long format of huge widths built
+// gigabytes. Here the result's size is known before it is built: each
+// directive's most (directiveSize, from its width, precision and
+// argument) is added up, bounded and charged first.
 
 // A directive is one parsed %… of a format.
 type directive struct {
-	spec string // the Go format for this directive, e.g. "%-5.2f"
-	conv byte
-	prec int // -1 when absent
+	spec  string // the Go format for this directive, e.g. "%-5.2f"
+	conv  byte
+	width int
+	prec  int // -1 when absent
 }
 
 func (st *state) strFormat(L *lua.LState) int {
@@ -55,7 +57,7 @@ func (st *state) strFormat(L *lua.LState) int {
 		if arg > L.GetTop() {
 			L.ArgError(arg, "no value")
 		}
-		bound += 100 + st.argSize(L, d, arg)
+		bound += directiveSize(L, d, arg)
 		parts = append(parts, d)
 		arg++
 	}
@@ -94,6 +96,7 @@ func parseDirective(s string) (directive, int, string) {
 		return directive{}, 0, "invalid format (width or precision too long; at most two digits)"
 	}
 	d := directive{prec: -1}
+	d.width, _ = strconv.Atoi(s[w:i])
 	if i < len(s) && s[i] == '.' {
 		i++
 		p := i
@@ -116,24 +119,55 @@ func parseDirective(s string) (directive, int, string) {
 	return d, i + 1, ""
 }
 
-// argSize is the most the argument of d adds besides the directive's own
-// ~100 bytes: a string's length (for %q, its exact quoted length), nothing
-// for numbers.
-func (st *state) argSize(L *lua.LState, d directive, arg int) int {
+// directiveSize is the most that d writes for its argument: what the
+// conversion writes at its widest (the widest int64 or uint64 in its
+// base, a float's integer digits, a string's length, %q's exact quoted
+// length), or the width when that is wider.
+func directiveSize(L *lua.LState, d directive, arg int) int {
+	prec := d.prec
+	if prec < 0 {
+		prec = 6 // C's default, for the float conversions
+	}
+	var n int
 	switch d.conv {
+	case 'c':
+		n = 1
+	case 'd', 'i':
+		n = 1 + max(d.prec, 19) // a sign and the digits of an int64, or the precision's zeros
+	case 'u', 'o', 'x', 'X':
+		n = 3 + max(d.prec, 22) // a sign for +, "0x" for #, and a uint64 in octal
+	case 'e', 'E', 'g', 'G':
+		n = prec + 8 // sign, a digit, the point, the precision, e+308
+	case 'f':
+		n = 2 + floatDigits(L.Get(arg)) + prec // sign, integer digits, the point, the precision
 	case 's':
-		v := L.Get(arg)
-		if s, ok := v.(lua.LString); ok {
+		if s, ok := L.Get(arg).(lua.LString); ok {
+			n = len(s)
 			if d.prec >= 0 {
-				return min(len(s), d.prec)
+				n = min(n, d.prec)
 			}
-			return len(s)
+		} else {
+			n = 64 // tostring of a number or table; __tostring results are checked when written
 		}
-		return 64 // tostring of a number or table; __tostring results are checked when written
 	case 'q':
 		return quotedLen(L.CheckString(arg))
 	}
-	return 0
+	return max(n, d.width)
+}
+
+// floatDigits is how many digits %f writes before the point for v: 309
+// for anything that is not a finite number (the widest, or an argument
+// that fails when it is written).
+func floatDigits(v lua.LValue) int {
+	f, ok := v.(lua.LNumber)
+	a := math.Abs(float64(f))
+	if !ok || math.IsInf(a, 0) || math.IsNaN(a) {
+		return 309
+	}
+	if a < 1 {
+		return 1 // 0.99 may round up to 1, never to 10
+	}
+	return int(math.Floor(math.Log10(a))) + 2 // one more than log10 says: 9.99 may round up to 10
 }
 
 func (st *state) formatOne(L *lua.LState, b *strings.Builder, d directive, arg int) {
