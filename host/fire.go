@@ -29,62 +29,6 @@ func (h *Host) Fire(ctx context.Context, event string, payload map[string]any) (
 	return r, err
 }
 
-// FireInto is Fire writing its Result into r, and reusing the memory of
-// r's Trace and Messages for the new ones. A caller that fires in a loop
-// with one Result of its own (one per goroutine) makes a fire of hooks
-// that allocate nothing allocate nothing either: Fire allocates the
-// trace of every fire, and that garbage is what makes the collector
-// run. Whatever r held before is overwritten, and slices taken from its
-// Trace or Messages earlier change with it; a host with an Observer
-// does not reuse them, since the observer may keep the Result it is
-// told of.
-func (h *Host) FireInto(ctx context.Context, r *Result, event string, payload map[string]any) error {
-	reuse := firingMemory{trace: r.Trace[:0], messages: r.Messages[:0]}
-	if h.obs != nil {
-		reuse = firingMemory{}
-	}
-	snap, shard := h.acquire()
-	if snap == nil {
-		*r = Result{Event: event, Decision: Decision{Action: Continue}, Payload: payload}
-		return ErrClosed
-	}
-	defer snap.release(shard)
-	if h.obs == nil {
-		var err error
-		*r, err, _ = h.fireOn(ctx, snap, event, payload, reuse)
-		return err
-	}
-	start := time.Now()
-	res, err, ran := h.fireOn(ctx, snap, event, payload, reuse)
-	if ran {
-		h.fireDone(FireReport{Result: res, Generation: snap.gen, Start: start, Duration: time.Since(start), Input: payload, Err: err})
-	}
-	*r = res
-	return err
-}
-
-// firingMemory is what a fire may reuse for its trace and messages: the
-// emptied slices of the caller's previous Result (see FireInto).
-type firingMemory struct {
-	trace    []TraceEntry
-	messages []Message
-}
-
-// acquire takes a reference on the current snapshot, so that what it
-// holds stays open until the fire is done; nil once the host is closed.
-// The shard is the reference's, to give back to release.
-func (h *Host) acquire() (s *snapshot, shard int) {
-	for {
-		s = h.current.Load()
-		if s == nil {
-			return nil, 0
-		}
-		if shard, ok := s.tryAcquire(); ok {
-			return s, shard
-		}
-	}
-}
-
 // fireOn fires on one snapshot; ran is false when the fire could not run
 // (unknown event, bad payload).
 func (h *Host) fireOn(ctx context.Context, snap *snapshot, event string, payload map[string]any, reuse firingMemory) (r Result, err error, ran bool) {
@@ -308,11 +252,18 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 		return reply{}, entry, err
 	}
 	if c.Interrupted() || fr.now > deadline {
+		entry.Outcome = OutcomeTimeout
+		if fr.now <= deadline && fr.ctx.Err() == nil && fr.h.wd.closing.Load() {
+			// Close cut the call off, not its deadline: no strike, and
+			// the trace says so.
+			entry.Error = "interrupted: the host was closed"
+			return reply{}, entry, errors.New(entry.Error)
+		}
 		// The watchdog may beat the context's own timer: a call cut at
 		// the caller's deadline ends the fire even if ctx.Err is still nil.
 		fr.ctxEnded = ctxBound || fr.ctx.Err() != nil
 		fr.h.noteOverrun(b, c)
-		entry.Outcome, entry.Error = OutcomeTimeout, fr.timeoutText(b, ctxBound)
+		entry.Error = fr.timeoutText(b, ctxBound)
 		return reply{}, entry, errors.New(entry.Error)
 	}
 	if err != nil {

@@ -89,6 +89,36 @@ func TestFireIntoReusesMemory(t *testing.T) {
 	}
 }
 
+// TestFireIntoClearsWhatItReuses: nothing of an earlier fire stays
+// reachable through the memory a later one reuses, past its length too
+// (a Result kept per goroutine would otherwise hold the last session's
+// text).
+func TestFireIntoClearsWhatItReuses(t *testing.T) {
+	for lang, files := range fireIntoFiles {
+		t.Run(lang, func(t *testing.T) {
+			h := newTestHost(t, files, Options{})
+			ctx := context.Background()
+			var r Result
+			if err := h.FireInto(ctx, &r, "session.start", map[string]any{"session_id": "secret-A"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.FireInto(ctx, &r, "turn.pre", map[string]any{"session_id": "B"}); err != nil {
+				t.Fatal(err)
+			}
+			for i, m := range r.Messages[:cap(r.Messages)] {
+				if m != (Message{}) {
+					t.Errorf("message memory %d still holds %+v", i, m)
+				}
+			}
+			for i, e := range r.Trace[:cap(r.Trace)] {
+				if e != (TraceEntry{}) {
+					t.Errorf("trace memory %d still holds %+v", i, e)
+				}
+			}
+		})
+	}
+}
+
 // TestFireIntoWithObserver checks that a host with an observer gives
 // each fire new memory: the observer may keep the results it is told of.
 func TestFireIntoWithObserver(t *testing.T) {

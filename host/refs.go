@@ -10,9 +10,11 @@ import (
 // snapshot has replaced it.
 //
 // One counter would make every fire write the same cache line twice,
-// and on two cores that line bouncing between them cost a fifth of a Lua
-// fire's CPU. So the count is split into padded shards, and a fire adds
-// to one picked at random (math/rand/v2's generator is per processor):
+// a line that then moves between the cores running fires (on the
+// 2-core machine it was measured on, the end-to-end difference was
+// within the noise). So the count is split into
+// padded shards, and a fire adds to one picked at random
+// (math/rand/v2's generator is per processor):
 // two fires running at once rarely share one. A snapshot is closed when
 // it is retired and the shards add up to zero:
 //

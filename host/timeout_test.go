@@ -192,7 +192,7 @@ hook.on("tool.execute.pre", function() probe.started() while true do end end, { 
 	}()
 	<-started
 	h.Close()
-	if r := <-done; len(r.Trace) != 1 || r.Trace[0].Outcome != OutcomeTimeout {
+	if r := <-done; len(r.Trace) != 1 || r.Trace[0].Outcome != OutcomeTimeout || r.Trace[0].Error != "interrupted: the host was closed" {
 		t.Fatalf("%+v", r)
 	}
 }
