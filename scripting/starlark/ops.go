@@ -115,7 +115,8 @@ func rewrittenProgram(name string, src []byte, predeclared starlark.StringDict) 
 	if err != nil {
 		return nil, err
 	}
-	rewriteOps(f, func(name string) bool { return predeclared.Has(name) || starlark.Universe.Has(name) })
+	rewriteOps(f, func(name string) bool { return predeclared.Has(name) || starlark.Universe.Has(name) },
+		func(name string) bool { return !predeclared.Has(name) && starlark.Universe.Has(name) })
 	prog, err := starlark.FileProgram(f, predeclared.Has)
 	if err == nil {
 		return prog, nil

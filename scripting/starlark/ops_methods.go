@@ -72,6 +72,9 @@ func meterMethod(thread *starlark.Thread, m *starlark.Builtin, args starlark.Tup
 	if err != nil {
 		return err
 	}
+	if storesArguments[m.Name()] {
+		return nil // a range it keeps is iterated later, by other calls
+	}
 	for i := range args {
 		args[i] = forCall(thread, args[i])
 	}
@@ -243,22 +246,39 @@ func extendMethodCost(_ *starlark.Thread, _ string, recv starlark.Value, args st
 	return extendCost("list.extend of", args[0]), nil
 }
 
+// storesArguments are the metered methods that keep an argument rather
+// than consume it: a range given to them is stored as it is, never
+// charged to the call that stores it (forCall), since the calls that
+// iterate it later are charged then.
+var storesArguments = map[string]bool{"append": true, "insert": true, "add": true, "setdefault": true}
+
+// appendSize is what one append costs a list in all: appended one at a
+// time, a long list grows by a quarter each time it is full, so the
+// arrays it has had add up to about five times its final slots.
+const appendSize = 5 * valueSize
+
 // growCost is what a method that adds one element or entry costs: a list
-// slot, counted twice as extend counts it (the list doubles as it
-// grows), or a set or dict entry. A loop of appends is metered like one
-// extend of as many elements, instead of only by its steps.
-func growCost(_ *starlark.Thread, name string, recv starlark.Value, _ starlark.Tuple, _ []starlark.Tuple) (opCost, error) {
-	switch recv.(type) {
+// slot (appendSize), or a set or dict entry, unless the key is there
+// already. A loop of appends is metered like one extend of as many
+// elements, instead of only by its steps.
+func growCost(_ *starlark.Thread, name string, recv starlark.Value, args starlark.Tuple, _ []starlark.Tuple) (opCost, error) {
+	switch r := recv.(type) {
 	case *starlark.List:
 		if name == "append" || name == "insert" {
-			return opCost{what: "list." + name, n: 1, size: 2 * valueSize, unit: "elements"}, nil
+			return opCost{what: "list." + name, n: 1, size: appendSize, unit: "elements"}, nil
 		}
 	case *starlark.Set:
-		if name == "add" {
+		if name == "add" && len(args) == 1 {
+			if has, err := r.Has(args[0]); err == nil && has {
+				return opCost{}, nil
+			}
 			return opCost{what: "set.add", n: 1, size: entrySize, unit: "entries"}, nil
 		}
 	case *starlark.Dict:
-		if name == "setdefault" {
+		if name == "setdefault" && len(args) >= 1 {
+			if _, found, err := r.Get(args[0]); err == nil && found {
+				return opCost{}, nil
+			}
 			return opCost{what: "dict.setdefault", n: 1, size: entrySize, unit: "entries"}, nil
 		}
 	}

@@ -71,14 +71,22 @@ type rewriter struct {
 	// varargs are the *args names of the functions the walk is inside,
 	// innermost last ("" for a function without).
 	varargs []string
+	// universal reports whether a name resolves to a universal value
+	// wherever it is read: universal, not predeclared, bound nowhere in
+	// the file (ops_slice.go's positions).
+	universal func(string) bool
+	// slicePositions remembers slicePos's answers.
+	slicePositions map[*syntax.SliceExpr]syntax.Position
 }
 
 // rewriteOps rewrites f in place. syntax.Walk calls the function on a
 // node before it descends into the node's children, so replacing the
 // children first means every new node is visited, and its operands are
 // rewritten in turn.
-func rewriteOps(f *syntax.File, known func(string) bool) {
-	rw := &rewriter{nums: analyseNumbers(f), known: known, globals: map[string]bool{}, targets: map[syntax.Expr]bool{}}
+func rewriteOps(f *syntax.File, known, universal func(string) bool) {
+	bound := boundNames(f)
+	rw := &rewriter{nums: analyseNumbers(f), known: known, globals: map[string]bool{}, targets: map[syntax.Expr]bool{},
+		universal: func(name string) bool { return universal(name) && !bound[name] }}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n == nil {
 			rw.leave()
@@ -88,6 +96,60 @@ func rewriteOps(f *syntax.File, known func(string) bool) {
 		rw.enter(n)
 		return true
 	})
+}
+
+// boundNames are the names f binds anywhere: assigned, defined, loaded,
+// a parameter or a loop variable.
+func boundNames(f *syntax.File) map[string]bool {
+	bound := map[string]bool{}
+	var targets func(syntax.Expr)
+	targets = func(x syntax.Expr) {
+		switch x := x.(type) {
+		case *syntax.Ident:
+			bound[x.Name] = true
+		case *syntax.ParenExpr:
+			targets(x.X)
+		case *syntax.TupleExpr:
+			for _, e := range x.List {
+				targets(e)
+			}
+		case *syntax.ListExpr:
+			for _, e := range x.List {
+				targets(e)
+			}
+		case *syntax.BinaryExpr: // a parameter with a default
+			targets(x.X)
+		case *syntax.UnaryExpr: // *args, **kwargs
+			if x.X != nil {
+				targets(x.X)
+			}
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.AssignStmt:
+			targets(n.LHS)
+		case *syntax.DefStmt:
+			bound[n.Name.Name] = true
+			for _, p := range n.Params {
+				targets(p)
+			}
+		case *syntax.LambdaExpr:
+			for _, p := range n.Params {
+				targets(p)
+			}
+		case *syntax.ForStmt:
+			targets(n.Vars)
+		case *syntax.ForClause:
+			targets(n.Vars)
+		case *syntax.LoadStmt:
+			for _, id := range n.To {
+				bound[id.Name] = true
+			}
+		}
+		return true
+	})
+	return bound
 }
 
 // enter and leave track the walk's place: inside a function or not, and

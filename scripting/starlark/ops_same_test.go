@@ -217,6 +217,9 @@ var sameCases = []string{
 	"def f(x):\n    return [x\n        [1:]]\nr = f(1)", "def f(x):\n    i = 1\n    return x[i:]\nr = f(1)", "f = lambda: 1\nr = f()[1:]",
 	"x = [1]\nr = x[0][1:]", "x = 1\nr = (x)[1:]", "x = [[1]]\nr = x[0][:][1:2:0]", "x, y = 1, 2\nr = (x + y)[1:]", "x = 1\nr = x[:-1]",
 	"s = struct\nr = s[1:]", "l = [1, 2, 3]\nr = l[1:][::-1][0:1]",
+	"s = 'abc'\nr = s[len:]", "l = [1]\nr = l[:len]", "r = len[1:]", "def f(s, None):\n    return s[None:]\nr = f('ab', [])",
+	"x = 1\nr = x[-1 if x else 2:]", "x = 'ab'\nr = x[x if x else 2:]", "x = 1\nr = x[-1 if x else len:]", "s = 'ab'\nr = s[('a' + 'b'):]", "s = 'ab'\nr = s[[1] + [2]:]", "s = 'ab'\nr = s[:() + ()]",
+	"s = 'ab'\nx = 'c'\nr = s[x + 'a' + 'b':]", "s = 'ab'\nx = 'c'\nr = s[x + 'a' + x:]", "s = 'ab'\nx = 1\nr = s[[x] + [1]:]", "s = 'ab'\nx = 1\nr = s['a' + 'b' + x:]", "None = 1\nx = 'ab'\nr = x[:None]", "x = 'ab'\nr = x[:None]\nNone = []",
 	// methods that add one element, charged (growCost)
 	"l = [1]\nl.append(2)\nl.insert(0, 0)\nl.insert(-1, 9)\ns = set([1])\ns.add(2)\nd = {}\nd.setdefault('a', 1)\nr = (l, s, d, d.setdefault('a', 2), d.setdefault('b'))",
 	"l = []\nl.append()", "l = []\nl.append(1, 2)", "l = []\nl.insert(1)", "s = set()\ns.add([])", "d = {}\nd.setdefault([], 1)", "x = 1\nx.append(1)",

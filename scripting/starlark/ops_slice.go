@@ -48,6 +48,9 @@ func sliceOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 	if err != nil {
 		return nil, err
 	}
+	if r, ok := x.(rangeValue); ok && r.sliceOverflows(start, end, step) {
+		return nil, errors.New("range slice: the new range does not fit in 64-bit integers")
+	}
 	if c, ok := sliceCost(x, start, end, step); ok {
 		if err := c.charge(thread); err != nil {
 			return nil, err
@@ -114,29 +117,44 @@ func sliceIndex(v starlark.Value, n, absent int) (int, error) {
 	return i, nil
 }
 
-// sliceCost is what x[start:end:step] allocates, for the sequences whose
-// slices are copies.
+// sliceCost is what x[start:end:step] allocates. A slice of a string,
+// bytes or a tuple with step 1 is a view of the same memory, free; a
+// list's is a copy of its slots. Any other step builds the result one
+// element at a time, and the arrays it grows through add up to about
+// five times the result (a string is then copied once more).
 func sliceCost(x starlark.Value, start, end, step int) (opCost, bool) {
 	var c opCost
+	view := step == 1
 	switch x.(type) {
 	case starlark.String:
 		c = opCost{what: "str slice", size: 1, unit: "bytes"}
 	case starlark.Bytes:
 		c = opCost{what: "bytes slice", size: 1, unit: "bytes"}
-	case *starlark.List:
-		c = opCost{what: "list slice", size: valueSize, unit: "elements"}
 	case starlark.Tuple:
 		c = opCost{what: "tuple slice", size: valueSize, unit: "elements"}
+	case *starlark.List:
+		c, view = opCost{what: "list slice", size: valueSize, unit: "elements"}, false
 	default:
 		return c, false
+	}
+	if view {
+		return opCost{}, false
 	}
 	if step > 0 {
 		c.n = int64((end - start + step - 1) / step)
 	} else {
 		c.n = int64((start - end - step - 1) / -step)
 	}
+	if step != 1 {
+		c.size *= steppedSliceFactor
+	}
 	return c, true
 }
+
+// steppedSliceFactor is what a slice with a step other than 1 allocates
+// for each element it selects, in elements: the growth of the array it
+// is built in, and a string's final copy.
+const steppedSliceFactor = 6
 
 // rewriteSlice returns $slice(x, parts, indices…) for the slice s, or
 // nil for a slice of a literal.
@@ -164,31 +182,45 @@ func (rw *rewriter) rewriteSlice(s *syntax.SliceExpr) *syntax.CallExpr {
 // the slice (its bracket, then x, lo, hi and step). $slice's call takes
 // that position, so that a failing slice points where it did.
 func (rw *rewriter) slicePos(s *syntax.SliceExpr) syntax.Position {
+	if pos, ok := rw.slicePositions[s]; ok { // x[0:][0:]… nests without bound
+		return pos
+	}
+	pos := s.Lbrack
 	for _, e := range []syntax.Expr{s.Step, s.Hi, s.Lo, s.X} {
 		if e != nil {
-			if pos, ok := rw.lastSetPos(e); ok {
-				return pos
+			if p, ok := rw.lastSetPos(e); ok {
+				pos = p
+				break
 			}
 		}
 	}
-	return s.Lbrack
+	if rw.slicePositions == nil {
+		rw.slicePositions = map[*syntax.SliceExpr]syntax.Position{}
+	}
+	rw.slicePositions[s] = pos
+	return pos
 }
 
 // lastSetPos is the last position the compiler sets while compiling x,
-// if it sets one: names (but None, True and False, which cannot fail),
+// if it sets one: names (but universal ones, whose lookup cannot fail),
 // fields, indexes, calls and operators do; literals do not. For the
 // forms a slice's operand or index rarely takes (comprehensions,
-// lambdas, conditionals) it answers the start of x, which may differ
-// from the compiler's in the column a failing slice reports.
+// lambdas, sums the compiler folds) it answers the start of x, which may
+// differ from the compiler's in the column a failing slice reports.
 func (rw *rewriter) lastSetPos(x syntax.Expr) (syntax.Position, bool) {
 	switch x := x.(type) {
 	case *syntax.Literal:
 		return syntax.Position{}, false
 	case *syntax.Ident:
-		if (x.Name == "None" || x.Name == "True" || x.Name == "False") && !rw.globals[x.Name] {
+		if rw.universal(x.Name) {
 			return syntax.Position{}, false
 		}
 		return x.NamePos, true
+	case *syntax.CondExpr:
+		// The false branch is laid out right after the condition, and
+		// the true one elsewhere: the instruction after the expression
+		// follows the false branch.
+		return rw.lastOf(x.Cond, x.False)
 	case *syntax.ParenExpr:
 		return rw.lastSetPos(x.X)
 	case *syntax.DotExpr:
@@ -202,10 +234,13 @@ func (rw *rewriter) lastSetPos(x syntax.Expr) (syntax.Position, bool) {
 	case *syntax.UnaryExpr:
 		return x.OpPos, true
 	case *syntax.BinaryExpr:
-		if x.Op != syntax.AND && x.Op != syntax.OR {
-			return x.OpPos, true
+		switch x.Op {
+		case syntax.AND, syntax.OR:
+			return rw.lastOf(x.X, x.Y)
+		case syntax.PLUS:
+			return rw.sumPos(x)
 		}
-		return rw.lastOf(x.X, x.Y)
+		return x.OpPos, true
 	case *syntax.ListExpr:
 		return rw.lastOf(x.List...)
 	case *syntax.TupleExpr:
@@ -218,6 +253,71 @@ func (rw *rewriter) lastSetPos(x syntax.Expr) (syntax.Position, bool) {
 	}
 	start, _ := x.Span()
 	return start, true
+}
+
+// sumPos is lastSetPos of a chain a + b + … + z, which the compiler
+// compiles as one sum of its operands, adjacent string, bytes, list or
+// tuple literals folded into one: the last + of what is left, or, when
+// everything folded into one operand, that operand's.
+func (rw *rewriter) sumPos(e *syntax.BinaryExpr) (syntax.Position, bool) {
+	type summand struct {
+		x   []syntax.Expr // the operands folded into this one
+		pos syntax.Position
+	}
+	var rev []summand
+	for plus := e; ; {
+		rev = append(rev, summand{[]syntax.Expr{unparen(plus.Y)}, plus.OpPos})
+		left, ok := unparen(plus.X).(*syntax.BinaryExpr)
+		if !ok || left.Op != syntax.PLUS {
+			rev = append(rev, summand{x: []syntax.Expr{unparen(plus.X)}})
+			break
+		}
+		plus = left
+	}
+	var out []summand
+	for i := len(rev) - 1; i >= 0; i-- {
+		s := rev[i]
+		if n := len(out); n > 0 && addableKind(s.x[0]) != 0 && addableKind(s.x[0]) == addableKind(out[n-1].x[0]) {
+			out[n-1].x = append(out[n-1].x, s.x...)
+			continue
+		}
+		out = append(out, s)
+	}
+	if len(out) > 1 {
+		return out[len(out)-1].pos, true
+	}
+	var elems []syntax.Expr // a folded list or tuple compiles its elements
+	for _, x := range out[0].x {
+		switch x := x.(type) {
+		case *syntax.ListExpr:
+			elems = append(elems, x.List...)
+		case *syntax.TupleExpr:
+			elems = append(elems, x.List...)
+		case *syntax.Literal:
+		default:
+			return rw.lastSetPos(x)
+		}
+	}
+	return rw.lastOf(elems...)
+}
+
+// addableKind is which literals the compiler folds in a sum: strings,
+// bytes, list displays and tuple displays, each with its own kind.
+func addableKind(x syntax.Expr) rune {
+	switch x := x.(type) {
+	case *syntax.Literal:
+		switch x.Token {
+		case syntax.STRING:
+			return 's'
+		case syntax.BYTES:
+			return 'b'
+		}
+	case *syntax.ListExpr:
+		return 'l'
+	case *syntax.TupleExpr:
+		return 't'
+	}
+	return 0
 }
 
 // lastOf is lastSetPos of a sequence compiled in order.

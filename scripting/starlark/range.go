@@ -2,6 +2,7 @@ package starlark
 
 import (
 	"fmt"
+	"math"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -118,6 +119,21 @@ func (r rangeValue) String() string {
 	default:
 		return fmt.Sprintf("range(%d)", r.stop)
 	}
+}
+
+// sliceOverflows reports whether r.Slice(start, end, step) would leave
+// 64-bit integers: a range may span them (range(-(1 << 62), 1 << 62)),
+// and a slice multiplies its step.
+func (r rangeValue) sliceOverflows(start, end, step int) bool {
+	mulOverflows := func(a, b int) bool {
+		if a == 0 || b == 0 {
+			return false
+		}
+		return a*b/b != a || a == -1 && b == math.MinInt || b == -1 && a == math.MinInt
+	}
+	addOverflows := func(a, b int) bool { return (a+b > a) != (b > 0) }
+	return mulOverflows(r.step, step) || mulOverflows(r.step, start) || mulOverflows(r.step, end) ||
+		addOverflows(r.start, r.step*start) || addOverflows(r.start, r.step*end)
 }
 
 func (r rangeValue) Slice(start, end, step int) starlark.Value {
