@@ -77,6 +77,8 @@ type rewriter struct {
 	universal func(string) bool
 	// slicePositions remembers slicePos's answers.
 	slicePositions map[*syntax.SliceExpr]syntax.Position
+	// folded are the sums foldSum has seen.
+	folded map[*syntax.BinaryExpr]bool
 }
 
 // rewriteOps rewrites f in place. syntax.Walk calls the function on a
@@ -295,6 +297,9 @@ func (rw *rewriter) optional(x syntax.Expr) syntax.Expr {
 
 // expr returns the replacement of x, or x.
 func (rw *rewriter) expr(x syntax.Expr) syntax.Expr {
+	if sum, ok := x.(*syntax.BinaryExpr); ok && sum.Op == syntax.PLUS {
+		x = rw.foldSum(sum)
+	}
 	switch x := x.(type) {
 	case *syntax.BinaryExpr:
 		if x.Op == syntax.PERCENT {

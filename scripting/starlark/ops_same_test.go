@@ -224,6 +224,10 @@ var sameCases = []string{
 	"l = [1]\nl.append(2)\nl.insert(0, 0)\nl.insert(-1, 9)\ns = set([1])\ns.add(2)\nd = {}\nd.setdefault('a', 1)\nr = (l, s, d, d.setdefault('a', 2), d.setdefault('b'))",
 	"l = []\nl.append()", "l = []\nl.append(1, 2)", "l = []\nl.insert(1)", "s = set()\ns.add([])", "d = {}\nd.setdefault([], 1)", "x = 1\nx.append(1)",
 	"t = ()\nt.append(1)", "l = [1]\nfor x in l:\n    l.append(x)", "f = [].append\nf(1)\nr = f", "s = set()\na = s.add\na(1)\nr = (a, s)", "l = []\nl.append(x = 1)",
+	// sums folded as the compiler folds them (ops_fold.go)
+	"t = ()\nr = t + [1] + [fail('second')]", "x = 'a'\nr = x + 'b' + 'c'", "l = [1]\nr = l + [2] + [3] + l", "t = (1,)\nr = t + (2,) + (3,) + t",
+	"b = b'a'\nr = b + b'b' + b'c'", "x = 1\nr = x + [1] + [2]", "x = 'a'\nr = 'b' + 'c' + x + 'd' + 'e'", "x = 1\nr = x + 'a' + (\n'b')",
+	"x = [1]\nr = x + [len('ab')] + [x[0] + 1]", "x = 'a'\nr = (x + 'b') + 'c'", "x = 1\nr = x + ('a' + 'b')", "x = ()\nr = x + () + (x, x) + x",
 	// x op= y before anything binds x at the top level is the resolver's error, as written
 	"for i in range(3):\n    if i > 0:\n        s += s\n    else:\n        s = 'x'\nr = s",
 	"def f():\n    s += 'x'\nr = f()", "x = 1\ndef f():\n    x += 1\n    return x\nr = f()",
