@@ -44,26 +44,7 @@ func BenchmarkOps(b *testing.B) {
 }
 
 func benchOpsLoop(b *testing.B, src string, rewritten bool) {
-	limits := scripting.Limits{}.Or()
-	ct := &callThread{limits: &limits, call: &scripting.Call{}}
-	ct.thread.SetLocal(callKey, ct)
-	predeclared := starlark.StringDict{}
-	addOpBuiltins(predeclared)
-	var prog *starlark.Program
-	var err error
-	if rewritten {
-		prog, err = rewrittenProgram("bench.star", []byte(src), predeclared)
-	} else {
-		_, prog, err = starlark.SourceProgramOptions(&fileOptions, "bench.star", src, predeclared.Has)
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
-	globals, err := prog.Init(&ct.thread, predeclared)
-	if err != nil {
-		b.Fatal(err)
-	}
-	f := globals["f"]
+	ct, f := opsFunction(b, src, rewritten)
 	args := starlark.Tuple{starlark.MakeInt(7), starlark.String("abc"), starlark.NewList([]starlark.Value{starlark.String("a"), starlark.String("b")})}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -75,4 +56,30 @@ func benchOpsLoop(b *testing.B, src string, rewritten bool) {
 		}
 	}
 	b.ReportMetric(float64(benchcpu.Used(b)-start)/float64(b.N)/1000, "cpu-ns/expr")
+}
+
+// opsFunction compiles src, plain or rewritten, runs its top level on a
+// call thread with the hidden builtins predeclared, and returns the
+// thread and the function f it defines.
+func opsFunction(tb testing.TB, src string, rewritten bool) (*callThread, starlark.Value) {
+	limits := scripting.Limits{}.Or()
+	ct := &callThread{limits: &limits, call: &scripting.Call{}}
+	ct.thread.SetLocal(callKey, ct)
+	predeclared := starlark.StringDict{}
+	addOpBuiltins(predeclared)
+	var prog *starlark.Program
+	var err error
+	if rewritten {
+		prog, err = rewrittenProgram("ops.star", []byte(src), predeclared)
+	} else {
+		_, prog, err = starlark.SourceProgramOptions(&fileOptions, "ops.star", src, predeclared.Has)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	globals, err := prog.Init(&ct.thread, predeclared)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ct, globals["f"]
 }

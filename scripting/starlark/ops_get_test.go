@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"go.starlark.net/starlark"
-
-	"github.com/hookhost/hookhost/scripting"
 )
 
 // TestGetUnhashableKey is the one difference ops_get.go admits: get's own
@@ -35,20 +33,7 @@ func TestGetAllocatesNoMethod(t *testing.T) {
 		}
 		return globals["f"]
 	}()
-	limits := scripting.Limits{}.Or()
-	ct := &callThread{limits: &limits, call: &scripting.Call{}}
-	ct.thread.SetLocal(callKey, ct)
-	predeclared := starlark.StringDict{}
-	addOpBuiltins(predeclared)
-	prog, err := rewrittenProgram("get.star", []byte(src), predeclared)
-	if err != nil {
-		t.Fatal(err)
-	}
-	globals, err := prog.Init(&ct.thread, predeclared)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rewritten := globals["f"]
+	ct, rewritten := opsFunction(t, src, true)
 
 	d := starlark.NewDict(1)
 	if err := d.SetKey(starlark.String("command"), starlark.String("ls")); err != nil {
