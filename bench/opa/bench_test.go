@@ -33,7 +33,7 @@ func opaDecider(tb testing.TB, patterns []string) decider {
 	}
 }
 
-func hostDecider(tb testing.TB, file, src string) decider {
+func newHost(tb testing.TB, file, src string) *host.Host {
 	h, err := host.New(context.Background(), host.Options{FS: fstest.MapFS{file: {Data: []byte(src)}}})
 	if err != nil {
 		tb.Fatal(err)
@@ -42,9 +42,29 @@ func hostDecider(tb testing.TB, file, src string) decider {
 		tb.Fatal(p)
 	}
 	tb.Cleanup(func() { h.Close() })
+	return h
+}
+
+// hostDecider decides through Host.Fire.
+func hostDecider(tb testing.TB, file, src string) decider {
+	h := newHost(tb, file, src)
 	return func(ctx context.Context, in map[string]any) (bool, string) {
 		r, err := h.Fire(ctx, "tool.execute.pre", in)
 		if err != nil {
+			tb.Fatal(err)
+		}
+		return r.Decision.Action == host.Deny, r.Decision.Reason
+	}
+}
+
+// hostIntoDecider decides through Host.FireInto, one Result reused, as a
+// service that fires in a loop would (the benchmark calls it from one
+// goroutine).
+func hostIntoDecider(tb testing.TB, file, src string) decider {
+	h := newHost(tb, file, src)
+	var r host.Result
+	return func(ctx context.Context, in map[string]any) (bool, string) {
+		if err := h.FireInto(ctx, &r, "tool.execute.pre", in); err != nil {
 			tb.Fatal(err)
 		}
 		return r.Decision.Action == host.Deny, r.Decision.Reason
@@ -70,6 +90,8 @@ func deciders(tb testing.TB, p policy) []struct {
 		{"opa", opaDecider(tb, p.patterns)},
 		{"lua", hostDecider(tb, "guard.lua", luaHook(p.patterns))},
 		{"star", hostDecider(tb, "guard.star", starHook(p.patterns))},
+		{"lua-into", hostIntoDecider(tb, "guard.lua", luaHook(p.patterns))},
+		{"star-into", hostIntoDecider(tb, "guard.star", starHook(p.patterns))},
 		{"lua-raw-deadline", rawLuaDecider(tb, luaHook(p.patterns))},
 		{"star-raw-deadline", rawStarDecider(tb, starHook(p.patterns))},
 	}
