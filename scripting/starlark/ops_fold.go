@@ -2,6 +2,7 @@ package starlark
 
 import (
 	"strconv"
+	"strings"
 
 	"go.starlark.net/syntax"
 )
@@ -71,10 +72,11 @@ func foldLiterals(kind rune, run []syntax.Expr) syntax.Expr {
 	switch kind {
 	case 's', 'b':
 		first := run[0].(*syntax.Literal)
-		var text string
+		var b strings.Builder
 		for _, x := range run {
-			text += x.(*syntax.Literal).Value.(string)
+			b.WriteString(x.(*syntax.Literal).Value.(string))
 		}
+		text := b.String()
 		raw := strconv.Quote(text)
 		if kind == 'b' {
 			raw = "b" + raw

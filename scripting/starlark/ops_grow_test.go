@@ -100,3 +100,29 @@ hook.on("e", h)
 		t.Fatalf("error %v", err)
 	}
 }
+
+// TestRangeTooLong: a range whose length does not fit in an int is
+// refused instead of getting a length that wrapped.
+func TestRangeTooLong(t *testing.T) {
+	call := growCall(t, `
+def h():
+    x = range(-(1 << 62), 1 << 62)
+    return hook.respond(str(x[::4]))
+
+hook.on("e", h)
+`, scripting.Limits{})
+	_, err := call()
+	if err == nil || !strings.Contains(err.Error(), "range: more than 9223372036854775807 elements") {
+		t.Fatalf("error %v", err)
+	}
+	call = growCall(t, `
+def h():
+    return hook.respond(len(range(-(1 << 62), (1 << 62) - 1, 2)) == (1 << 62))
+
+hook.on("e", h)
+`, scripting.Limits{})
+	out, err := call()
+	if err != nil || out.(map[string]any)["result"] != true { // a range of 2^62 elements over the widest span that fits
+		t.Fatalf("%v %v", out, err)
+	}
+}

@@ -42,6 +42,10 @@ type numbers struct {
 	scopes []*numberScope
 	uses   map[*syntax.Ident]*numberScope // where each name is read
 	bound  map[string]bool                // every name the file binds anywhere
+	// known remembers numeric's answers once settle is done (before,
+	// they change as it goes): the rewrite asks about every + of a long
+	// chain, and each answer would walk the chain below it again.
+	known map[syntax.Expr]bool
 }
 
 func analyseNumbers(f *syntax.File) *numbers {
@@ -49,6 +53,7 @@ func analyseNumbers(f *syntax.File) *numbers {
 	top := a.newScope(nil)
 	a.stmts(f.Stmts, top)
 	a.settle()
+	a.known = map[syntax.Expr]bool{}
 	return a
 }
 
@@ -252,6 +257,18 @@ func (a *numbers) allNumeric(bs []numberBinding) bool {
 
 // numeric reports whether x can only be a number (or fail).
 func (a *numbers) numeric(x syntax.Expr) bool {
+	if a.known == nil {
+		return a.numericNow(x)
+	}
+	v, ok := a.known[x]
+	if !ok {
+		v = a.numericNow(x)
+		a.known[x] = v
+	}
+	return v
+}
+
+func (a *numbers) numericNow(x syntax.Expr) bool {
 	switch x := x.(type) {
 	case *syntax.Literal:
 		return x.Token == syntax.INT || x.Token == syntax.FLOAT

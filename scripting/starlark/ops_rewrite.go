@@ -79,6 +79,37 @@ type rewriter struct {
 	slicePositions map[*syntax.SliceExpr]syntax.Position
 	// folded are the sums foldSum has seen.
 	folded map[*syntax.BinaryExpr]bool
+	// starts remembers where expressions start (start).
+	starts map[syntax.Expr]syntax.Position
+}
+
+// start is where x starts. syntax's Span walks down to the leftmost
+// operand, and the rewrite asks at every level of a long chain
+// (a + b + … + z, x[0:][0:]…): remembered per node, it walks each once.
+func (rw *rewriter) start(x syntax.Expr) syntax.Position {
+	if pos, ok := rw.starts[x]; ok {
+		return pos
+	}
+	var pos syntax.Position
+	switch x := x.(type) {
+	case *syntax.BinaryExpr:
+		pos = rw.start(x.X)
+	case *syntax.SliceExpr:
+		pos = rw.start(x.X)
+	case *syntax.IndexExpr:
+		pos = rw.start(x.X)
+	case *syntax.DotExpr:
+		pos = rw.start(x.X)
+	case *syntax.CallExpr:
+		pos = rw.start(x.Fn)
+	default:
+		pos, _ = x.Span()
+	}
+	if rw.starts == nil {
+		rw.starts = map[syntax.Expr]syntax.Position{}
+	}
+	rw.starts[x] = pos
+	return pos
 }
 
 // rewriteOps rewrites f in place. syntax.Walk calls the function on a
@@ -86,9 +117,9 @@ type rewriter struct {
 // children first means every new node is visited, and its operands are
 // rewritten in turn.
 func rewriteOps(f *syntax.File, known, universal func(string) bool) {
-	bound := boundNames(f)
-	rw := &rewriter{nums: analyseNumbers(f), known: known, globals: map[string]bool{}, targets: map[syntax.Expr]bool{},
-		universal: func(name string) bool { return universal(name) && !bound[name] }}
+	nums := analyseNumbers(f)
+	rw := &rewriter{nums: nums, known: known, globals: map[string]bool{}, targets: map[syntax.Expr]bool{},
+		universal: func(name string) bool { return universal(name) && !nums.bound[name] }}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n == nil {
 			rw.leave()
@@ -98,60 +129,6 @@ func rewriteOps(f *syntax.File, known, universal func(string) bool) {
 		rw.enter(n)
 		return true
 	})
-}
-
-// boundNames are the names f binds anywhere: assigned, defined, loaded,
-// a parameter or a loop variable.
-func boundNames(f *syntax.File) map[string]bool {
-	bound := map[string]bool{}
-	var targets func(syntax.Expr)
-	targets = func(x syntax.Expr) {
-		switch x := x.(type) {
-		case *syntax.Ident:
-			bound[x.Name] = true
-		case *syntax.ParenExpr:
-			targets(x.X)
-		case *syntax.TupleExpr:
-			for _, e := range x.List {
-				targets(e)
-			}
-		case *syntax.ListExpr:
-			for _, e := range x.List {
-				targets(e)
-			}
-		case *syntax.BinaryExpr: // a parameter with a default
-			targets(x.X)
-		case *syntax.UnaryExpr: // *args, **kwargs
-			if x.X != nil {
-				targets(x.X)
-			}
-		}
-	}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.AssignStmt:
-			targets(n.LHS)
-		case *syntax.DefStmt:
-			bound[n.Name.Name] = true
-			for _, p := range n.Params {
-				targets(p)
-			}
-		case *syntax.LambdaExpr:
-			for _, p := range n.Params {
-				targets(p)
-			}
-		case *syntax.ForStmt:
-			targets(n.Vars)
-		case *syntax.ForClause:
-			targets(n.Vars)
-		case *syntax.LoadStmt:
-			for _, id := range n.To {
-				bound[id.Name] = true
-			}
-		}
-		return true
-	})
-	return bound
 }
 
 // enter and leave track the walk's place: inside a function or not, and
@@ -306,7 +283,7 @@ func (rw *rewriter) expr(x syntax.Expr) syntax.Expr {
 			rw.transient(x.Y)
 		}
 		if name := binaryOps[x.Op]; name != "" && !rw.boundedBySource(x.Op, x.X, x.Y) {
-			return hiddenCall(name, x.OpPos, x.X, x.Y)
+			return hiddenCallFrom(name, rw.start(x.X), x.OpPos, x.X, x.Y)
 		}
 	case *syntax.TupleExpr:
 		if !rw.targets[x] && !rw.boundedTuple(x) {
@@ -369,6 +346,11 @@ func (rw *rewriter) spreads(args []syntax.Expr) {
 // binding fails reports the position of its first instruction.
 func hiddenCall(name string, pos syntax.Position, x, y syntax.Expr) *syntax.CallExpr {
 	start, _ := x.Span()
+	return hiddenCallFrom(name, start, pos, x, y)
+}
+
+// hiddenCallFrom is hiddenCall with the start of x known.
+func hiddenCallFrom(name string, start, pos syntax.Position, x, y syntax.Expr) *syntax.CallExpr {
 	_, end := y.Span()
 	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: start, Name: name}, Lparen: pos,
 		Args: []syntax.Expr{x, y}, Rparen: end}

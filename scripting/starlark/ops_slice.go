@@ -172,7 +172,7 @@ func (rw *rewriter) rewriteSlice(s *syntax.SliceExpr) *syntax.CallExpr {
 	}
 	at := rw.slicePos(s)
 	args[1] = &syntax.Literal{Token: syntax.STRING, TokenPos: at, Raw: `"` + parts + `"`, Value: parts}
-	start, _ := s.X.Span()
+	start := rw.start(s.X)
 	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: start, Name: opSlice}, Lparen: at, Args: args, Rparen: s.Rbrack}
 }
 

@@ -60,7 +60,11 @@ func rangeBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if step == 0 {
 		return nil, fmt.Errorf("range: step argument must not be zero")
 	}
-	r := rangeValue{start: start, stop: stop, step: step, len: rangeLen(start, stop, step)}
+	n, ok := rangeLen(start, stop, step)
+	if !ok {
+		return nil, errRangeTooLong
+	}
+	r := rangeValue{start: start, stop: stop, step: step, len: n}
 	if ct := callThreadOf(thread); ct != nil && !ct.topLevel {
 		r.owner, r.call = ct, ct.call
 	}
@@ -92,16 +96,30 @@ func prepaid(x starlark.Value) starlark.Value {
 	return x
 }
 
-// rangeLen is the number of elements of range(start, stop, step), step != 0.
-func rangeLen(start, stop, step int) int {
+// rangeLen is the number of elements of range(start, stop, step), step
+// != 0; ok is false when it does not fit in an int (range(-(1 << 62),
+// 1 << 62) spans more). The distance between the bounds is computed in
+// uint64, where it cannot overflow.
+func rangeLen(start, stop, step int) (n int, ok bool) {
+	var dist, stride uint64
 	switch {
 	case step > 0 && stop > start:
-		return (stop-1-start)/step + 1
+		dist, stride = uint64(stop)-uint64(start), uint64(step)
 	case step < 0 && start > stop:
-		return (start-1-stop)/-step + 1
+		dist, stride = uint64(start)-uint64(stop), -uint64(step)
+	default:
+		return 0, true
 	}
-	return 0
+	count := (dist-1)/stride + 1
+	if count > math.MaxInt {
+		return 0, false
+	}
+	return int(count), true
 }
+
+// errRangeTooLong is the error of a range whose length does not fit in
+// an int.
+var errRangeTooLong = fmt.Errorf("range: more than %d elements", math.MaxInt)
 
 func (r rangeValue) Len() int                   { return r.len }
 func (r rangeValue) Index(i int) starlark.Value { return starlark.MakeInt(r.start + i*r.step) }
@@ -139,7 +157,7 @@ func (r rangeValue) sliceOverflows(start, end, step int) bool {
 func (r rangeValue) Slice(start, end, step int) starlark.Value {
 	s := r
 	s.start, s.stop, s.step = r.start+r.step*start, r.start+r.step*end, r.step*step
-	s.len = rangeLen(s.start, s.stop, s.step)
+	s.len, _ = rangeLen(s.start, s.stop, s.step) // a slice of a range is no longer than it
 	return s
 }
 
