@@ -63,7 +63,16 @@ type ConfigLimits struct {
 	Memory int64
 	// Line is where the memory entry is in the file.
 	Line int
+	// WorkerStart bounds how long the worker process of isolated files
+	// may take to start (the process, its hello, compiling its files),
+	// and so how long a fire waits for one that is starting. Zero means
+	// isolate.DefaultStartTimeout.
+	WorkerStart time.Duration
 }
+
+// MinWorkerStart is the smallest limits.worker_start accepted: no worker
+// starts faster.
+const MinWorkerStart = 100 * time.Millisecond
 
 // DefaultMemoryLimit is the host's heap budget when the config sets none.
 // Its eighth is the default per-call budget (scripting.DefaultMaxCallMemory).
@@ -224,8 +233,17 @@ func (p *configParser) root(n *yaml.Node) {
 				p.errorf(v, "strict: want true or false, got %q", v.Value)
 			}
 		case "limits":
-			p.mapping(v, "limits", []string{"memory"}, func(_ string, k, v *yaml.Node) {
-				p.cfg.Limits = ConfigLimits{Memory: p.size(v, "limits.memory", MinMemoryLimit), Line: k.Line}
+			p.mapping(v, "limits", []string{"memory", "worker_start"}, func(key string, k, v *yaml.Node) {
+				switch key {
+				case "memory":
+					p.cfg.Limits.Memory, p.cfg.Limits.Line = p.size(v, "limits.memory", MinMemoryLimit), k.Line
+				case "worker_start":
+					if d := p.duration(v, "limits.worker_start"); d > 0 && d < MinWorkerStart {
+						p.errorf(v, "limits.worker_start: %v is under the %v a worker needs at least", v.Value, MinWorkerStart)
+					} else {
+						p.cfg.Limits.WorkerStart = d
+					}
+				}
 			})
 		case "defaults":
 			p.mapping(v, "defaults", []string{"timeout", "isolation"}, func(key string, _, v *yaml.Node) {

@@ -9,6 +9,7 @@ import (
 func TestParseConfig(t *testing.T) {
 	cfg, err := ParseConfig("hookhost.yaml", []byte(`
 defaults: { timeout: 1s }
+limits: { memory: 256MiB, worker_start: 30s }
 events:
   tool.approve: { timeout: 5s, timeout_behavior: deny }
   deploy.requested: { mode: chain, actions: [allow, deny, modify] }
@@ -38,6 +39,9 @@ hooks:
 	if cfg.Events["tool.approve"].TimeoutBehavior != FailClosed || cfg.Defaults.Timeout != time.Second {
 		t.Errorf("events: %+v", cfg.Events)
 	}
+	if cfg.Limits.Memory != 256<<20 || cfg.Limits.WorkerStart != 30*time.Second || cfg.Limits.Line != 3 {
+		t.Errorf("limits: %+v", cfg.Limits)
+	}
 	if _, err := resolveEvents(AgentEvents(), cfg); err != nil {
 		t.Errorf("resolveEvents: %v", err)
 	}
@@ -46,10 +50,12 @@ hooks:
 func TestParseConfigErrors(t *testing.T) {
 	for _, c := range []struct{ name, yaml, want string }{
 		{"unknown top key", "defautls: {}\n", `hookhost.yaml:1: config: unknown key "defautls" (want defaults, limits, events, hooks, strict)`},
-		{"unknown limit", "limits: { cpu: 1s }\n", `hookhost.yaml:1: limits: unknown key "cpu" (want memory)`},
+		{"unknown limit", "limits: { cpu: 1s }\n", `hookhost.yaml:1: limits: unknown key "cpu" (want memory, worker_start)`},
 		{"bad size", "limits:\n  memory: 512MB\n", `hookhost.yaml:2: limits.memory: size "512MB": want a whole number and a unit, such as 512MiB or 1GiB`},
 		{"small size", "limits:\n  memory: 1MiB\n", "hookhost.yaml:2: limits.memory: 1MiB is below the 32MiB minimum"},
 		{"size list", "limits:\n  memory: [1]\n", "hookhost.yaml:2: limits.memory: want a size such as 512MiB or 1GiB"},
+		{"short worker start", "limits:\n  worker_start: 10ms\n", "hookhost.yaml:2: limits.worker_start: 10ms is under the 100ms a worker needs at least"},
+		{"bad worker start", "limits:\n  worker_start: soon\n", "hookhost.yaml:2: limits.worker_start: "},
 		{"unknown hook key", "hooks:\n  a.lua:\n    priorty: 1\n", `hookhost.yaml:3: hooks.a.lua: unknown key "priorty" (want enabled, priority, timeout, timeouts, config, isolation)`},
 		{"zero timeout", "defaults: { timeout: 0s }\n", "hookhost.yaml:1: defaults.timeout: 0s must be more than zero"},
 		{"negative", "hooks:\n  a.lua: { timeout: -1s }\n", "hookhost.yaml:2: hooks.a.lua.timeout: duration must not be negative"},

@@ -145,7 +145,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	}
 	h.strikes = newQuarantine()
 	h.workers = isolate.NewPool(isolate.Options{Executable: opts.WorkerExecutable, Logger: h.logger,
-		Limits: workerLimits(h.cfg)})
+		Limits: workerLimits(h.cfg), StartTimeout: h.cfg.Limits.WorkerStart})
 	h.wd = newWatchdog(h.cfg.MemoryLimit())
 	if rep := h.Rescan(ctx, TriggerStart); rep.Err != nil {
 		h.Close()

@@ -79,6 +79,9 @@ func (h *Host) reloadLocked(ctx context.Context, retryFailed bool) (ReloadReport
 		rep.Err = err
 		return rep, nil
 	}
+	// Files compile in their workers as they load, so the config's
+	// start-up limit must apply before they do.
+	h.workers.SetStartTimeout(next.cfg.Limits.WorkerStart)
 	set, err := h.loadFiles(ctx, h.files, h.packs, events, next.cfg, retryFailed || next.changed)
 	if err != nil {
 		rep.Err = err

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hookhost/hookhost/scripting"
@@ -46,6 +47,11 @@ type Pool struct {
 	mu      sync.Mutex
 	workers map[string]*worker
 	limits  OSLimits // what workers start under; Options.Limits until SetLimits
+
+	// startTimeout is Options.StartTimeout until SetStartTimeout, in
+	// nanoseconds; atomic, since a start reads it holding its worker's
+	// lock, which must not nest with mu.
+	startTimeout atomic.Int64
 }
 
 // NewPool makes a pool; it starts nothing until a file compiles.
@@ -53,8 +59,22 @@ func NewPool(opts Options) *Pool {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Pool{opts: opts, workers: map[string]*worker{}, limits: opts.Limits,
+	p := &Pool{opts: opts, workers: map[string]*worker{}, limits: opts.Limits,
 		afterFunc: func(d time.Duration, f func()) stopper { return time.AfterFunc(d, f) }}
+	p.startTimeout.Store(int64(opts.StartTimeout))
+	return p
+}
+
+// SetStartTimeout changes how long a worker may take to start, for the
+// starts that begin from now on; zero means DefaultStartTimeout.
+func (p *Pool) SetStartTimeout(d time.Duration) { p.startTimeout.Store(int64(d)) }
+
+// startTimeoutNow is the limit a start beginning now gets.
+func (p *Pool) startTimeoutNow() time.Duration {
+	if d := time.Duration(p.startTimeout.Load()); d > 0 {
+		return d
+	}
+	return DefaultStartTimeout
 }
 
 // Engine returns the engine that compiles files in unit's worker. The

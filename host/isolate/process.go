@@ -48,6 +48,10 @@ const helloTimeout = 10 * time.Second
 // need the worker fail with it until a start succeeds.
 var ErrWorkerStart = errors.New("the worker did not start")
 
+// errStartLimit explains a worker that was still starting when its
+// start-up limit passed.
+var errStartLimit = fmt.Errorf("%w: it did not say hello within the start-up limit (limits.worker_start)", ErrWorkerStart)
+
 // errNoHello explains a binary that started but is no worker.
 var errNoHello = fmt.Errorf("%w: the program must call isolate.RunWorkerIfRequested first thing in main", ErrWorkerStart)
 
@@ -76,6 +80,7 @@ func startProcess(ctx context.Context, exe string, limits OSLimits, unit string,
 	go p.copyLogs(errPipe, unit, logger, logsDone)
 	hello := make(chan error, 1)
 	go p.read(bufio.NewReaderSize(out, 64<<10), hello, logsDone)
+	start := ctx // bounded by the pool's start-up limit
 	ctx, cancel := context.WithTimeout(ctx, helloTimeout)
 	defer cancel()
 	select {
@@ -87,7 +92,10 @@ func startProcess(ctx context.Context, exe string, limits OSLimits, unit string,
 		return p, nil
 	case <-ctx.Done():
 		p.kill()
-		if ctx.Err() == context.DeadlineExceeded {
+		switch {
+		case start.Err() == context.DeadlineExceeded:
+			return nil, errStartLimit
+		case ctx.Err() == context.DeadlineExceeded:
 			return nil, errNoHello
 		}
 		return nil, ctx.Err()

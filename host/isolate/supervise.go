@@ -134,11 +134,7 @@ func (w *worker) beginLocked() *startRun {
 		w.retry.Stop()
 		w.retry = nil
 	}
-	timeout := w.pool.opts.StartTimeout
-	if timeout <= 0 {
-		timeout = DefaultStartTimeout
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), w.pool.startTimeoutNow())
 	run := &startRun{done: make(chan struct{}), cancel: cancel}
 	w.start = run
 	go w.run(ctx, run)

@@ -1,0 +1,47 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hookhost/hookhost/host/isolate/isolatetest"
+)
+
+// TestWorkerStartLimit: limits.worker_start bounds an isolated file's
+// worker start. A worker that takes a second to start fails to load
+// the file under a 300 ms limit, saying why, and loads under a 5 s one
+// once the config is edited (a reload that changes the config loads
+// again the files that failed, under the new limit).
+func TestWorkerStartLimit(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "hooks.d")
+	exe, err := isolatetest.Wrapper(t.TempDir(), testWorker, "sleep 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{"a.lua": `hook.on("tool.execute.pre", function() return hook.deny("isolated") end, { name = "a" })`})
+	writeFiles(t, root, map[string]string{"hookhost.yaml": "defaults: { isolation: process }\nlimits: { worker_start: 300ms }\n"})
+	h, err := New(context.Background(), Options{Dir: dir, ConfigPath: filepath.Join(root, "hookhost.yaml"), WorkerExecutable: exe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if p := fmt.Sprint(h.Problems()); !strings.Contains(p, "a.lua") || !strings.Contains(p, "the worker did not start: it did not say hello within the start-up limit (limits.worker_start)") {
+		t.Fatalf("problems %q, want a.lua's worker not starting within its limit", p)
+	}
+
+	writeFiles(t, root, map[string]string{"hookhost.yaml": "defaults: { isolation: process }\nlimits: { worker_start: 5s }\n"})
+	if rep := h.Rescan(context.Background(), "test"); rep.Err != nil {
+		t.Fatal(rep.Err)
+	}
+	if p := h.Problems(); len(p) > 0 {
+		t.Fatalf("problems after raising the limit: %v", p)
+	}
+	r := fireOK(t, h, "tool.execute.pre", map[string]any{})
+	if r.Decision.Action != Deny || r.Decision.Reason != "isolated" {
+		t.Fatalf("decision %+v, trace %+v", r.Decision, r.Trace)
+	}
+}
