@@ -96,3 +96,22 @@ func foldLiterals(kind rune, run []syntax.Expr) syntax.Expr {
 		return &syntax.TupleExpr{Lparen: run[0].(*syntax.TupleExpr).Lparen, List: elems, Rparen: run[len(run)-1].(*syntax.TupleExpr).Rparen}
 	}
 }
+
+// addableKind is which literals the compiler folds in a sum: strings,
+// bytes, list displays and tuple displays, each with its own kind.
+func addableKind(x syntax.Expr) rune {
+	switch x := x.(type) {
+	case *syntax.Literal:
+		switch x.Token {
+		case syntax.STRING:
+			return 's'
+		case syntax.BYTES:
+			return 'b'
+		}
+	case *syntax.ListExpr:
+		return 'l'
+	case *syntax.TupleExpr:
+		return 't'
+	}
+	return 0
+}

@@ -83,35 +83,6 @@ type rewriter struct {
 	starts map[syntax.Expr]syntax.Position
 }
 
-// start is where x starts. syntax's Span walks down to the leftmost
-// operand, and the rewrite asks at every level of a long chain
-// (a + b + … + z, x[0:][0:]…): remembered per node, it walks each once.
-func (rw *rewriter) start(x syntax.Expr) syntax.Position {
-	if pos, ok := rw.starts[x]; ok {
-		return pos
-	}
-	var pos syntax.Position
-	switch x := x.(type) {
-	case *syntax.BinaryExpr:
-		pos = rw.start(x.X)
-	case *syntax.SliceExpr:
-		pos = rw.start(x.X)
-	case *syntax.IndexExpr:
-		pos = rw.start(x.X)
-	case *syntax.DotExpr:
-		pos = rw.start(x.X)
-	case *syntax.CallExpr:
-		pos = rw.start(x.Fn)
-	default:
-		pos, _ = x.Span()
-	}
-	if rw.starts == nil {
-		rw.starts = map[syntax.Expr]syntax.Position{}
-	}
-	rw.starts[x] = pos
-	return pos
-}
-
 // rewriteOps rewrites f in place. syntax.Walk calls the function on a
 // node before it descends into the node's children, so replacing the
 // children first means every new node is visited, and its operands are
