@@ -26,6 +26,13 @@ import (
 //	fire          through Host.Fire with that one hook
 //	fire10        Host.Fire with ten such hooks on the event
 //	fire-parallel fire under RunParallel (run with -cpu 1,2 for scaling)
+//	machine-parallel
+//	              no hook at all: about a microsecond of arithmetic on a
+//	              buffer each goroutine owns, no allocation, no shared
+//	              memory. Its two-core ÷ one-core throughput is what the
+//	              machine itself gives work that shares nothing (a virtual
+//	              machine's cores may be busy elsewhere), the ceiling the
+//	              fires' scaling is read against
 //	fire-into     fire through FireInto, one Result reused
 //	fire-parallel-into
 //	              fire-parallel through FireInto, a Result per goroutine
@@ -91,6 +98,21 @@ func BenchmarkHook(b *testing.B) {
 		defer benchcpu.PerOp(b)()
 		b.RunParallel(func(pb *testing.PB) { rawStarLoop(b, false, "ls -la", pb.Next) })
 	})
+	b.Run("machine-parallel", func(b *testing.B) {
+		defer benchcpu.PerOp(b)()
+		b.RunParallel(func(pb *testing.PB) {
+			var buf [64]uint64
+			for i := range buf {
+				buf[i] = uint64(i) + 1
+			}
+			for pb.Next() {
+				machineWork(&buf)
+			}
+			if buf[0] == 0 && buf[1] == 0 { // keeps the work from being optimised away
+				b.Log(buf[2])
+			}
+		})
+	})
 	for _, lang := range []struct{ ext, src string }{{"lua", benchLua}, {"star", benchStar}} {
 		b.Run(lang.ext+"/fire", func(b *testing.B) { benchFire(b, benchHost(b, lang.ext, lang.src, 1)) })
 		b.Run(lang.ext+"/fire-varied", func(b *testing.B) { benchFireVaried(b, benchHost(b, lang.ext, lang.src, 1)) })
@@ -126,6 +148,20 @@ func BenchmarkHook(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// machineWork is machine-parallel's unit: about a microsecond of
+// xorshift rounds over a buffer that stays in the core's own cache.
+func machineWork(buf *[64]uint64) {
+	for round := 0; round < 12; round++ {
+		for i := range buf {
+			x := buf[i]
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			buf[i] = x + buf[(i+1)%len(buf)]
+		}
 	}
 }
 

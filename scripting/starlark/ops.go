@@ -104,7 +104,21 @@ func addOpBuiltins(predeclared starlark.StringDict) {
 	for k, b := range opBuiltins {
 		predeclared[k] = b
 	}
+	for k, v := range opValues {
+		predeclared[k] = v
+	}
 }
+
+// opValues are the hidden values that are not builtins (ops_get.go).
+var opValues = func() map[string]starlark.Value {
+	values := map[string]starlark.Value{opIsDict: dictTest{}, opNone: starlark.None}
+	for name := range values {
+		if opBuiltins[name] != nil {
+			panic("starlark: a hidden value and a hidden builtin both named " + name)
+		}
+	}
+	return values
+}()
 
 // rewrittenProgram parses src, rewrites its bounded operations and
 // compiles it; predeclared must hold the hidden builtins. A file the

@@ -17,6 +17,20 @@ import (
 // key up directly when x is a dict and otherwise reads and calls x.get
 // as the interpreter would (state.get, a struct's get), with its errors.
 //
+// When x is a name and the key and default are literals, as in
+// params.get("command", ""), even $get's call is avoided, since calling
+// a builtin copies its arguments (an allocation): the call becomes
+//
+//	(x[key] if key in x else default) if $isdict | x else $get(x, key, default)
+//
+// where $isdict | x is a test of x's type that calls nothing ($isdict is
+// a hidden value whose | operator says whether its right operand is a
+// dict). Reading a name and a literal has no effect, so reading them
+// more than once changes nothing; a literal key is hashable, so on a
+// dict neither the test nor the index can fail; and the default, a
+// literal, is read only when it is the result, as it would be. A
+// missing default is $none (None, which a script could rebind by name).
+//
 // Two details differ from the plain call, both only when it fails. The
 // interpreter reads x.get before it evaluates the arguments, $get after:
 // with arguments restricted to literals and names, the order shows only
@@ -25,8 +39,33 @@ import (
 // .get field or method" points where it did; an error of get itself (an
 // unhashable key) points at the dot rather than the parenthesis.
 
-// opGet is the hidden builtin of a rewritten x.get(…).
-const opGet = "$get"
+// opGet is the hidden builtin of a rewritten x.get(…); opIsDict and
+// opNone are the hidden values of the call-free form.
+const (
+	opGet    = "$get"
+	opIsDict = "$isdict"
+	opNone   = "$none"
+)
+
+// A dictTest is $isdict: $isdict | x is True when x is a *starlark.Dict.
+// No script can name it; it only ever appears on the left of |.
+type dictTest struct{}
+
+var _ starlark.HasBinary = dictTest{}
+
+func (dictTest) String() string        { return opIsDict }
+func (dictTest) Type() string          { return "builtin_function_or_method" }
+func (dictTest) Freeze()               {}
+func (dictTest) Truth() starlark.Bool  { return starlark.True }
+func (dictTest) Hash() (uint32, error) { return 0, errors.New("unhashable: " + opIsDict) }
+
+func (dictTest) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	if op != syntax.PIPE || side != starlark.Left {
+		return nil, nil // not an operation of $isdict: the interpreter's error
+	}
+	_, ok := y.(*starlark.Dict)
+	return starlark.Bool(ok), nil
+}
 
 // getOp is $get(x, key[, default]).
 func getOp(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -73,9 +112,43 @@ func getMethod(x starlark.Value) (starlark.Value, error) {
 	return nil, err
 }
 
-// rewriteGet returns $get(x, args…) for a call x.get(args…) whose one or
-// two arguments are literals or names, or nil.
-func rewriteGet(call *syntax.CallExpr) *syntax.CallExpr {
+// rewriteGet returns the rewrite of a call x.get(args…) whose one or two
+// arguments are literals or names, or nil: the call-free form when x is
+// a name and the arguments are literals, made marks its | and in
+// operators as already bounded, so the walk leaves them be.
+func (rw *rewriter) rewriteGet(call *syntax.CallExpr) syntax.Expr {
+	get := rewriteGetCall(call)
+	if get == nil {
+		return nil
+	}
+	x, ok := get.Args[0].(*syntax.Ident)
+	if !ok || rw.readsVarargs(x) {
+		return get
+	}
+	key, ok := get.Args[1].(*syntax.Literal)
+	if !ok {
+		return get
+	}
+	var dflt syntax.Expr = &syntax.Ident{NamePos: call.Rparen, Name: opNone}
+	if len(get.Args) == 3 {
+		lit, ok := get.Args[2].(*syntax.Literal)
+		if !ok {
+			return get
+		}
+		dflt = lit
+	}
+	name := func() *syntax.Ident { return &syntax.Ident{NamePos: x.NamePos, Name: x.Name} }
+	isDict := &syntax.BinaryExpr{X: &syntax.Ident{NamePos: x.NamePos, Name: opIsDict}, OpPos: x.NamePos, Op: syntax.PIPE, Y: name()}
+	has := &syntax.BinaryExpr{X: key, OpPos: call.Lparen, Op: syntax.IN, Y: name()}
+	rw.ownOps[isDict], rw.ownOps[has] = true, true
+	lookup := &syntax.CondExpr{If: call.Lparen, Cond: has, True: &syntax.IndexExpr{X: name(), Lbrack: call.Lparen, Y: key, Rbrack: call.Rparen},
+		ElsePos: call.Rparen, False: dflt}
+	return &syntax.CondExpr{If: x.NamePos, Cond: isDict, True: lookup, ElsePos: call.Rparen, False: get}
+}
+
+// rewriteGetCall returns $get(x, args…) for a call x.get(args…) whose
+// one or two arguments are literals or names, or nil.
+func rewriteGetCall(call *syntax.CallExpr) *syntax.CallExpr {
 	dot, ok := call.Fn.(*syntax.DotExpr)
 	if !ok || dot.Name.Name != "get" || len(call.Args) < 1 || len(call.Args) > 2 {
 		return nil

@@ -81,6 +81,9 @@ type rewriter struct {
 	folded map[*syntax.BinaryExpr]bool
 	// starts remembers where expressions start (start).
 	starts map[syntax.Expr]syntax.Position
+	// ownOps are operators the rewrite wrote itself, bounded already
+	// (ops_get.go's call-free get).
+	ownOps map[*syntax.BinaryExpr]bool
 }
 
 // rewriteOps rewrites f in place. syntax.Walk calls the function on a
@@ -89,7 +92,7 @@ type rewriter struct {
 // rewritten in turn.
 func rewriteOps(f *syntax.File, known, universal func(string) bool) {
 	nums := analyseNumbers(f)
-	rw := &rewriter{nums: nums, known: known, globals: map[string]bool{}, targets: map[syntax.Expr]bool{},
+	rw := &rewriter{nums: nums, known: known, globals: map[string]bool{}, targets: map[syntax.Expr]bool{}, ownOps: map[*syntax.BinaryExpr]bool{},
 		universal: func(name string) bool { return universal(name) && !nums.bound[name] }}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n == nil {
@@ -250,6 +253,9 @@ func (rw *rewriter) expr(x syntax.Expr) syntax.Expr {
 	}
 	switch x := x.(type) {
 	case *syntax.BinaryExpr:
+		if rw.ownOps[x] {
+			return x
+		}
 		if x.Op == syntax.PERCENT {
 			rw.transient(x.Y)
 		}
@@ -276,7 +282,7 @@ func (rw *rewriter) expr(x syntax.Expr) syntax.Expr {
 			return call
 		}
 	case *syntax.CallExpr:
-		if get := rewriteGet(x); get != nil {
+		if get := rw.rewriteGet(x); get != nil {
 			return get
 		}
 		if dot, ok := x.Fn.(*syntax.DotExpr); ok {

@@ -207,6 +207,12 @@ var sameCases = []string{
 	"x = 1\nr = x.get(1)", "l = [1]\nr = l.get(0)", "d = {}\nr = (d\n    .get('a'))", "d = {}\nr = d.get()", "d = {}\nr = d.get(1, 2, 3)",
 	"d = {}\nr = d.get('a', default = 1)", "d = {}\nr = d.get(*['a'])", "def f():\n    d = {}\n    r = d.get(k)\n    k = 1\n    return r\nr = f()",
 	"d = {}\nf = d.get\nr = (f('a'), f('a', 3))", "d = {(1, 2): 3}\nt = (1, 2)\nr = d.get(t)", "r = {1: 2}.get(1.0)",
+	// the call-free form: a name, literal arguments
+	"d = {1: 2, b'a': 3, 2.5: 4}\nr = (d.get(1.0), d.get(1), d.get(2.5, 'no'), d.get(b'a'), d.get('b'), d.get(3, 0.5))",
+	"d = {'a': None}\nr = (d.get('a', 1), 'x' in d.get('b', ''), [d.get('a') for _ in range(2)], (lambda: d.get('z', 7))())",
+	"def f():\n    r = d.get('a')\n    d = {}\n    return r\nr = f()", "def f(p):\n    return p.get('a', '')\nr = (f({}), f({'a': 'x'}), f(struct))",
+	"None = 1\nd = {}\nr = d.get('a')", "x = 'abc'\nr = x.get('a', 1)", "x = None\nr = x.get('a')", "r = d.get('a')", "d = {}\nr = d.get('a', [])",
+	"def f(*args):\n    return args.get('a')\nr = f()", "d = {}\nr = d.get('a') | 1", "d = {'a': {}}\nr = 'b' in d.get('a', {})",
 	// slices, charged by what they select (ops_slice.go)
 	"s = 'abcdef'\nr = (s[1:], s[:3], s[::-1], s[-2:], s[1:-1], s[::2], s[5:1:-1], s[-100:100], s[4:2], s[::-2], s[:], s[-1::-3])",
 	"l = [1, 2, 3, 4]\nr = (l[1:], l[::-1], l[-1:], l[:-1], l[10:], l[:-10], l[3:0:-2])", "t = (1, 2, 3)\nr = (t[1:], t[::-1])", "b = b'abc'\nr = (b[1:], b[::-1])",
