@@ -109,10 +109,12 @@ func (m *meter) mapToStarlark(v map[string]any, depth int, strict bool) (starlar
 	var keys []string
 	var vals []any // v's values in the order of keys, when sortedKeys found them
 	var d *starlark.Dict
+	place := -1 // the dict's place in m.dicts, for the keys put in it
+	var put [reusedDictLen]starlark.Value
 	if strict {
 		var buf [reusedDictLen]any
 		keys, vals = m.keys.sortedKeys(v, buf[:])
-		d = m.dicts.dict(len(v))
+		d, place = m.dicts.dict(len(v))
 	} else {
 		var buf [8]string
 		keys = sortKeys(v, buf[:0])
@@ -136,6 +138,12 @@ func (m *meter) mapToStarlark(v map[string]any, depth int, strict bool) (starlar
 			return nil, err
 		}
 		_ = d.SetKey(key, sv) // a fresh dict with string keys cannot fail
+		if place >= 0 && i < reusedDictLen {
+			put[i] = key
+		}
+	}
+	if place >= 0 {
+		m.dicts.filled(place, put[:min(len(keys), reusedDictLen)])
 	}
 	return d, nil
 }

@@ -17,7 +17,15 @@ import "go.starlark.net/starlark"
 // to neutral values, and nothing a script makes outlives its call).
 type dictCache struct {
 	free []*starlark.Dict // cleared, ready for the next call
-	used []*starlark.Dict // handed out to the running call
+	used []usedDict       // handed out to the running call
+}
+
+// A usedDict is a dict handed out to the running call, with the keys the
+// binding put in it (none when it did not say).
+type usedDict struct {
+	d    *starlark.Dict
+	keys [reusedDictLen]starlark.Value
+	n    int
 }
 
 const (
@@ -31,11 +39,12 @@ const (
 	recycleSteps = 10_000
 )
 
-// dict returns an empty dict for a map of n entries: a kept one when
-// there is one and n is small, else a new one.
-func (dc *dictCache) dict(n int) *starlark.Dict {
+// dict returns an empty dict for a map of n entries, and its place for
+// filled: a kept one when there is one and n is small, else a new one
+// (place -1 when the dict is not tracked).
+func (dc *dictCache) dict(n int) (*starlark.Dict, int) {
 	if dc == nil || n > reusedDictLen || len(dc.used) >= maxCachedDicts {
-		return starlark.NewDict(n)
+		return starlark.NewDict(n), -1
 	}
 	var d *starlark.Dict
 	if k := len(dc.free); k > 0 {
@@ -44,18 +53,49 @@ func (dc *dictCache) dict(n int) *starlark.Dict {
 	} else {
 		d = starlark.NewDict(n)
 	}
-	dc.used = append(dc.used, d)
-	return d
+	dc.used = append(dc.used, usedDict{d: d})
+	return d, len(dc.used) - 1
 }
 
-// recycle keeps the running call's dicts for the next call, cleared, or
+// filled records the keys the binding put in the dict at place (at most
+// reusedDictLen of them), so that recycle can take out just those.
+func (dc *dictCache) filled(place int, keys []starlark.Value) {
+	if place < 0 || len(keys) > reusedDictLen {
+		return
+	}
+	u := &dc.used[place]
+	u.n = copy(u.keys[:], keys)
+}
+
+// recycle keeps the running call's dicts for the next call, emptied, or
 // drops them; steps is what the call ran.
 func (dc *dictCache) recycle(steps uint64) {
-	for i, d := range dc.used {
-		dc.used[i] = nil
-		if steps <= recycleSteps && d.Len() <= reusedDictLen && len(dc.free) < maxCachedDicts && d.Clear() == nil {
-			dc.free = append(dc.free, d)
+	for i := range dc.used {
+		u := &dc.used[i]
+		if steps <= recycleSteps && u.d.Len() <= reusedDictLen && len(dc.free) < maxCachedDicts && empty(u) {
+			dc.free = append(dc.free, u.d)
 		}
+		*u = usedDict{}
 	}
 	dc.used = dc.used[:0]
+}
+
+// empty empties u's dict. A dict that still holds just the keys the
+// binding put in it — what nearly every call leaves — loses them one by
+// one: Clear zeroes the whole first bucket, eight entries of pointers,
+// which costs far more than a few deletions while the collector marks
+// (every pointer cleared goes through its write barrier). Anything else
+// is cleared. It reports whether the dict is empty and can be reused.
+func empty(u *usedDict) bool {
+	if u.n > 0 && u.d.Len() == u.n {
+		for _, k := range u.keys[:u.n] {
+			if _, found, err := u.d.Delete(k); err != nil || !found {
+				break
+			}
+		}
+		if u.d.Len() == 0 {
+			return true
+		}
+	}
+	return u.d.Clear() == nil
 }

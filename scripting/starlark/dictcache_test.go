@@ -15,7 +15,9 @@ import (
 // The dicts a call was given are refilled for later calls on the same
 // thread; whatever a call did to them — added keys, grew them past a
 // bucket and emptied them again, nested a value of its own — a later call
-// sees exactly its own payload, in sorted key order.
+// sees exactly its own payload, in sorted key order; a dict that holds
+// just as many keys as it was given, not all of them its own, or its own
+// in another order, too.
 func TestReusedDictsHoldOnlyTheirCall(t *testing.T) {
 	const src = `
 def h(n, params, mode):
@@ -31,6 +33,12 @@ def h(n, params, mode):
         params["leftover"] = n
     elif mode == "clear":
         params.clear()
+    elif mode == "swap":
+        params.pop("a")
+        params["leftover"] = n
+    elif mode == "reorder":
+        params["a"] = params.pop("a")
+        params["inner"] = n
     return hook.respond(seen)
 
 hook.on("e", h)
@@ -41,7 +49,7 @@ hook.on("e", h)
 	}
 	fn := p.Hooks()[0].Func
 	for i := range 60 {
-		mode := []string{"add", "grow", "clear", "none"}[i%4]
+		mode := []string{"add", "grow", "clear", "none", "swap", "reorder"}[i%6]
 		params := map[string]any{fmt.Sprintf("z%d", i%3): int64(i), "a": "x", "inner": map[string]any{"only": int64(i)}}
 		out, err := fn.Call(&scripting.Call{Hook: "d.star:h", Timeout: time.Second,
 			Payload: map[string]any{"n": int64(i), "params": params, "mode": mode}})
@@ -59,7 +67,8 @@ hook.on("e", h)
 // grows one past reusedDictLen, leaves them to the collector.
 func TestDictCacheKeepsOnlySmallQuietDicts(t *testing.T) {
 	var dc dictCache
-	small, big := dc.dict(2), dc.dict(2)
+	small, _ := dc.dict(2)
+	big, _ := dc.dict(2)
 	for i := range reusedDictLen + 1 {
 		_ = big.SetKey(starlark.String(fmt.Sprint(i)), starlark.String("v"))
 	}
@@ -67,7 +76,7 @@ func TestDictCacheKeepsOnlySmallQuietDicts(t *testing.T) {
 	if len(dc.free) != 1 || dc.free[0] != small || small.Len() != 0 {
 		t.Fatalf("after a quiet call: %d kept (want the small one, empty)", len(dc.free))
 	}
-	d := dc.dict(1)
+	d, _ := dc.dict(1)
 	if d != small {
 		t.Fatal("the kept dict was not handed out again")
 	}
@@ -75,7 +84,7 @@ func TestDictCacheKeepsOnlySmallQuietDicts(t *testing.T) {
 	if len(dc.free) != 0 {
 		t.Fatalf("after a busy call: %d dicts kept, want none", len(dc.free))
 	}
-	if dc.dict(reusedDictLen+1) == nil || len(dc.used) != 0 {
+	if d, place := dc.dict(reusedDictLen + 1); d == nil || place != -1 || len(dc.used) != 0 {
 		t.Fatal("a dict for a large map was tracked")
 	}
 }
