@@ -110,7 +110,6 @@ func (m *meter) mapToStarlark(v map[string]any, depth int, strict bool) (starlar
 	var vals []any // v's values in the order of keys, when sortedKeys found them
 	var d *starlark.Dict
 	place := -1 // the dict's place in m.dicts, for the keys put in it
-	var put [reusedDictLen]starlark.Value
 	if strict {
 		var buf [reusedDictLen]any
 		keys, vals = m.keys.sortedKeys(v, buf[:])
@@ -138,12 +137,7 @@ func (m *meter) mapToStarlark(v map[string]any, depth int, strict bool) (starlar
 			return nil, err
 		}
 		_ = d.SetKey(key, sv) // a fresh dict with string keys cannot fail
-		if place >= 0 && i < reusedDictLen {
-			put[i] = key
-		}
-	}
-	if place >= 0 {
-		m.dicts.filled(place, put[:min(len(keys), reusedDictLen)])
+		m.dicts.put(place, i, key)
 	}
 	return d, nil
 }

@@ -53,18 +53,28 @@ func (dc *dictCache) dict(n int) (*starlark.Dict, int) {
 	} else {
 		d = starlark.NewDict(n)
 	}
-	dc.used = append(dc.used, usedDict{d: d})
-	return d, len(dc.used) - 1
+	// Slots are reused in place, and each field written on its own: a
+	// usedDict is 150 bytes of mostly pointers, and copying or zeroing
+	// it whole costs a write barrier on each while the collector marks.
+	place := len(dc.used)
+	if place < cap(dc.used) {
+		dc.used = dc.used[:place+1]
+	} else {
+		dc.used = append(dc.used, usedDict{})
+	}
+	dc.used[place].d = d
+	return d, place
 }
 
-// filled records the keys the binding put in the dict at place (at most
-// reusedDictLen of them), so that recycle can take out just those.
-func (dc *dictCache) filled(place int, keys []starlark.Value) {
-	if place < 0 || len(keys) > reusedDictLen {
+// put records that the binding put key in the dict at place, its i-th
+// key, so that recycle can take out just those.
+func (dc *dictCache) put(place, i int, key starlark.Value) {
+	if place < 0 || i >= reusedDictLen {
 		return
 	}
 	u := &dc.used[place]
-	u.n = copy(u.keys[:], keys)
+	u.keys[i] = key
+	u.n = i + 1
 }
 
 // recycle keeps the running call's dicts for the next call, emptied, or
@@ -75,7 +85,8 @@ func (dc *dictCache) recycle(steps uint64) {
 		if steps <= recycleSteps && u.d.Len() <= reusedDictLen && len(dc.free) < maxCachedDicts && empty(u) {
 			dc.free = append(dc.free, u.d)
 		}
-		*u = usedDict{}
+		clear(u.keys[:u.n])
+		u.d, u.n = nil, 0
 	}
 	dc.used = dc.used[:0]
 }
