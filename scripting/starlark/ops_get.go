@@ -21,15 +21,17 @@ import (
 // params.get("command", ""), even $get's call is avoided, since calling
 // a builtin copies its arguments (an allocation): the call becomes
 //
-//	(x[key] if key in x else default) if $isdict | x else $get(x, key, default)
+//	(x[key] if key in x else default) if $isdict[x] else $get(x, key, default)
 //
-// where $isdict | x is a test of x's type that calls nothing ($isdict is
-// a hidden value whose | operator says whether its right operand is a
-// dict). Reading a name and a literal has no effect, so reading them
-// more than once changes nothing; a literal key is hashable, so on a
-// dict neither the test nor the index can fail; and the default, a
-// literal, is read only when it is the result, as it would be. A
-// missing default is $none (None, which a script could rebind by name).
+// where $isdict[x] is a test of x's type that calls nothing ($isdict is
+// a hidden mapping whose every lookup says whether the key is a dict; an
+// index, unlike an operator, does not go through starlark.Binary, whose
+// defer costs every call). Reading a name and a literal has no effect,
+// so reading them more than once changes nothing; a literal key is
+// hashable, so on a dict neither the test nor the index can fail; and
+// the default, a literal, is read only when it is the result, as it
+// would be. A missing default is $none (None, which a script could
+// rebind by name).
 //
 // Two details differ from the plain call, both only when it fails. The
 // interpreter reads x.get before it evaluates the arguments, $get after:
@@ -47,11 +49,11 @@ const (
 	opNone   = "$none"
 )
 
-// A dictTest is $isdict: $isdict | x is True when x is a *starlark.Dict.
-// No script can name it; it only ever appears on the left of |.
+// A dictTest is $isdict: $isdict[x] is True when x is a *starlark.Dict.
+// No script can name it; it only ever appears indexed.
 type dictTest struct{}
 
-var _ starlark.HasBinary = dictTest{}
+var _ starlark.Mapping = dictTest{}
 
 func (dictTest) String() string        { return opIsDict }
 func (dictTest) Type() string          { return "builtin_function_or_method" }
@@ -59,12 +61,9 @@ func (dictTest) Freeze()               {}
 func (dictTest) Truth() starlark.Bool  { return starlark.True }
 func (dictTest) Hash() (uint32, error) { return 0, errors.New("unhashable: " + opIsDict) }
 
-func (dictTest) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
-	if op != syntax.PIPE || side != starlark.Left {
-		return nil, nil // not an operation of $isdict: the interpreter's error
-	}
-	_, ok := y.(*starlark.Dict)
-	return starlark.Bool(ok), nil
+func (dictTest) Get(x starlark.Value) (starlark.Value, bool, error) {
+	_, ok := x.(*starlark.Dict)
+	return starlark.Bool(ok), true, nil
 }
 
 // getOp is $get(x, key[, default]).
@@ -114,8 +113,8 @@ func getMethod(x starlark.Value) (starlark.Value, error) {
 
 // rewriteGet returns the rewrite of a call x.get(args…) whose one or two
 // arguments are literals or names, or nil: the call-free form when x is
-// a name and the arguments are literals, made marks its | and in
-// operators as already bounded, so the walk leaves them be.
+// a name and the arguments are literals, whose in operator is marked as
+// already bounded, so the walk leaves it be.
 func (rw *rewriter) rewriteGet(call *syntax.CallExpr) syntax.Expr {
 	get := rewriteGetCall(call)
 	if get == nil {
@@ -138,9 +137,9 @@ func (rw *rewriter) rewriteGet(call *syntax.CallExpr) syntax.Expr {
 		dflt = lit
 	}
 	name := func() *syntax.Ident { return &syntax.Ident{NamePos: x.NamePos, Name: x.Name} }
-	isDict := &syntax.BinaryExpr{X: &syntax.Ident{NamePos: x.NamePos, Name: opIsDict}, OpPos: x.NamePos, Op: syntax.PIPE, Y: name()}
+	isDict := &syntax.IndexExpr{X: &syntax.Ident{NamePos: x.NamePos, Name: opIsDict}, Lbrack: x.NamePos, Y: name(), Rbrack: x.NamePos}
 	has := &syntax.BinaryExpr{X: key, OpPos: call.Lparen, Op: syntax.IN, Y: name()}
-	rw.ownOps[isDict], rw.ownOps[has] = true, true
+	rw.ownOps[has] = true
 	lookup := &syntax.CondExpr{If: call.Lparen, Cond: has, True: &syntax.IndexExpr{X: name(), Lbrack: call.Lparen, Y: key, Rbrack: call.Rparen},
 		ElsePos: call.Rparen, False: dflt}
 	return &syntax.CondExpr{If: x.NamePos, Cond: isDict, True: lookup, ElsePos: call.Rparen, False: get}
