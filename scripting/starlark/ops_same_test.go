@@ -210,7 +210,7 @@ var sameCases = []string{
 	// the call-free form: a name, literal arguments
 	"d = {1: 2, b'a': 3, 2.5: 4}\nr = (d.get(1.0), d.get(1), d.get(2.5, 'no'), d.get(b'a'), d.get('b'), d.get(3, 0.5))",
 	"d = {'a': None}\nr = (d.get('a', 1), 'x' in d.get('b', ''), [d.get('a') for _ in range(2)], (lambda: d.get('z', 7))())",
-	"def f():\n    r = d.get('a')\n    d = {}\n    return r\nr = f()", "def f(p):\n    return p.get('a', '')\nr = (f({}), f({'a': 'x'}), f(struct))",
+	"def f():\n    r = d.get('a')\n    d = {}\n    return r\nr = f()", "def f(p):\n    return p.get('a', '')\nr = (f({}), f({'a': 'x'}), f('abc'))",
 	"None = 1\nd = {}\nr = d.get('a')", "x = 'abc'\nr = x.get('a', 1)", "x = None\nr = x.get('a')", "r = d.get('a')", "d = {}\nr = d.get('a', [])",
 	"def f(*args):\n    return args.get('a')\nr = f()", "d = {}\nr = d.get('a') | 1", "d = {'a': {}}\nr = 'b' in d.get('a', {})",
 	// slices, charged by what they select (ops_slice.go)
