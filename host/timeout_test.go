@@ -175,25 +175,31 @@ hook.on("tool.execute.pre", function() slow.sleep() return hook.deny("late") end
 }
 
 // Closing the host interrupts hooks that are still running: no watchdog
-// is left to stop them at their deadline.
+// is left to stop them at their deadline. The trace says the host was
+// closed, in both languages.
 func TestCloseInterruptsRunningHooks(t *testing.T) {
-	started := make(chan struct{})
-	probe := stdlib.Module{Name: "probe", Funcs: []stdlib.Func{{
-		Name: "started", Impl: func(*stdlib.Call) (any, error) { close(started); return nil, nil },
-	}}}
-	h := newTestHost(t, map[string]string{
+	for name, src := range map[string]string{
 		"loop.lua": `local probe = require("probe")
 hook.on("tool.execute.pre", function() probe.started() while true do end end, { name = "h", timeout = "10m" })`,
-	}, Options{Modules: []stdlib.Module{probe}})
-	done := make(chan Result)
-	go func() {
-		r, _ := h.Fire(context.Background(), "tool.execute.pre", nil)
-		done <- r
-	}()
-	<-started
-	h.Close()
-	if r := <-done; len(r.Trace) != 1 || r.Trace[0].Outcome != OutcomeTimeout || r.Trace[0].Error != "interrupted: the host was closed" {
-		t.Fatalf("%+v", r)
+		"loop.star": "load(\"probe\", \"probe\")\ndef h():\n    probe.started()\n    while True:\n        pass\nhook.on(\"tool.execute.pre\", h, name = \"h\", timeout = \"10m\")",
+	} {
+		t.Run(name, func(t *testing.T) {
+			started := make(chan struct{})
+			probe := stdlib.Module{Name: "probe", Funcs: []stdlib.Func{{
+				Name: "started", Impl: func(*stdlib.Call) (any, error) { close(started); return nil, nil },
+			}}}
+			h := newTestHost(t, map[string]string{name: src}, Options{Modules: []stdlib.Module{probe}})
+			done := make(chan Result)
+			go func() {
+				r, _ := h.Fire(context.Background(), "tool.execute.pre", nil)
+				done <- r
+			}()
+			<-started
+			h.Close()
+			if r := <-done; len(r.Trace) != 1 || r.Trace[0].Outcome != OutcomeTimeout || r.Trace[0].Error != "interrupted: the host was closed" {
+				t.Fatalf("%+v", r)
+			}
+		})
 	}
 }
 

@@ -16,21 +16,30 @@ import (
 // once the config is edited (a reload that changes the config loads
 // again the files that failed, under the new limit).
 func TestWorkerStartLimit(t *testing.T) {
+	for name, src := range map[string]string{
+		"a.lua":  `hook.on("tool.execute.pre", function() return hook.deny("isolated") end, { name = "a" })`,
+		"a.star": "hook.on(\"tool.execute.pre\", lambda: hook.deny(\"isolated\"), name = \"a\")",
+	} {
+		t.Run(name, func(t *testing.T) { testWorkerStartLimit(t, name, src) })
+	}
+}
+
+func testWorkerStartLimit(t *testing.T, name, src string) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "hooks.d")
 	exe, err := isolatetest.Wrapper(t.TempDir(), testWorker, "sleep 1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, dir, map[string]string{"a.lua": `hook.on("tool.execute.pre", function() return hook.deny("isolated") end, { name = "a" })`})
+	writeFiles(t, dir, map[string]string{name: src})
 	writeFiles(t, root, map[string]string{"hookhost.yaml": "defaults: { isolation: process }\nlimits: { worker_start: 300ms }\n"})
 	h, err := New(context.Background(), Options{Dir: dir, ConfigPath: filepath.Join(root, "hookhost.yaml"), WorkerExecutable: exe})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	if p := fmt.Sprint(h.Problems()); !strings.Contains(p, "a.lua") || !strings.Contains(p, "the worker did not start: it did not say hello within the start-up limit (limits.worker_start)") {
-		t.Fatalf("problems %q, want a.lua's worker not starting within its limit", p)
+	if p := fmt.Sprint(h.Problems()); !strings.Contains(p, name) || !strings.Contains(p, "the worker did not start: it did not say hello within the start-up limit (limits.worker_start)") {
+		t.Fatalf("problems %q, want %s's worker not starting within its limit", p, name)
 	}
 
 	writeFiles(t, root, map[string]string{"hookhost.yaml": "defaults: { isolation: process }\nlimits: { worker_start: 5s }\n"})
