@@ -130,7 +130,8 @@ func rewrittenProgram(name string, src []byte, predeclared starlark.StringDict) 
 		return nil, err
 	}
 	rewriteOps(f, func(name string) bool { return predeclared.Has(name) || starlark.Universe.Has(name) },
-		func(name string) bool { return !predeclared.Has(name) && starlark.Universe.Has(name) })
+		func(name string) bool { return !predeclared.Has(name) && starlark.Universe.Has(name) },
+		hoistableConstructors(predeclared))
 	prog, err := starlark.FileProgram(f, predeclared.Has)
 	if err == nil {
 		return prog, nil

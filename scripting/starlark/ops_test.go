@@ -200,7 +200,7 @@ func TestOpsRewriteWhat(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", c.src, err)
 		}
-		rewriteOps(f, func(name string) bool { return name == "len" }, func(string) bool { return false })
+		rewriteOps(f, func(name string) bool { return name == "len" }, func(string) bool { return false }, nil)
 		got := 0
 		syntax.Walk(f, func(n syntax.Node) bool {
 			if id, ok := n.(*syntax.Ident); ok && opBuiltins[id.Name] != nil {
