@@ -26,7 +26,7 @@ func FuzzOpsSameAsInterpreter(f *testing.F) {
 		}
 		got := evalRewritten(src, 1<<20)
 		if strings.Contains(got.msg, scripting.ErrMemoryLimit.Error()) || strings.Contains(got.msg, "too many steps") ||
-			strings.Contains(got.msg, "limit for integer string conversion") || // hookhost's own limit on ints (ints.go)
+			strings.Contains(got.msg, "limit for integer string conversion") || strings.Contains(got.msg, "bits, more than the limit of") || // hookhost's own limit on ints (ints.go)
 			got.cause == fmt.Sprintf("%T", &heavyTupleError{}) { // and on tuples (ops_tuples.go)
 			return
 		}
@@ -34,8 +34,9 @@ func FuzzOpsSameAsInterpreter(f *testing.F) {
 		if strings.Contains(want.msg, "too many steps") || strings.HasPrefix(want.msg, plainPanicked) {
 			return
 		}
-		if strings.Contains(src, ".get(") && got.msg == want.msg && got.value == want.value {
-			return // the error column $get admits (ops_get.go)
+		if strings.Contains(src, ".get(") { // the error column $get admits (ops_get.go), and nothing else
+			got.backtrace = frameColumn.ReplaceAllString(got.backtrace, "$1")
+			want.backtrace = frameColumn.ReplaceAllString(want.backtrace, "$1")
 		}
 		if got != want {
 			t.Errorf("%q:\nrewritten %+v\nwant      %+v", src, got, want)
