@@ -21,7 +21,7 @@ import (
 // params.get("command", ""), even $get's call is avoided, since calling
 // a builtin copies its arguments (an allocation): the call becomes
 //
-//	(x[key] if key in x else default) if $isdict[x] else $get(x, key, default)
+//	(x[key] if key in x else default) if $isdict[x] else x.get(key, default)
 //
 // where $isdict[x] is a test of x's type that calls nothing ($isdict is
 // a hidden mapping whose every lookup says whether the key is a dict; an
@@ -31,10 +31,14 @@ import (
 // hashable, so on a dict neither the test nor the index can fail; and
 // the default, a literal, is read only when it is the result, as it
 // would be. A missing default is $none (None, which a script could
-// rebind by name).
+// rebind by name). A receiver that is not a dict gets the call as
+// written (its x.get binds no method: a module's or a struct's get is
+// a value it already holds), so the call-free form is exactly the
+// interpreter's, errors, columns and backtraces included.
 //
-// Two details differ from the plain call, both only when it fails. The
-// interpreter reads x.get before it evaluates the arguments, $get after:
+// Two details differ from the plain call in the $get form, both only
+// when it fails. The interpreter reads x.get before it evaluates the
+// arguments, $get after:
 // with arguments restricted to literals and names, the order shows only
 // when x has no get and a name is also unbound (the error then names the
 // name). And the call carries the position of the dot, so that "x has no
@@ -113,9 +117,12 @@ func getMethod(x starlark.Value) (starlark.Value, error) {
 
 // rewriteGet returns the rewrite of a call x.get(args…) whose one or two
 // arguments are literals or names, or nil: the call-free form when x is
-// a name and the arguments are literals, whose in operator is marked as
-// already bounded, so the walk leaves it be.
+// a name and the arguments are literals, whose in operator and fallback
+// call are marked as the rewrite's own, so the walk leaves them be.
 func (rw *rewriter) rewriteGet(call *syntax.CallExpr) syntax.Expr {
+	if rw.ownOps[call] {
+		return nil // the call-free form's own fallback, the call as written
+	}
 	get := rewriteGetCall(call)
 	if get == nil {
 		return nil
@@ -139,10 +146,10 @@ func (rw *rewriter) rewriteGet(call *syntax.CallExpr) syntax.Expr {
 	name := func() *syntax.Ident { return &syntax.Ident{NamePos: x.NamePos, Name: x.Name} }
 	isDict := &syntax.IndexExpr{X: &syntax.Ident{NamePos: x.NamePos, Name: opIsDict}, Lbrack: x.NamePos, Y: name(), Rbrack: x.NamePos}
 	has := &syntax.BinaryExpr{X: key, OpPos: call.Lparen, Op: syntax.IN, Y: name()}
-	rw.ownOps[has] = true
+	rw.ownOps[has], rw.ownOps[call] = true, true
 	lookup := &syntax.CondExpr{If: call.Lparen, Cond: has, True: &syntax.IndexExpr{X: name(), Lbrack: call.Lparen, Y: key, Rbrack: call.Rparen},
 		ElsePos: call.Rparen, False: dflt}
-	return &syntax.CondExpr{If: x.NamePos, Cond: isDict, True: lookup, ElsePos: call.Rparen, False: get}
+	return &syntax.CondExpr{If: x.NamePos, Cond: isDict, True: lookup, ElsePos: call.Rparen, False: call}
 }
 
 // rewriteGetCall returns $get(x, args…) for a call x.get(args…) whose

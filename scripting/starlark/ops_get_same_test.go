@@ -119,3 +119,20 @@ func TestGetEveryReceiverKeyAndPlace(t *testing.T) {
 	}
 	t.Logf("%d sources, %d differing only in the column of get's own error", cases, columnOnly)
 }
+
+// TestCallFreeGetFallbackExact: in the call-free form (a name, literal
+// arguments) the branch for a receiver that is not a dict could be the
+// call as written, which reads x.get at the dot and calls it at the
+// parenthesis as the interpreter does; then even get's own errors carry
+// go.starlark.net's columns and backtraces.
+func TestCallFreeGetFallbackExact(t *testing.T) {
+	for _, src := range []string{
+		"r = mod.get('fail')", "r = st.get('fail', 2)", "s = struct(get = 1)\nr = s.get('a')",
+		"s = struct(get = lambda k: fail('in get'))\nr = s.get('a')", "def f(x):\n    return x.get('fail', '')\nr = f(mod)",
+		"r = noget.get('a')", "x = None\nr = x.get('a', 1)", "r = (mod.get('a'), st.get('a', b'x'), frozen.get(1.0), frozen.get('z', 'Z'))",
+	} {
+		if plain, rewritten := evalBothWith(src); plain != rewritten {
+			t.Errorf("%q:\nrewritten %+v\nwant      %+v", src, rewritten, plain)
+		}
+	}
+}

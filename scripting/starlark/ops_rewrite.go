@@ -81,9 +81,9 @@ type rewriter struct {
 	folded map[*syntax.BinaryExpr]bool
 	// starts remembers where expressions start (start).
 	starts map[syntax.Expr]syntax.Position
-	// ownOps are operators the rewrite wrote itself, bounded already
-	// (ops_get.go's call-free get).
-	ownOps map[*syntax.BinaryExpr]bool
+	// ownOps are operators and calls the rewrite wrote itself, bounded
+	// already (ops_get.go's call-free get).
+	ownOps map[syntax.Expr]bool
 	// constructors are the hook module's reason constructors, whose
 	// calls with a literal reason are hoisted (ops_hoist.go); hoisted
 	// are those calls, and hoistedNames their globals by constructor and
@@ -100,7 +100,7 @@ type rewriter struct {
 // rewritten in turn.
 func rewriteOps(f *syntax.File, known, universal func(string) bool, constructors map[string]bool) {
 	nums := analyseNumbers(f)
-	rw := &rewriter{nums: nums, known: known, globals: map[string]bool{}, targets: map[syntax.Expr]bool{}, ownOps: map[*syntax.BinaryExpr]bool{},
+	rw := &rewriter{nums: nums, known: known, globals: map[string]bool{}, targets: map[syntax.Expr]bool{}, ownOps: map[syntax.Expr]bool{},
 		constructors: constructors, hoistedNames: map[string]string{},
 		universal: func(name string) bool { return universal(name) && !nums.bound[name] }}
 	syntax.Walk(f, func(n syntax.Node) bool {
