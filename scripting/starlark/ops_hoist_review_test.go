@@ -138,7 +138,40 @@ def h(mode, d = hook.deny("default")):
 
 hook.on("e", h)
 `
+	const builtins = `
+def h(mode):
+    if mode == "get":
+        return hook.deny("x").get("reason")
+    if mode == "getattr":
+        return getattr(hook.deny("x"), "reason")
+    if mode == "hasattr":
+        return hook.respond([hasattr(hook.deny("x"), "reason"), dir(hook.deny("x")), bool(hook.deny("x"))])
+    if mode == "len":
+        return len(hook.deny("x"))
+    if mode == "hash":
+        return hash(hook.deny("x"))
+    if mode == "key":
+        return {hook.deny("x"): 1}
+    if mode == "set":
+        return set([hook.deny("x")])
+    if mode == "sorted":
+        return sorted([hook.deny("x"), hook.deny("x")])
+    if mode == "lt":
+        return hook.deny("x") < hook.deny("x")
+    if mode == "iter":
+        return [k for k in hook.deny("x")]
+    if mode == "index":
+        return {"k": [hook.deny("x")]}["k"][0]["reason"]
+    if mode == "str":
+        return hook.respond("%s %r" % (hook.deny("x"), hook.allow()) + str([hook.deny("x")]))
+    if mode == "bind":
+        return hook.deny("x")(1)
+
+hook.on("e", h)
+`
+	modes = append(modes, "get", "getattr", "hasattr", "len", "hash", "sorted", "lt", "iter", "index", "str", "bind")
 	for name, src := range map[string]string{
+		"builtins":         builtins,
 		"loads first":      "load(\"json\", \"json\")\n" + body,
 		"top-level fail":   "load(\"json\", \"json\")\n" + body + "fail(\"boom\")\n",
 		"unknown module":   "load(\"nope\", \"json\")\n" + body,
@@ -158,19 +191,23 @@ hook.on("e", h)
 }
 
 // TestReviewHoistIdentity: identity shows not only through == but
-// through everything built on it: !=, in, list.index.
+// through everything built on it: !=, in, list.index, list.remove.
 func TestReviewHoistIdentity(t *testing.T) {
 	const src = `
 def h(mode):
     if mode == "index":
         return hook.respond([hook.deny("x")].index(hook.deny("x")))
+    if mode == "remove":
+        l = [hook.deny("x")]
+        l.remove(hook.deny("x"))
+        return hook.respond(len(l))
     return hook.respond([hook.deny("x") == hook.deny("x"), hook.deny("x") != hook.deny("x"),
                          hook.deny("x") in [hook.deny("x")]])
 hook.on("e", h)
 `
-	modes := []string{"cmp", "index"}
+	modes := []string{"cmp", "index", "remove"}
 	got, want := strings.Join(runAll(src, modes), "\n"), strings.Join(runAll(src+hoistOff, modes), "\n")
-	const hoisted = "cmp: map[action:respond result:[true false true]] <nil>\nindex: map[action:respond result:0] <nil>"
+	const hoisted = "cmp: map[action:respond result:[true false true]] <nil>\nindex: map[action:respond result:0] <nil>\nremove: map[action:respond result:0] <nil>"
 	if got != hoisted || !strings.Contains(want, "[false true false]") || !strings.Contains(want, "value not in list") {
 		t.Errorf("hoisted:\n%s\nnot hoisted:\n%s", got, want)
 	}
@@ -249,4 +286,26 @@ func FuzzHoistInvisible(f *testing.F) {
 			t.Errorf("%q:\nhoisted     %s\nnot hoisted %s", src, got, want)
 		}
 	})
+}
+
+// TestReviewHoistMemoryCharge: a hoisted decision is no longer charged
+// to the call (160 bytes a construction), so a loop that built 10,000
+// of them under a 1 MiB call budget failed and now succeeds: the one
+// difference hoisting makes to limits, in the lenient direction (the
+// call really allocates nothing now).
+func TestReviewHoistMemoryCharge(t *testing.T) {
+	const src = "def h(mode):\n    for i in range(10000):\n        x = hook.deny('x')\n    return x\nhook.on('e', h)\n"
+	var got []string
+	for _, s := range []string{src, src + hoistOff} {
+		env := &scripting.Env{Limits: scripting.Limits{MaxCallMemory: 1 << 20}}
+		p, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "r.star", Code: []byte(s)}, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = p.Hooks()[0].Func.Call(&scripting.Call{Hook: "h", Timeout: time.Second, Payload: map[string]any{"mode": ""}})
+		got = append(got, fmt.Sprint(err))
+	}
+	if got[0] != "<nil>" || !strings.Contains(got[1], "memory limit exceeded") {
+		t.Errorf("hoisted: %s; not hoisted: %s", got[0], got[1])
+	}
 }
