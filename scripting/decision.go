@@ -191,6 +191,24 @@ func (d *Decision) Map() map[string]any {
 	return out
 }
 
+// Equal reports whether two decisions hold the same keys and values: the
+// equality scripts see for decisions in both languages (==, and what is
+// built on it: !=, in, list.index). Decisions compare by content because
+// a decision cannot change, so two with the same content are the same
+// decision in every way a hook can tell; and an engine may build one
+// decision once and return it from every call (Starlark hoists
+// hook.deny("literal")), which identity would show.
+func (d *Decision) Equal(o *Decision) bool {
+	if d == o {
+		return true
+	}
+	if d.m == nil && o.m == nil && d.has == o.has && d.fields == nil && o.fields == nil &&
+		d.result == nil && o.result == nil && d.approval == nil && o.approval == nil && d.messages == nil && o.messages == nil {
+		return d.action == o.action && d.reason == o.reason // the common case, without building maps
+	}
+	return stdlib.Equal(d.Map(), o.Map())
+}
+
 // Raw is the map a decision was built from (hook.stop of a map), which
 // the host parses like any map a hook returns; ok is false for a decision
 // that keeps its keys in fields of its own.

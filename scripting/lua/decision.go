@@ -124,7 +124,7 @@ func (st *state) keepDecision(out any, c *scripting.Call) any {
 // it, so no script can reach the table to change it for later calls.
 func (st *state) newDecisionMeta() *lua.LTable {
 	L := st.L
-	mt := L.CreateTable(0, 4)
+	mt := L.CreateTable(0, 5)
 	mt.RawSetString("__index", L.NewFunction(st.decisionIndex))
 	mt.RawSetString("__newindex", L.NewFunction(func(L *lua.LState) int {
 		L.RaiseError("a decision is read-only (to change one, return a plain table such as {action = \"deny\", reason = …})")
@@ -132,6 +132,15 @@ func (st *state) newDecisionMeta() *lua.LTable {
 	}))
 	mt.RawSetString("__tostring", L.NewFunction(func(L *lua.LState) int {
 		L.Push(lua.LString("decision"))
+		return 1
+	}))
+	// Decisions compare by content, as in Starlark
+	// (scripting.Decision.Equal). Lua calls __eq only for two userdata
+	// that share it, so a decision never equals anything else.
+	mt.RawSetString("__eq", L.NewFunction(func(L *lua.LState) int {
+		a, _ := decisionOf(L.Get(1))
+		b, _ := decisionOf(L.Get(2))
+		L.Push(lua.LBool(a != nil && b != nil && a.Equal(b)))
 		return 1
 	}))
 	mt.RawSetString("__metatable", lua.LString("decision"))

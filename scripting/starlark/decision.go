@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 
 	"github.com/hookhost/hookhost/scripting"
 )
@@ -67,7 +68,23 @@ func (ct *callThread) releaseDecisions() {
 	ct.usedDecisions = 0
 }
 
-var _ starlark.HasSetKey = (*decision)(nil)
+var (
+	_ starlark.HasSetKey  = (*decision)(nil)
+	_ starlark.Comparable = (*decision)(nil)
+)
+
+// CompareSameType compares two decisions by content
+// (scripting.Decision.Equal); they have no order.
+func (v *decision) CompareSameType(op syntax.Token, y starlark.Value, _ int) (bool, error) {
+	w := y.(*decision)
+	switch op {
+	case syntax.EQL:
+		return v.d.Equal(&w.d), nil
+	case syntax.NEQ:
+		return !v.d.Equal(&w.d), nil
+	}
+	return false, fmt.Errorf("%s %s %s not implemented", v.Type(), op, y.Type())
+}
 
 // errReadOnly is what writing a field of a decision fails with, in both
 // languages.

@@ -25,11 +25,10 @@ import (
 // module, bound nowhere in the file (so every hook.deny in it is the
 // module's), and the argument a string literal (which the constructor
 // always accepts, so building it early cannot fail). What a script sees
-// is the same decision, with the same fields; the one difference is
-// identity, which Starlark shows only through == on values that define
-// no equality of their own: two decisions with the same constructor and
-// reason compared with == are equal once hoisted (both are the one
-// global), and were not before. Nothing a hook returns depends on it.
+// is the same decision, with the same fields, and decisions compare by
+// content (scripting.Decision.Equal), so sharing one is invisible. The
+// call no longer charges the decision to the call's memory budget: it
+// allocates nothing.
 
 // hoistPrefix starts the names of the hoisted decisions' globals; like
 // the hidden builtins', they start with '$', which a script cannot write.

@@ -190,8 +190,9 @@ hook.on("e", h)
 	}
 }
 
-// TestReviewHoistIdentity: identity shows not only through == but
-// through everything built on it: !=, in, list.index, list.remove.
+// TestReviewHoistIdentity: decisions compare by content
+// (scripting.Decision.Equal), so hoisting shows through nothing built on
+// ==: !=, in, list.index, list.remove give the same hoisted or not.
 func TestReviewHoistIdentity(t *testing.T) {
 	const src = `
 def h(mode):
@@ -202,14 +203,14 @@ def h(mode):
         l.remove(hook.deny("x"))
         return hook.respond(len(l))
     return hook.respond([hook.deny("x") == hook.deny("x"), hook.deny("x") != hook.deny("x"),
-                         hook.deny("x") in [hook.deny("x")]])
+                         hook.deny("x") in [hook.deny("x")], hook.deny("x") == hook.deny("y")])
 hook.on("e", h)
 `
 	modes := []string{"cmp", "index", "remove"}
 	got, want := strings.Join(runAll(src, modes), "\n"), strings.Join(runAll(src+hoistOff, modes), "\n")
-	const hoisted = "cmp: map[action:respond result:[true false true]] <nil>\nindex: map[action:respond result:0] <nil>\nremove: map[action:respond result:0] <nil>"
-	if got != hoisted || !strings.Contains(want, "[false true false]") || !strings.Contains(want, "value not in list") {
-		t.Errorf("hoisted:\n%s\nnot hoisted:\n%s", got, want)
+	const same = "cmp: map[action:respond result:[true false true false]] <nil>\nindex: map[action:respond result:0] <nil>\nremove: map[action:respond result:0] <nil>"
+	if got != same || want != same {
+		t.Errorf("hoisted:\n%s\nnot hoisted:\n%s\nwant both:\n%s", got, want, same)
 	}
 }
 
