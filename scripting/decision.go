@@ -199,14 +199,9 @@ func (d *Decision) Map() map[string]any {
 // decision once and return it from every call (Starlark hoists
 // hook.deny("literal")), which identity would show.
 func (d *Decision) Equal(o *Decision) bool {
-	if d == o {
-		return true
-	}
-	if d.m == nil && o.m == nil && d.has == o.has && d.fields == nil && o.fields == nil &&
-		d.result == nil && o.result == nil && d.approval == nil && o.approval == nil && d.messages == nil && o.messages == nil {
-		return d.action == o.action && d.reason == o.reason // the common case, without building maps
-	}
-	return stdlib.Equal(d.Map(), o.Map())
+	// Only a script's comparison calls it, never a fire: building the two
+	// maps is simpler than comparing field by field, and cheap enough.
+	return d == o || stdlib.Equal(d.Map(), o.Map())
 }
 
 // Raw is the map a decision was built from (hook.stop of a map), which
