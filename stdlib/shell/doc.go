@@ -123,7 +123,9 @@
 // backticks, execSync and their kin are parsed as scripts, and the
 // argvs of subprocess.run([…]), spawn(…) and os.exec* run as commands,
 // both wrapped by the interpreter. source and . are reported with lang
-// "sh".
+// "sh"; sourcing standard input (source /dev/stdin, . /dev/fd/0) reads
+// its script as bash -s does, so a here-document or here-string it is
+// given is parsed as its script and a pipe into it gives code_from.
 //
 // Not unwrapped, and reported as the commands they are: code in other
 // languages (awk 'BEGIN{system(…)}'), flock, parallel, script -c, strace, ltrace, gdb,

@@ -130,6 +130,11 @@ var parseCases = []struct {
 	{`sudo $FLAGS rm -rf /`, []want{c("$FLAGS", "rm", "-rf", "/").by("sudo").dyn()}},
 	{`sh <<< 'rm -rf /'`, []want{c("sh"), c("rm", "-rf", "/").by("sh")}},
 	{"bash <<'EOF'\nrm -rf /\nEOF", []want{c("bash"), c("rm", "-rf", "/").by("bash")}},
+	{`source /dev/stdin <<< 'rm -rf /'`, []want{c("source", "/dev/stdin"), c("rm", "-rf", "/").by("source")}},
+	{`. /dev/stdin <<< 'rm -rf /'`, []want{c(".", "/dev/stdin"), c("rm", "-rf", "/").by(".")}},
+	{"source /dev/fd/0 <<'EOF'\nrm -rf /\nEOF", []want{c("source", "/dev/fd/0"), c("rm", "-rf", "/").by("source")}},
+	{`. /proc/self/fd/0 <<< "sudo rm -rf ~"`, []want{c(".", "/proc/self/fd/0"), c("rm", "-rf", "~").by(".", "sudo").dyn()}},
+	{`source ./env.sh <<< 'rm -rf /'`, []want{c("source", "./env.sh")}}, // the here-string is the file's input, not code
 	{"cat <<EOF\n$(rm -rf /)\nEOF", []want{c("cat"), c("rm", "-rf", "/")}},
 	{"cat <<'EOF'\n$(rm -rf /)\nEOF", []want{c("cat")}},
 	{`eval "rm -rf /"`, []want{c("rm", "-rf", "/").by("eval")}},
