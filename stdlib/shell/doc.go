@@ -57,7 +57,10 @@
 // (( … )), assignments (X=$(…), a=(… $(…))), declarations (export,
 // declare, local, readonly, typeset, which are reported themselves,
 // with NAME=value words), time and coproc, and the bodies of unquoted
-// here-documents. Substitutions are reported after the command whose
+// here-documents. A statement that runs no command but has
+// redirections of its own (`> file`, `X=1 2> log`) is reported as the
+// command ":" with them, which is what it does: it still creates or
+// truncates the file. Substitutions are reported after the command whose
 // words hold them, those in assignments before it.
 //
 // # Dynamic commands: guards must check them

@@ -49,6 +49,14 @@ cmds = shell.parse(". /dev/stdin <<< 'rm -rf /'")
 expect.eq(cmds[2].wrapped_by, {"."})
 expect.eq(#shell.parse("source ./env.sh <<< 'rm -rf /'"), 1)
 
+-- A statement with redirections alone runs ":" with them: it still
+-- truncates its file.
+cmds = shell.parse("> hooks.d/x.lua")
+expect.eq(#cmds, 1)
+expect.eq(cmds[1].name, ":")
+expect.eq(cmds[1].redirects[1].target, "hooks.d/x.lua")
+expect.eq(#shell.parse("X=1"), 0)
+
 -- Redirections.
 cmds = shell.parse("echo x >> /etc/hosts")
 expect.eq(cmds[1].redirects[1].op, ">>")
