@@ -118,6 +118,8 @@ local NAMES = { ".claude", "settings.json", "settings.local.json", "hooks", "man
 -- command find -exec runs: what find finds.
 local OTHER = "\1other"
 local FOUND = "\1found"
+-- INPUT stands for the arguments xargs reads.
+local INPUT = "\1input"
 
 local function lower_set(defaults, extra)
   local set = {}
@@ -274,6 +276,7 @@ function Guard:check(p, holder)
   if p:find(FOUND, 1, true) then
     return self:found(self.found_scope, "a command run by find -exec")
   end
+  if p:find(INPUT, 1, true) then return "files named by what xargs reads, only known at run time" end
   p = normal(p)
   if is_dynamic(p) then return "a path only known at run time (" .. p .. ")" end
   local paths = { p }
@@ -410,6 +413,12 @@ function Guard:copy(cmd)
   if cmd.name == "mv" then
     for _, s in ipairs(sources) do
       local why = self:check(s.word, true)
+      if why then return why end
+    end
+  elseif cmd.name == "ln" then
+    -- A link into a protected place is a way to write it later.
+    for _, s in ipairs(sources) do
+      local why = self:check(s.word, false)
       if why then return why end
     end
   end
@@ -900,23 +909,29 @@ function Guard:command(cmd, finds)
   local why = self:redirects(cmd)
   if why then return why end
   -- The commands find -exec runs change what find finds, named {}.
-  if #finds > 0 and has(cmd.wrapped_by, "find") then
-    local scope = finds[#finds]
+  -- The commands find -exec runs change what find finds, named {};
+  -- those xargs runs get their arguments from its input.
+  local by_find, by_xargs = #finds > 0 and has(cmd.wrapped_by, "find"), has(cmd.wrapped_by, "xargs")
+  if by_find or by_xargs then
+    local stand_in = by_find and FOUND or INPUT
     local argv, paths = {}, {}
     local any = false
     for i, a in ipairs(cmd.argv) do
       if a:find("{}", 1, true) then
         any = true
-        argv[i], paths[i] = FOUND, { path = FOUND }
+        argv[i], paths[i] = stand_in, { path = stand_in }
       else
         argv[i], paths[i] = a, cmd.paths[i]
       end
+    end
+    if by_xargs and not any then
+      argv[#argv + 1], paths[#paths + 1], any = INPUT, { path = INPUT }, true
     end
     if any then
       local probe = { name = n, argv = argv, paths = paths, redirects = {}, calls = {}, lang = "", code = "",
                       wrapped_by = {} }
       local saved = self.found_scope
-      self.found_scope = scope
+      self.found_scope = by_find and finds[#finds] or saved
       why = self:command(probe, {})
       self.found_scope = saved
       if why then return why end
