@@ -335,6 +335,7 @@ local VALUED = {
   shred = { "ns", { "iterations", "size", "random-source" } },
   mkdir = { "m", { "mode" } },
   sed = { "efl", { "expression", "file", "line-length" } },
+  awk = { "fvF", {} }, gawk = { "fvFeiEl", {} }, mawk = { "fvF", {} }, nawk = { "fvF", {} },
   setfacl = { "mMxX", { "modify", "modify-file", "remove", "remove-file", "set", "set-file" } },
   sponge = { "", {} },
 }
@@ -899,6 +900,34 @@ function Guard:interp(cmd)
   end
 end
 
+-- script checks the program awk or sed runs: an awk program that names
+-- a protected place at all asks (print > "file", system()); for sed, the
+-- files its w commands write count.
+local AWKS = { awk = true, gawk = true, mawk = true, nawk = true, busybox = false }
+function Guard:script(cmd)
+  local progs = {}
+  local ops, vals = args(cmd)
+  if cmd.name == "sed" then
+    progs[#progs + 1] = vals.e or vals.expression
+    if not (vals.e or vals.expression or vals.f or vals.file) and ops[1] then progs[#progs + 1] = ops[1].raw end
+  elseif not (vals.f or has(cmd.argv, "-f")) and ops[1] then
+    progs[#progs + 1] = ops[1].raw
+  end
+  for _, prog in ipairs(progs) do
+    if cmd.name == "sed" then -- the files its w and W commands and s///w write
+      for file in prog:gmatch("[wW]%s*([^;}\n]+)") do
+        local why = self:check(file:match("^(.-)%s*$"), false)
+        if why then return why .. " (a sed w command)" end
+      end
+    else
+      local low = prog:lower()
+      for _, m in ipairs(MENTIONS) do
+        if low:find(m, 1, true) then return "what the " .. cmd.name .. " program names (" .. m .. ")" end
+      end
+    end
+  end
+end
+
 local TAR = { tar = true, bsdtar = true, gtar = true, unzip = true, ["7z"] = true, ["7za"] = true,
               ["7zr"] = true, cpio = true }
 local COPIERS = { cp = true, mv = true, install = true, ln = true, rsync = true }
@@ -940,7 +969,8 @@ function Guard:command(cmd, finds)
   end
   if COPIERS[n] then why = self:copy(cmd)
   elseif CHANGERS[n] ~= nil or MODERS[n] then why = self:changer(cmd)
-  elseif n == "sed" or n == "perl" or n == "ruby" then why = self:inplace(cmd)
+  elseif n == "sed" or n == "perl" or n == "ruby" then why = self:inplace(cmd) or (n == "sed" and self:script(cmd))
+  elseif AWKS[n] then why = self:script(cmd)
   elseif n == "dd" then why = self:dd(cmd)
   elseif n == "curl" or n == "wget" then why = self:download(cmd)
   elseif TAR[n] then why = self:archive(cmd)
