@@ -116,6 +116,8 @@ local NAMES = { ".claude", "settings.json", "settings.local.json", "hooks", "man
                 "user", "0", "x.lua", "x.star", "hook.md", "x_test.yaml", "x.yaml", "x.json", "x.md" }
 -- OTHER stands for a name that is none of NAMES; FOUND for the {} of a
 -- command find -exec runs: what find finds.
+-- The extensions of the files a hooks directory's loader and packs read.
+local HOOK_EXTS = { lua = true, star = true, md = true, yaml = true, yml = true, json = true, toml = true }
 local OTHER = "\1other"
 local FOUND = "\1found"
 -- INPUT stands for the arguments xargs reads.
@@ -132,7 +134,8 @@ local function lower_set(defaults, extra)
   return set
 end
 
-local function is_glob(s) return s:find("[%*%?%[]") ~= nil end
+-- is_glob: *, ?, [...] and the extended globs +(…), @(…), !(…).
+local function is_glob(s) return s:find("[%*%?%[]") ~= nil or s:find("[+@!]%(") ~= nil end
 local function is_dynamic(s) return s:find("[%$`]") ~= nil or s:find("<(", 1, true) ~= nil end
 
 -- A Guard holds what one call's verdict depends on.
@@ -140,7 +143,7 @@ local Guard = {}
 Guard.__index = Guard
 
 local function new_guard(ctx, cwd)
-  local g = setmetatable({ ctx = ctx, dotglob = false }, Guard)
+  local g = setmetatable({ ctx = ctx, dotglob = false, work = 0, checked = {}, matched = {} }, Guard)
   -- The working directory: absolute when the payload says where the
   -- call runs, else "." (the unknown directory the agent runs in).
   if type(cwd) == "string" and cwd:sub(1, 1) == "/" then g.root = path.clean(cwd) end
@@ -148,6 +151,17 @@ local function new_guard(ctx, cwd)
   local dir = ctx.config.hooks_dir
   if type(dir) == "string" and dir:sub(1, 1) == "/" then g.hooks_dir = path.clean(dir):lower() end
   return g
+end
+
+-- A line that would take longer to check than a hook may run is asked
+-- about rather than left to time out, which would let it through. BUDGET
+-- counts paths placed and globs matched; a long line of ordinary
+-- commands stays far below it.
+local BUDGET = 5000
+local TOO_MUCH = "\1too much"
+function Guard:spend(n)
+  self.work = self.work + n
+  if self.work > BUDGET then error(TOO_MUCH, 0) end
 end
 
 -- normal spells a word or redirection target as a path: "$HOME" and
@@ -178,6 +192,7 @@ end
 -- or relative to an unknown directory) is, or nil. holder makes the
 -- directories that hold protected places count too.
 function Guard:place(abs, holder)
+  self:spend(1)
   local low = abs:lower()
   local padded = low:sub(1, 1) == "/" and low or "/" .. low
   for _, s in ipairs(PROTECTED) do
@@ -223,8 +238,15 @@ function Guard:matches(pat, name)
   if name == OTHER then return true end
   if not self.dotglob and name:sub(1, 1) == "." and pat:sub(1, 1) ~= "." then return false end
   if pat:find("[()|]") then return true end
-  local ok, yes = pcall(path.glob, pat:lower(), name)
-  return not ok or yes
+  local key = pat .. "\0" .. name
+  local hit = self.matched[key]
+  if hit == nil then
+    self:spend(1)
+    local ok, yes = pcall(path.glob, pat:lower(), name)
+    hit = not ok or yes
+    self.matched[key] = hit
+  end
+  return hit
 end
 
 -- candidates expands the glob elements of a path into the protected
@@ -232,39 +254,50 @@ end
 -- would be too many to check. Protected names are tried only in a
 -- directory that holds protected places or is one (the workspace, the
 -- home directory, .claude, hooks.d, …): `rm -rf build/*` cannot reach
--- hooks.d, `rm -rf *` in the workspace can.
+-- hooks.d, `rm -rf *` in the workspace can. In a hooks directory
+-- reached through a glob, a last element with an extension no hook file
+-- has (*.tmp, x.o) names no hook: hookhost loads none of those, and a
+-- pack's directory is not named so.
 function Guard:candidates(p)
+  local elems = {}
+  for elem in (p .. "/"):gmatch("([^/]*)/") do elems[#elems + 1] = elem end
   local out = { "" }
-  local first = true
-  for elem in (p .. "/"):gmatch("([^/]*)/") do
-    local opts
-    if is_glob(elem) then
-      local names = false
-      for _, pre in ipairs(out) do
-        local parent = first and "." or (pre == "" and "/" or pre)
-        local abs = self:absolute(parent)
-        if not abs or self:place(abs, true) then names = true end
-      end
-      opts = {}
-      if names then
-        for _, n in ipairs(NAMES) do
-          if self:matches(elem, n) then opts[#opts + 1] = n end
-        end
-      end
-      opts[#opts + 1] = OTHER
-    else
-      opts = { elem }
-    end
+  local globbed = false
+  for i, elem in ipairs(elems) do
     local next = {}
+    local glob = is_glob(elem)
+    local ext = i == #elems and (globbed or glob) and elem:match("%.(%w+)$")
     for _, pre in ipairs(out) do
+      local opts = { elem }
+      local abs = (glob or ext) and self:absolute(i == 1 and "." or (pre == "" and "/" or pre))
+      local not_hook = ext and not HOOK_EXTS[ext:lower()] and abs and self:in_hooks_dir(abs)
+      if glob then
+        opts = {}
+        if not abs or self:place(abs, true) then
+          for _, n in ipairs(NAMES) do
+            if self:matches(elem, n) then opts[#opts + 1] = n end
+          end
+        end
+        if not not_hook then opts[#opts + 1] = OTHER end
+      elseif not_hook then
+        opts = {}
+      end
       for _, o in ipairs(opts) do
-        next[#next + 1] = first and o or pre .. "/" .. o
+        next[#next + 1] = i == 1 and o or pre .. "/" .. o
       end
     end
     if #next > 256 then return nil end
-    out, first = next, false
+    out, globbed = next, globbed or glob
   end
   return out
+end
+
+-- in_hooks_dir reports whether a path lies in a hooks directory.
+function Guard:in_hooks_dir(abs)
+  local low = abs:lower()
+  local padded = low:sub(1, 1) == "/" and low or "/" .. low
+  return padded:find("/hooks%.d/") ~= nil or padded:find("/hooks%.d$") ~= nil
+      or (self.hooks_dir ~= nil and low:sub(1, 1) == "/" and path.is_within(self.hooks_dir, low))
 end
 
 -- check says why writing the path p (a word as written) needs asking,
@@ -277,6 +310,18 @@ function Guard:check(p, holder)
     return self:found(self.found_scope, "a command run by find -exec")
   end
   if p:find(INPUT, 1, true) then return "files named by what xargs reads, only known at run time" end
+  -- A line may name the same path many times: judge it once per directory.
+  local key = p .. "\0" .. tostring(holder) .. "\0" .. tostring(self.cwd)
+  local memo = self.checked[key]
+  if memo == nil then
+    memo = self:judge(p, holder) or false
+    self.checked[key] = memo
+  end
+  return memo or nil
+end
+
+-- judge is check without the memo.
+function Guard:judge(p, holder)
   p = normal(p)
   if is_dynamic(p) then return "a path only known at run time (" .. p .. ")" end
   local paths = { p }
@@ -528,9 +573,9 @@ end
 
 local function url_name(u)
   if type(u) ~= "string" or is_dynamic(u) then return nil end
-  local p = u:gsub("[?#].*$", ""):match("^%a[%w+.-]*://[^/]*(/.*)$")
-  local n = p and p:match("([^/]+)$")
-  return n
+  local p = u:gsub("[?#].*$", ""):match("^%a[%w+.-]*://[^/]*(.*)$")
+  if not p then return nil end
+  return p:match("([^/]+)$") or "index.html" -- what a download of a directory is saved as
 end
 
 local function urls(cmd)
@@ -556,8 +601,8 @@ function Guard:download(cmd)
   local dir, remote_name, named = ".", not curl, false
   for _, kv in ipairs(vals) do
     local k, v = kv[1], kv[2]
-    if (curl and CURL_FILES[k] or not curl and WGET_FILES[k]) and v and v ~= "-" then
-      local why = self:check(v, false)
+    if (curl and CURL_FILES[k] or not curl and WGET_FILES[k]) and v then
+      local why = v ~= "-" and self:check(v, false)
       if why then return why end
       if k == "-o" or k == "--output" or k == "-O" or k == "--output-document" then named = true end
     elseif curl and (k == "-O" or k == "--remote-name" or k == "--remote-name-all" or k == "-J") then
@@ -1057,7 +1102,12 @@ local function guard(tool_name, params, cwd, ctx)
       return hook.ask("the command could not be checked for changes to the agent's guardrails ("
         .. tostring(cmds) .. "); run it anyway?", { title = "Agent settings", severity = "high" })
     end
-    local why = g:line(cmds)
+    local ok2, why = pcall(g.line, g, cmds)
+    if not ok2 then
+      if why ~= TOO_MUCH then error(why, 0) end
+      return hook.ask("the command names too many paths to check for changes to the agent's guardrails; run it anyway?",
+        { title = "Agent settings", severity = "high" })
+    end
     if why then return ask(why) end
     return nil
   end
