@@ -430,7 +430,7 @@ end
 
 local function base(p) return p:match("([^/]*)/*$") or p end
 
--- A Finding is a reason to ask, or nil.
+-- Each check below returns why the command needs asking, or nil.
 -- copy checks cp, mv, install, ln and rsync: the destination, and each
 -- source's name in it when the destination is a directory. mv also
 -- takes its sources away.
@@ -702,9 +702,7 @@ function Guard:archive(cmd)
   if modes:find("O") then return nil end
   if modes:find("x") then return self:into(dir, "tar") end
   if modes:find("[cruAD]") and file and file ~= "-" then
-    local f = file
-    if f:sub(1, 1) ~= "/" and f:sub(1, 1) ~= "~" and dir ~= "." then f = file end
-    return self:check(f, false)
+    return self:check(file, false) -- opened before -C moves tar
   end
 end
 
@@ -948,7 +946,7 @@ end
 -- script checks the program awk or sed runs: an awk program that names
 -- a protected place at all asks (print > "file", system()); for sed, the
 -- files its w commands write count.
-local AWKS = { awk = true, gawk = true, mawk = true, nawk = true, busybox = false }
+local AWKS = { awk = true, gawk = true, mawk = true, nawk = true }
 function Guard:script(cmd)
   local progs = {}
   local ops, vals = args(cmd)
