@@ -204,8 +204,13 @@ function Guard:place(abs, holder)
   local extra = self.ctx.config.protect
   if type(extra) == "table" then
     for _, pat in ipairs(extra) do
-      if type(pat) == "string" and (abs:match("^" .. pat .. "$") or low:match("^" .. pat .. "$")) then
-        return "a protected file"
+      if type(pat) == "string" then
+        -- A pattern Lua cannot read is the operator's mistake: fail, naming it.
+        local ok, hit = pcall(function()
+          return abs:match("^" .. pat .. "$") or low:match("^" .. pat .. "$")
+        end)
+        if not ok then error("protect-settings: config.protect: bad Lua pattern " .. string.format("%q", pat), 0) end
+        if hit then return "a protected file" end
       end
     end
   end
@@ -1020,6 +1025,8 @@ function Guard:command(cmd, finds)
   elseif n == "git" then why = self:git(cmd)
   elseif n == "patch" then why = self:patch(cmd)
   elseif n == "find" then why = self:find(cmd, finds[#finds])
+  elseif n == "claude" and cmd.argv[2] == "config" and cmd.argv[3] ~= "get" and cmd.argv[3] ~= "list" then
+    why = "Claude Code's settings (claude " .. table.concat(cmd.argv, " ", 2) .. ")"
   end
   if why then return why end
   return self:interp(cmd)
