@@ -199,7 +199,7 @@ function Guard:place(abs, holder)
     if padded:find(s[1]) then return s[2] end
   end
   if self.hooks_dir and low:sub(1, 1) == "/" and path.is_within(self.hooks_dir, low) then
-    return "the guardrails (" .. self.hooks_dir .. ")"
+    return "the guardrails"
   end
   local extra = self.ctx.config.protect
   if type(extra) == "table" then
