@@ -114,10 +114,10 @@ local NAMES = { ".claude", "settings.json", "settings.local.json", "hooks", "man
                 "hookhost.yaml", "hookhost.yml", "hooks.d", "hookhost", "hookhost-0", "events-v1.json",
                 "programs-v1", ".cache", "caches", "library", "application support", "tmp", "run",
                 "user", "0", "x.lua", "x.star", "hook.md", "x_test.yaml", "x.yaml", "x.json", "x.md" }
--- OTHER stands for a name that is none of NAMES; FOUND for the {} of a
--- command find -exec runs: what find finds.
 -- The extensions of the files a hooks directory's loader and packs read.
 local HOOK_EXTS = { lua = true, star = true, md = true, yaml = true, yml = true, json = true, toml = true }
+-- OTHER stands for a name that is none of NAMES; FOUND for the {} of a
+-- command find -exec runs: what find finds.
 local OTHER = "\1other"
 local FOUND = "\1found"
 -- INPUT stands for the arguments xargs reads.
@@ -220,7 +220,7 @@ function Guard:place(abs, holder)
   for _, pat in ipairs(HOLDER_PATTERNS) do
     if low:find(pat) then return "a directory holding hookhost's caches" end
   end
-  if low == "." or low == ".." or low:match("^%.%./") and not self.root then
+  if not self.root and low:match("^[%./]+$") then -- the agent's unknown directory or one above it
     return "the directory the agent works in"
   end
   if low:match("^~[^/]*$") or padded:match("^/home/[^/]+$") or padded:match("^/users/[^/]+$") then
@@ -481,9 +481,12 @@ function Guard:copy(cmd)
     return "a directory holding agent settings (" .. dest .. ")"
   end
   for _, s in ipairs(sources) do
-    local w = s.word
+    -- The word as written tells a directory's contents (rsync src/,
+    -- cp -r src/.) from the directory, which cleaning the path loses.
+    local w, raw = s.word, s.raw
     local name = base(w)
-    if cmd.name == "rsync" and w:sub(-1) == "/" or name == "." or name == "" or is_dynamic(name) then
+    local contents = raw:match("/%.?$") ~= nil and (cmd.name == "rsync" or raw:sub(-1) == ".")
+    if contents or name == "." or name == "" or name == ".." or is_dynamic(name) then
       why = self:into(dest, cmd.name)
     elseif cmd.name == "rsync" and w:match("^[^/]*:") then
       why = self:into(dest, cmd.name)
@@ -985,7 +988,6 @@ function Guard:command(cmd, finds)
   local n = cmd.name
   local why = self:redirects(cmd)
   if why then return why end
-  -- The commands find -exec runs change what find finds, named {}.
   -- The commands find -exec runs change what find finds, named {};
   -- those xargs runs get their arguments from its input.
   local by_find, by_xargs = #finds > 0 and has(cmd.wrapped_by, "find"), has(cmd.wrapped_by, "xargs")
