@@ -113,7 +113,12 @@ end
 function Checker:resolve(target)
   if target:sub(1, 1) == "/" or target:sub(1, 1) == "~" then return target end
   if self.moved then return nil, true end
-  if not self.cwd then return nil end
+  if not self.cwd then
+    -- No cwd (PicoClaw's payloads carry none): the agent's own directory,
+    -- and the ones above it, may be the workspace or hold it.
+    if path.clean(target):match("^[%./]+$") then return nil, true end
+    return nil
+  end
   if self.cwd == "~" then
     if target:find("..", 1, true) then return nil, true end
     local rest = path.clean("/" .. target)
