@@ -157,7 +157,7 @@ end
 -- about rather than left to time out, which would let it through. BUDGET
 -- counts paths placed and globs matched; a long line of ordinary
 -- commands stays far below it.
-local BUDGET = 5000
+local BUDGET = 1500
 local TOO_MUCH = "\1too much"
 function Guard:spend(n)
   self.work = self.work + n
@@ -507,7 +507,8 @@ local CHANGERS = { rm = true, unlink = true, rmdir = true, shred = true, truncat
                    mkfifo = false, mknod = false, rename = true, ed = false, ex = false, vi = false,
                    vim = false, nvim = false, nano = false, emacs = false, code = false,
                    gzip = true, gunzip = true, bzip2 = true, bunzip2 = true, xz = true, unxz = true,
-                   zstd = true, unzstd = true, srm = true }
+                   zstd = true, unzstd = true, srm = true, sudoedit = false, mount = true,
+                   umount = true }
 local COMPRESSORS = { gzip = "", bzip2 = "", xz = "", zstd = "", gunzip = "un", bunzip2 = "un",
                       unxz = "un", unzstd = "un" }
 -- Programs whose first operand is a mode or owner, not a file.
@@ -983,6 +984,22 @@ local TAR = { tar = true, bsdtar = true, gtar = true, unzip = true, ["7z"] = tru
               ["7zr"] = true, cpio = true }
 local COPIERS = { cp = true, mv = true, install = true, ln = true, rsync = true }
 
+-- output checks the option most programs write a file with (sort -o,
+-- openssl -out, pandoc --output=, gpg -o, …): its value is a target.
+local OUTPUT_OPTS = { ["-o"] = true, ["--output"] = true, ["-out"] = true, ["--out"] = true,
+                      ["--output-file"] = true, ["--outfile"] = true, ["--out-file"] = true }
+function Guard:output(cmd)
+  for i = 2, #cmd.argv do
+    local a = cmd.argv[i]
+    local name, v = a:match("^(%-%-?[%w-]+)=(.+)$")
+    if not name and OUTPUT_OPTS[a] then name, v = a, cmd.paths[i + 1] and cmd.paths[i + 1].path end
+    if name and OUTPUT_OPTS[name] and v then
+      local why = self:check(v, false)
+      if why then return why end
+    end
+  end
+end
+
 -- command says why one command of the line needs asking, or nil.
 function Guard:command(cmd, finds)
   local n = cmd.name
@@ -1030,6 +1047,8 @@ function Guard:command(cmd, finds)
   elseif n == "claude" and cmd.argv[2] == "config" and cmd.argv[3] ~= "get" and cmd.argv[3] ~= "list" then
     why = "Claude Code's settings (claude " .. table.concat(cmd.argv, " ", 2) .. ")"
   end
+  if why then return why end
+  why = self:output(cmd)
   if why then return why end
   return self:interp(cmd)
 end
