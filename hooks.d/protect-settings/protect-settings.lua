@@ -631,6 +631,10 @@ function Guard:download(cmd)
   end
 end
 
+local TAR_MODES = { ["--extract"] = "x", ["--get"] = "x", ["--create"] = "c", ["--append"] = "r",
+                    ["--update"] = "u", ["--catenate"] = "A", ["--concatenate"] = "A", ["--delete"] = "D",
+                    ["--to-stdout"] = "O" }
+
 -- archive checks tar, unzip, 7z and cpio: where they extract, and the
 -- archive tar creates.
 function Guard:archive(cmd)
@@ -690,9 +694,7 @@ function Guard:archive(cmd)
         if a == "--file" then file = cmd.argv[i + 1] else dir = cmd.argv[i + 1] end
         i = i + 1
       elseif a:sub(1, 2) == "--" then
-        modes = modes .. ({ ["--extract"] = "x", ["--get"] = "x", ["--create"] = "c", ["--append"] = "r",
-                            ["--update"] = "u", ["--catenate"] = "A", ["--concatenate"] = "A",
-                            ["--delete"] = "D", ["--to-stdout"] = "O" })[a] or ""
+        modes = modes .. (TAR_MODES[a] or "")
       elseif a:sub(1, 1) == "-" then
         for j = 2, #a do
           local ch = a:sub(j, j)
