@@ -673,7 +673,7 @@ function Guard:archive(cmd)
   local pending = {}
   if first and first:sub(1, 1) ~= "-" then
     for ch in first:gmatch(".") do
-      if ch == "f" or ch == "C" or ch == "b" or ch == "T" or ch == "X" or ch == "K" or ch == "N" or ch == "g" or ch == "V" or ch == "L" then
+      if ("fCbTXKNgVL"):find(ch, 1, true) then -- letters that take the next word
         pending[#pending + 1] = ch
       else
         modes = modes .. ch
@@ -1133,8 +1133,8 @@ local function guard(tool_name, params, cwd, ctx)
     local ok2, why = pcall(g.line, g, cmds)
     if not ok2 then
       if why ~= TOO_MUCH then error(why, 0) end
-      return hook.ask("the command names too many paths to check for changes to the agent's guardrails; run it anyway?",
-        { title = "Agent settings", severity = "high" })
+      return hook.ask("the command names too many paths to check for changes to the agent's guardrails;"
+        .. " run it anyway?", { title = "Agent settings", severity = "high" })
     end
     if why then return ask(why) end
     return nil
