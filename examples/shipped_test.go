@@ -25,7 +25,7 @@ hooks:
   secrets/:
     config: {read_tools: [peek], allow: ["fixtures/.*%.pem"]}
   protect-settings/:
-    config: {write_tools: [scribble], hooks_dir: /srv/guards}
+    config: {write_tools: [scribble], hooks_dir: /srv/guards, protect: ["/etc/guard%.conf"]}
   outside-workspace/:
     config: {workspace: /w, allow: [/scratch], write_tools: [scribble]}
   redact-secrets/:
@@ -65,6 +65,15 @@ func TestShippedHooksConfig(t *testing.T) {
 		{"tool.execute.pre", `{"tool_name":"Read","params":{"file_path":"fixtures/test.pem"},"cwd":"/w"}`, host.Continue, ""},
 		// write_tools and hooks_dir; the workspace and allow of outside-workspace.
 		{"tool.execute.pre", `{"tool_name":"scribble","params":{"path":"/srv/guards/x.lua"},"cwd":"/srv"}`, host.Ask, "guardrails"},
+		// hooks_dir and protect reach shell commands, tool.approve and every spelling too.
+		{"tool.execute.pre", `{"tool_name":"bash","params":{"command":"cp evil.lua /srv/guards/"},"cwd":"/w"}`, host.Ask, "guardrails"},
+		{"tool.execute.pre", `{"tool_name":"bash","params":{"command":"cd /srv/Guards/pack && : > x.lua"},"cwd":"/w"}`, host.Ask, "guardrails"},
+		{"tool.execute.pre", `{"tool_name":"bash","params":{"command":"mv /srv /tmp/srv"},"cwd":"/w"}`, host.Ask, "holding the guardrails"},
+		{"tool.execute.pre", `{"tool_name":"bash","params":{"command":"rm -f /srv/other/x.lua"},"cwd":"/w"}`, host.Continue, ""},
+		{"tool.approve", `{"tool_name":"scribble","params":{"path":"/srv/guards/x.lua"}}`, host.Ask, "guardrails"},
+		{"tool.execute.pre", `{"tool_name":"bash","params":{"command":"echo x > /etc/GUARD.conf"},"cwd":"/w"}`, host.Ask, "a protected file"},
+		{"tool.execute.pre", `{"tool_name":"bash","params":{"command":"echo x > /etc/guard.conf.bak"},"cwd":"/w"}`, host.Continue, ""},
+		{"tool.approve", `{"tool_name":"My_Terminal","params":{"command":"$(which rm) -rf /data"}}`, host.Deny, "/data"},
 		{"tool.execute.pre", `{"tool_name":"scribble","params":{"path":"/etc/x"},"cwd":"/elsewhere"}`, host.Ask, "outside the workspace /w"},
 		{"tool.execute.pre", `{"tool_name":"Write","params":{"file_path":"/scratch/x"},"cwd":"/w"}`, host.Continue, ""},
 		{"tool.execute.pre", `{"tool_name":"Write","params":{"file_path":"/tmp/x"},"cwd":"/w"}`, host.Ask, "outside the workspace"},
@@ -91,4 +100,29 @@ func TestShippedHooksConfig(t *testing.T) {
 			t.Errorf("%s %s: got %s (%s), want %s (%q); trace %+v", c.event, c.payload, r.Decision.Action, r.Decision.Reason, c.want, c.reason, r.Trace)
 		}
 	}
+}
+
+// A protect pattern Lua cannot read makes protect-settings fail, naming
+// the pattern, rather than be ignored.
+func TestShippedProtectBadPattern(t *testing.T) {
+	cfg, err := host.ParseConfig("hookhost.yaml", []byte("hooks:\n  protect-settings/:\n    config: {protect: [\"[bad\"]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := host.New(context.Background(), host.Options{Dir: "../hooks.d", Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	r, err := h.Fire(context.Background(), "tool.execute.pre", map[string]any{
+		"tool_name": "Write", "params": map[string]any{"file_path": "/w/a.txt"}, "cwd": "/w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range r.Trace {
+		if strings.HasPrefix(tr.Hook, "protect-settings/") && strings.Contains(tr.Error, `bad Lua pattern "[bad"`) {
+			return
+		}
+	}
+	t.Errorf("no protect-settings error naming the pattern; trace %+v", r.Trace)
 }

@@ -16,6 +16,11 @@
 --     whose code deletes those places (shutil.rmtree, FileUtils.rm_rf,
 --     fs.rmSync, …); the shell commands such code runs (os.system,
 --     backticks, execSync) are checked like any other.
+-- A command whose name is only known at run time ($(which rm), $a,
+-- ${RM:-rm}, a glob) is denied when its arguments alone are rm's or
+-- dd's destructive ones, and asked about otherwise. source and . of
+-- standard input run their here-string or pipe as bash -s does. The
+-- same answers go to tool.approve (PicoClaw's approve_tool).
 -- It asks when it cannot tell: a recursive rm whose target is only known
 -- at run time ($DIR, xargs), relative targets after a cd, code run from
 -- another command's output, code whose command line is not a literal,
@@ -108,7 +113,12 @@ end
 function Checker:resolve(target)
   if target:sub(1, 1) == "/" or target:sub(1, 1) == "~" then return target end
   if self.moved then return nil, true end
-  if not self.cwd then return nil end
+  if not self.cwd then
+    -- No cwd (PicoClaw's payloads carry none): the agent's own directory,
+    -- and the ones above it, may be the workspace or hold it.
+    if path.clean(target):match("^[%./]+$") then return nil, true end
+    return nil
+  end
   if self.cwd == "~" then
     if target:find("..", 1, true) then return nil, true end
     local rest = path.clean("/" .. target)
@@ -314,6 +324,32 @@ function Checker:calls(cmd)
   end
 end
 
+-- unknown_word reports whether a command's name is only known at run
+-- time: a variable ($a, ${RM:-rm}), a substitution ($(which rm),
+-- backticks) or a glob (/bin/r?). IFS splitting hides behind a variable
+-- too ($x with IFS=,). Its name says nothing, so only its arguments can
+-- be judged.
+local function unknown_word(cmd)
+  return cmd.name == "" or cmd.name:find("[%$`%*%?%[]") ~= nil
+end
+
+-- unknown judges a command whose name is only known at run time by its
+-- arguments alone: as rm they would delete a protected place (-rf /),
+-- as dd they would write a disk (of=/dev/sda); else it asks.
+function Checker:unknown(cmd)
+  local as_rm = { name = "rm", argv = cmd.argv, paths = cmd.paths, wrapped_by = cmd.wrapped_by }
+  local verdict, why = self:rm(as_rm)
+  if verdict == "deny" then
+    return "deny", "a command known only at run time (" .. cmd.argv[1] .. ") with the arguments of " .. why
+  end
+  as_rm.name, as_rm.redirects = "dd", {}
+  verdict, why = self:disk(as_rm)
+  if verdict == "deny" then
+    return "deny", "a command known only at run time (" .. cmd.argv[1] .. ") with the arguments of " .. why
+  end
+  return "ask", "runs a command known only at run time (" .. cmd.argv[1] .. ")"
+end
+
 -- check returns "deny" or "ask" and why, for the first command of the
 -- line that needs it (a deny anywhere beats an ask).
 function Checker:check(cmds)
@@ -334,6 +370,7 @@ function Checker:check(cmds)
       function() return fork_bomb(cmd) end,
       function() return code_from(cmd) end,
       function() return self:calls(cmd) end,
+      function() if unknown_word(cmd) then return self:unknown(cmd) end end,
     }) do
       local verdict, why = rule()
       if verdict == "deny" then return "deny", why end
@@ -348,7 +385,8 @@ function Checker:check(cmds)
   if ask then return "ask", ask end
 end
 
-hook.on("tool.execute.pre", function(tool_name, params, cwd, workspace, ctx)
+-- guard answers a tool call: deny, ask or nothing.
+local function guard(tool_name, params, cwd, workspace, ctx)
   if type(tool_name) ~= "string" or not lower_set(SHELL_TOOLS, ctx.config.shell_tools)[tool_name:lower()] then
     return nil
   end
@@ -365,4 +403,14 @@ hook.on("tool.execute.pre", function(tool_name, params, cwd, workspace, ctx)
   elseif verdict == "ask" then
     return hook.ask("possibly destructive: " .. why, { title = "Check this command", severity = "high" })
   end
-end, { name = "no-destructive-commands", priority = 100, timeout = "2s" })
+end
+
+hook.on("tool.execute.pre", guard, { name = "no-destructive-commands", priority = 100, timeout = "2s" })
+
+-- tool.approve is the agent asking whether a call may run at all
+-- (PicoClaw's approve_tool, Claude Code's and Codex's PermissionRequest):
+-- with no hook there, PicoClaw approves everything. It gets the same
+-- answers: deny where tool.execute.pre denies, and ask where it asks,
+-- which Claude Code and Codex leave to their own permission dialog and
+-- PicoClaw, which has none, refuses.
+hook.on("tool.approve", guard, { name = "no-destructive-approvals", priority = 100, timeout = "2s" })

@@ -1,46 +1,127 @@
--- Ask before an agent changes its own hook settings or the guardrails
--- that watch it: .claude/settings.json and settings.local.json,
--- .gemini/settings.json, ~/.codex/hooks.json and config.toml,
--- hookhost.yaml, any file under a hooks.d directory (or under
--- ctx.config.hooks_dir), and hookhost's own caches (events-v1.json and
--- programs-v1/ in the user's cache directory). An agent that could edit them could switch its
--- guardrails off. It looks at write and edit tool calls, file.save.pre
--- (which cannot ask, so it denies), and shell commands that write: a
--- redirection onto such a file, an editor or file tool run on one (sed
--- -i, tee, cp, mv, rm, ln, touch, chmod, vim, …), and interpreter code
--- that deletes one. Reading them passes.
+-- Ask before anything changes what decides what guards the agent: the
+-- hooks directory and its files (hooks.d, or ctx.config.hooks_dir),
+-- hookhost.yaml, hookhost's caches and auto-server socket directory,
+-- and every agent's hook settings (.claude/settings*.json and
+-- .claude/hooks/, .gemini/settings.json, .codex/hooks.json and
+-- config.toml, .cursor/hooks.json, .github/hooks/, .copilot/hooks/,
+-- .picoclaw/config.json, managed settings), in the project or the
+-- user's home. An agent that could change them could switch its
+-- guardrails off.
+--
+-- It looks at write and edit tool calls, at tool.approve (PicoClaw's
+-- approve_tool), at file.save.pre (which cannot ask, so it denies), and
+-- at shell commands: every program that writes, truncates, moves,
+-- deletes, changes the mode of or copies into a file (redirections, tee,
+-- cp, mv, install, ln, dd of=, sed -i, perl -i, sponge, curl -o, wget
+-- -O, tar -C, unzip -d, git apply, patch, chmod, chown, rm, truncate,
+-- find -delete and -exec, …), after cd, through globs it cannot rule
+-- out and in any letter case (case-insensitive file systems). A target
+-- it cannot resolve (a variable, a substitution, a cd it cannot follow,
+-- an archive's or a patch's unseen file names in a place that holds
+-- protected files) asks too, and so does interpreter code (python -c,
+-- node -e, …) that names a protected place. Reading passes.
 --
 -- Settings (ctx.config): see HOOK.md, which holds their defaults.
 local shell = require("shell")
 local path = require("path")
+local unpack = table.unpack or unpack
 
 local SHELL_TOOLS = { "bash", "run_shell_command", "exec", "shell", "sh", "run_command",
                       "execute_command", "local_shell", "terminal", "shell_command" }
+-- Tools that only read: a protected path in their parameters passes.
+-- Any other tool that names a protected path is asked about: a write
+-- tool this list does not know must not slip through.
+local READ_TOOLS = { "read", "read_file", "read_many_files", "view", "cat", "glob", "grep", "ls", "list",
+                     "list_dir", "list_directory", "list_files", "search", "search_file_content",
+                     "file_search", "codebase_search", "grep_search", "find_files", "notebookread",
+                     "webfetch", "web_fetch", "websearch", "web_search", "todowrite", "todoread", "task" }
+-- Tools that write the files they name: every directory holding
+-- protected places counts for them too (a tool deleting .claude). Other
+-- tools are asked about only for a protected path itself.
 local WRITE_TOOLS = { "write", "edit", "multiedit", "write_file", "replace", "edit_file", "append_file",
-                      "save", "patch", "append", "apply_patch", "create_file", "str_replace_editor", "str_replace_based_edit_tool",
-                      "notebookedit" }
-local PATH_KEYS = { "file_path", "path", "absolute_path", "filename", "notebook_path" }
+                      "save", "patch", "append", "apply_patch", "create_file", "str_replace_editor",
+                      "str_replace_based_edit_tool", "notebookedit", "notebook_edit", "create", "insert",
+                      "str_replace", "write_to_file", "update_file", "delete_file", "delete", "remove",
+                      "remove_file", "move_file", "rename_file", "copy_file", "move", "rename", "copy" }
+local PATH_KEYS = { "file_path", "path", "absolute_path", "filename", "notebook_path", "target_file",
+                    "filePath", "file", "source", "destination", "dest", "target", "new_path", "old_path",
+                    "from", "to", "source_path", "destination_path", "dir_path", "directory" }
 
--- Commands that change the files named among their operands. For cp,
--- install and rsync only the last operand, the destination, counts.
-local WRITERS = { tee = true, cp = "last", mv = true, rm = true, ln = "last", install = "last",
-                  rsync = "last", truncate = true, touch = true, chmod = true, chown = true,
-                  unlink = true, shred = true, patch = true, ed = true, ex = true, vi = true, vim = true,
-                  nvim = true, nano = true, emacs = true, code = true }
-
-local SETTINGS = {
-  { "/%.claude/settings%.json$", "Claude Code's settings" },
-  { "/%.claude/settings%.local%.json$", "Claude Code's settings" },
+-- Protected places, matched against the lower-cased, cleaned, absolute
+-- (or ~-relative) path with a leading "/": a file, or a directory and
+-- everything in it.
+local PROTECTED = {
+  { "/%.claude/settings[^/]*%.json$", "Claude Code's settings" },
+  { "/%.claude/hooks$", "Claude Code's hooks" },
+  { "/%.claude/hooks/", "Claude Code's hooks" },
+  { "/claude%-code/managed%-settings%.json$", "Claude Code's managed settings" },
+  { "/claudecode/managed%-settings%.json$", "Claude Code's managed settings" },
   { "/%.gemini/settings%.json$", "Gemini CLI's settings" },
+  { "/gemini%-cli/settings%.json$", "Gemini CLI's system settings" },
   { "/%.codex/hooks%.json$", "Codex's hooks" },
   { "/%.codex/config%.toml$", "Codex's settings" },
+  { "/%.cursor/hooks%.json$", "Cursor's hooks" },
+  { "/%.cursor/hooks$", "Cursor's hooks" },
+  { "/%.cursor/hooks/", "Cursor's hooks" },
+  { "/%.github/hooks$", "Copilot's hooks" },
+  { "/%.github/hooks/", "Copilot's hooks" },
+  { "/%.copilot/hooks$", "Copilot's hooks" },
+  { "/%.copilot/hooks/", "Copilot's hooks" },
+  { "/%.picoclaw/config%.json$", "PicoClaw's settings" },
   { "/hookhost%.ya?ml$", "hookhost's configuration" },
-  { "/hooks%.d/", "the guardrails (hooks.d)" },
+  { "/hooks%.d$", "the guardrails" },
+  { "/hooks%.d/", "the guardrails" },
   -- A command hook trusts its caches: a forged event cache hides a file's
   -- hooks, a forged compiled program replaces them.
   { "/hookhost/events%-v%d+%.json$", "hookhost's event cache" },
+  { "/hookhost/programs%-v%d+$", "hookhost's compiled-program cache" },
   { "/hookhost/programs%-v%d+/", "hookhost's compiled-program cache" },
+  { "/%.cache/hookhost$", "hookhost's cache" },
+  { "/%.cache/hookhost/", "hookhost's cache" },
+  { "/library/caches/hookhost$", "hookhost's cache" },
+  { "/library/caches/hookhost/", "hookhost's cache" },
+  -- --server auto's socket directory: $XDG_RUNTIME_DIR/hookhost, or
+  -- hookhost-UID in the temporary directory.
+  { "^/run/user/%d+/hookhost$", "hookhost's auto-server socket directory" },
+  { "^/run/user/%d+/hookhost/", "hookhost's auto-server socket directory" },
+  { "^/tmp/hookhost%-%d+$", "hookhost's auto-server socket directory" },
+  { "^/tmp/hookhost%-%d+/", "hookhost's auto-server socket directory" },
+  { "/t/hookhost%-%d+$", "hookhost's auto-server socket directory" },
+  { "/t/hookhost%-%d+/", "hookhost's auto-server socket directory" },
 }
+
+-- Directories that hold protected places: removing, moving, replacing
+-- or changing the mode of one changes them, and files of unknown names
+-- written into one (an archive, a patch) may be them. The workspace,
+-- the home directory and the directories above them are holders too.
+local HOLDER_NAMES = { [".claude"] = true, [".gemini"] = true, [".codex"] = true, [".cursor"] = true,
+                       [".github"] = true, [".copilot"] = true, [".picoclaw"] = true, ["claude-code"] = true,
+                       ["claudecode"] = true, ["gemini-cli"] = true }
+local HOLDER_PATHS = { ["/"] = true, ["/tmp"] = true, ["/run"] = true, ["/run/user"] = true,
+                       ["/home"] = true, ["/users"] = true, ["/etc"] = true, ["/root"] = true,
+                       ["/library"] = true, ["/library/application support"] = true }
+-- The user's cache and runtime directories, which hold hookhost's.
+local HOLDER_PATTERNS = { "^~[^/]*/%.cache$", "^/home/[^/]+/%.cache$", "^/root/%.cache$",
+                          "^~[^/]*/library$", "^~[^/]*/library/caches$", "^/users/[^/]+/library$",
+                          "^/users/[^/]+/library/caches$", "^/run/user/%d+$" }
+
+-- The names a glob is tried against: each element of a protected place,
+-- and the files a hooks directory holds. A glob element that matches
+-- none of them cannot name a protected place by that element.
+local NAMES = { ".claude", "settings.json", "settings.local.json", "hooks", "managed-settings.json",
+                "claude-code", "claudecode", ".gemini", "gemini-cli", ".codex", "hooks.json",
+                "config.toml", ".cursor", ".github", ".copilot", ".picoclaw", "config.json",
+                "hookhost.yaml", "hookhost.yml", "hooks.d", "hookhost", "hookhost-0", "events-v1.json",
+                "programs-v1", ".cache", "caches", "library", "application support", "tmp", "run",
+                "user", "0", "x.lua", "x.star", "hook.md", "x_test.yaml", "x.yaml", "x.json", "x.md" }
+-- The extensions of the files a hooks directory's loader and packs read.
+local HOOK_EXTS = { lua = true, star = true, md = true, yaml = true, yml = true, json = true, toml = true }
+-- OTHER stands for a name that is none of NAMES; FOUND for the {} of a
+-- command find -exec runs: what find finds.
+local OTHER = "\1other"
+local FOUND = "\1found"
+-- INPUT stands for the arguments xargs reads.
+local INPUT = "\1input"
 
 local function lower_set(defaults, extra)
   local set = {}
@@ -53,26 +134,941 @@ local function lower_set(defaults, extra)
   return set
 end
 
--- protected says what a path is, when it is one of the protected files.
-local function protected(p, ctx, cwd)
-  if type(p) ~= "string" or p == "" then return nil end
-  local clean = path.clean(p)
-  if type(cwd) == "string" and cwd:sub(1, 1) == "/" and clean:sub(1, 1) ~= "/" and clean:sub(1, 1) ~= "~" then
-    clean = path.abs(clean, cwd)
-  end
-  local padded = "/" .. clean
-  for _, s in ipairs(SETTINGS) do
-    if padded:find(s[1]) then return s[2] .. " (" .. p .. ")" end
-  end
+-- is_glob: *, ?, [...] and the extended globs +(…), @(…), !(…).
+local function is_glob(s) return s:find("[%*%?%[]") ~= nil or s:find("[+@!]%(") ~= nil end
+local function is_dynamic(s) return s:find("[%$`]") ~= nil or s:find("<(", 1, true) ~= nil end
+
+-- A Guard holds what one call's verdict depends on.
+local Guard = {}
+Guard.__index = Guard
+
+local function new_guard(ctx, cwd)
+  local g = setmetatable({ ctx = ctx, dotglob = false, work = 0, checked = {}, matched = {} }, Guard)
+  -- The working directory: absolute when the payload says where the
+  -- call runs, else "." (the unknown directory the agent runs in).
+  if type(cwd) == "string" and cwd:sub(1, 1) == "/" then g.root = path.clean(cwd) end
+  g.cwd = g.root or "."
   local dir = ctx.config.hooks_dir
-  if type(dir) == "string" and dir:sub(1, 1) == "/" and clean:sub(1, 1) == "/" and path.is_within(dir, clean) then
-    return "the guardrails (" .. p .. ")"
+  if type(dir) == "string" and dir:sub(1, 1) == "/" then g.hooks_dir = path.clean(dir):lower() end
+  return g
+end
+
+-- A line that would take longer to check than a hook may run is asked
+-- about rather than left to time out, which would let it through. BUDGET
+-- counts paths placed and globs matched; a long line of ordinary
+-- commands stays far below it.
+local BUDGET = 1500
+local TOO_MUCH = "\1too much"
+function Guard:spend(n)
+  self.work = self.work + n
+  if self.work > BUDGET then error(TOO_MUCH, 0) end
+end
+
+-- normal spells a word or redirection target as a path: "$HOME" and
+-- ${HOME} as ~, $PWD as ., quotes dropped where the word is otherwise
+-- static. The shell module has done this for argv words already.
+local function normal(s)
+  s = s:gsub('^"%$HOME"', "~"):gsub('^"%${HOME}"', "~"):gsub("^%${HOME}", "~"):gsub("^%$HOME", "~")
+  s = s:gsub('^"%$PWD"', "."):gsub("^%${PWD}", "."):gsub("^%$PWD", ".")
+  return s
+end
+
+-- absolute resolves a static path against the working directory; nil
+-- when the working directory is not known any more.
+function Guard:absolute(p)
+  if p:sub(1, 1) == "/" then return path.clean(p) end
+  if p:sub(1, 1) == "~" then
+    local user, rest = p:match("^(~[^/]*)(.*)$")
+    rest = path.clean("/" .. rest)
+    return rest == "/" and user or user .. rest
   end
-  if type(ctx.config.protect) == "table" then
-    for _, pat in ipairs(ctx.config.protect) do
-      if type(pat) == "string" and (clean:match("^" .. pat .. "$") or p:match("^" .. pat .. "$")) then
-        return "a protected file (" .. p .. ")"
+  if self.cwd == nil then return nil end
+  if self.cwd:sub(1, 1) == "/" then return path.abs(p, self.cwd) end
+  if self.cwd:sub(1, 1) == "~" then return self:absolute(self.cwd .. "/" .. p) end
+  return path.clean(self.cwd .. "/" .. p) -- relative to the unknown directory the agent runs in
+end
+
+-- place says what protected place a static path (absolute, ~-relative,
+-- or relative to an unknown directory) is, or nil. holder makes the
+-- directories that hold protected places count too.
+function Guard:place(abs, holder)
+  self:spend(1)
+  local low = abs:lower()
+  local padded = low:sub(1, 1) == "/" and low or "/" .. low
+  for _, s in ipairs(PROTECTED) do
+    if padded:find(s[1]) then return s[2] end
+  end
+  if self.hooks_dir and low:sub(1, 1) == "/" and path.is_within(self.hooks_dir, low) then
+    return "the guardrails"
+  end
+  local extra = self.ctx.config.protect
+  if type(extra) == "table" then
+    for _, pat in ipairs(extra) do
+      if type(pat) == "string" then
+        -- A pattern Lua cannot read is the operator's mistake: fail, naming it.
+        local ok, hit = pcall(function()
+          return abs:match("^" .. pat .. "$") or low:match("^" .. pat .. "$")
+        end)
+        if not ok then error("protect-settings: config.protect: bad Lua pattern " .. string.format("%q", pat), 0) end
+        if hit then return "a protected file" end
       end
+    end
+  end
+  if not holder then return nil end
+  local base = padded:match("([^/]*)$")
+  if HOLDER_NAMES[base] or HOLDER_PATHS[padded] then return "a directory holding agent settings" end
+  for _, pat in ipairs(HOLDER_PATTERNS) do
+    if low:find(pat) then return "a directory holding hookhost's caches" end
+  end
+  if not self.root and low:match("^[%./]+$") then -- the agent's unknown directory or one above it
+    return "the directory the agent works in"
+  end
+  if low:match("^~[^/]*$") or padded:match("^/home/[^/]+$") or padded:match("^/users/[^/]+$") then
+    return "a home directory"
+  end
+  if self.root and low:sub(1, 1) == "/" and path.is_within(low, self.root:lower()) then
+    return "the workspace or a directory holding it"
+  end
+  if self.hooks_dir and low:sub(1, 1) == "/" and path.is_within(low, self.hooks_dir) then
+    return "a directory holding the guardrails"
+  end
+  return nil
+end
+
+-- matches reports whether a glob element could match name, the shell's
+-- way: a leading dot only by a leading dot unless dotglob is on; case
+-- folded, as on a case-insensitive file system. A pattern path.glob
+-- cannot read (extended globs) could match anything.
+function Guard:matches(pat, name)
+  if name == OTHER then return true end
+  if not self.dotglob and name:sub(1, 1) == "." and pat:sub(1, 1) ~= "." then return false end
+  if pat:find("[()|]") then return true end
+  local key = pat .. "\0" .. name
+  local hit = self.matched[key]
+  if hit == nil then
+    self:spend(1)
+    local ok, yes = pcall(path.glob, pat:lower(), name)
+    hit = not ok or yes
+    self.matched[key] = hit
+  end
+  return hit
+end
+
+-- candidates expands the glob elements of a path into the protected
+-- names they could match (and OTHER for any other name); nil when there
+-- would be too many to check. Protected names are tried only in a
+-- directory that holds protected places or is one (the workspace, the
+-- home directory, .claude, hooks.d, …): `rm -rf build/*` cannot reach
+-- hooks.d, `rm -rf *` in the workspace can. In a hooks directory
+-- reached through a glob, a last element with an extension no hook file
+-- has (*.tmp, x.o) names no hook: hookhost loads none of those, and a
+-- pack's directory is not named so.
+function Guard:candidates(p)
+  local elems = {}
+  for elem in (p .. "/"):gmatch("([^/]*)/") do elems[#elems + 1] = elem end
+  local out = { "" }
+  local globbed = false
+  for i, elem in ipairs(elems) do
+    local next = {}
+    local glob = is_glob(elem)
+    local ext = i == #elems and (globbed or glob) and elem:match("%.(%w+)$")
+    for _, pre in ipairs(out) do
+      local opts = { elem }
+      local abs = (glob or ext) and self:absolute(i == 1 and "." or (pre == "" and "/" or pre))
+      local not_hook = ext and not HOOK_EXTS[ext:lower()] and abs and self:in_hooks_dir(abs)
+      if glob then
+        opts = {}
+        if not abs or self:place(abs, true) then
+          for _, n in ipairs(NAMES) do
+            if self:matches(elem, n) then opts[#opts + 1] = n end
+          end
+        end
+        if not not_hook then opts[#opts + 1] = OTHER end
+      elseif not_hook then
+        opts = {}
+      end
+      for _, o in ipairs(opts) do
+        next[#next + 1] = i == 1 and o or pre .. "/" .. o
+      end
+    end
+    if #next > 256 then return nil end
+    out, globbed = next, globbed or glob
+  end
+  return out
+end
+
+-- in_hooks_dir reports whether a path lies in a hooks directory.
+function Guard:in_hooks_dir(abs)
+  local low = abs:lower()
+  local padded = low:sub(1, 1) == "/" and low or "/" .. low
+  return padded:find("/hooks%.d/") ~= nil or padded:find("/hooks%.d$") ~= nil
+      or (self.hooks_dir ~= nil and low:sub(1, 1) == "/" and path.is_within(self.hooks_dir, low))
+end
+
+-- check says why writing the path p (a word as written) needs asking,
+-- or nil. holder: the operation also changes a directory that holds
+-- protected places (rm -r, mv, chmod, replacing it), or writes files of
+-- unknown names into it.
+function Guard:check(p, holder)
+  if type(p) ~= "string" or p == "" then return nil end
+  if p:find(FOUND, 1, true) then
+    return self:found(self.found_scope, "a command run by find -exec")
+  end
+  if p:find(INPUT, 1, true) then return "files named by what xargs reads, only known at run time" end
+  -- A line may name the same path many times: judge it once per directory.
+  local key = p .. "\0" .. tostring(holder) .. "\0" .. tostring(self.cwd)
+  local memo = self.checked[key]
+  if memo == nil then
+    memo = self:judge(p, holder) or false
+    self.checked[key] = memo
+  end
+  return memo or nil
+end
+
+-- judge is check without the memo.
+function Guard:judge(p, holder)
+  p = normal(p)
+  if is_dynamic(p) then return "a path only known at run time (" .. p .. ")" end
+  local paths = { p }
+  if is_glob(p) then
+    paths = self:candidates(p)
+    if not paths then return "a glob with too many matches to check (" .. p .. ")" end
+  end
+  for _, c in ipairs(paths) do
+    local abs = self:absolute(c)
+    if not abs then return "a path relative to a directory only known at run time (" .. p .. ")" end
+    local what = self:place(abs, holder)
+    if what then return what .. " (" .. p .. ")" end
+  end
+  return nil
+end
+
+-- into says why writing files of names it cannot see (an archive, a
+-- patch, a download named by the server) into the directory d needs
+-- asking.
+function Guard:into(d, what)
+  local why = self:check(d, true)
+  if why then return why .. ", where " .. what .. " writes files whose names it cannot see" end
+end
+
+-- cd follows the working directory through the line's cd commands.
+function Guard:cd(cmd)
+  local arg = cmd.argv[2]
+  if arg == nil or arg == "~" then
+    self.cwd = "~"
+    return
+  end
+  if arg == "-P" or arg == "-L" then arg = cmd.argv[3] end
+  if arg == nil or arg == "-" or is_dynamic(arg) or is_glob(arg) then
+    self.cwd = nil
+    return
+  end
+  local abs = self.cwd and self:absolute(normal(arg))
+  self.cwd = abs
+end
+
+-- Options (short letters, long names) that take a value, per program, so
+-- that the operands are told from the options' values.
+local VALUED = {
+  cp = { "tS", { "target-directory", "suffix" } },
+  mv = { "tS", { "target-directory", "suffix" } },
+  ln = { "tS", { "target-directory", "suffix" } },
+  install = { "tSmogC", { "target-directory", "suffix", "mode", "owner", "group" } },
+  rsync = { "efBTM", { "rsh", "rsync-path", "exclude", "include", "filter", "exclude-from", "include-from",
+                       "files-from", "chmod", "chown", "partial-dir", "backup-dir", "temp-dir", "compare-dest",
+                       "copy-dest", "link-dest", "timeout", "bwlimit", "max-size", "min-size", "out-format",
+                       "log-file", "password-file", "port", "suffix", "usermap", "groupmap", "iconv" } },
+  tee = { "", { "output-error" } },
+  chmod = { "", {} }, chown = { "", {} }, chgrp = { "", {} },
+  truncate = { "sr", { "size", "reference" } },
+  touch = { "dtr", { "date", "reference" } },
+  shred = { "ns", { "iterations", "size", "random-source" } },
+  mkdir = { "m", { "mode" } },
+  sed = { "efl", { "expression", "file", "line-length" } },
+  awk = { "fvF", {} }, gawk = { "fvFeiEl", {} }, mawk = { "fvF", {} }, nawk = { "fvF", {} },
+  setfacl = { "mMxX", { "modify", "modify-file", "remove", "remove-file", "set", "set-file" } },
+  sponge = { "", {} },
+}
+
+-- args splits a command's words after its name into operands and the
+-- values of its options: operands[i] = { word = …, index = … }.
+local function args(cmd)
+  local spec = VALUED[cmd.name] or { "", {} }
+  local short, long = spec[1], {}
+  for _, l in ipairs(spec[2]) do long[l] = true end
+  local ops, vals, i, ended = {}, {}, 2, false
+  while i <= #cmd.argv do
+    local a = cmd.argv[i]
+    if ended or a:sub(1, 1) ~= "-" or a == "-" then
+      ops[#ops + 1] = { word = cmd.paths[i] and cmd.paths[i].path or a, raw = a }
+    elseif a == "--" then
+      ended = true
+    elseif a:sub(1, 2) == "--" then
+      local name, v = a:match("^%-%-([^=]+)=(.*)$")
+      if name then
+        vals[name] = v
+      elseif long[a:sub(3)] and i < #cmd.argv then
+        vals[a:sub(3)] = cmd.argv[i + 1]
+        i = i + 1
+      end
+    else
+      for j = 2, #a do
+        local ch = a:sub(j, j)
+        if short:find(ch, 1, true) then
+          if j < #a then vals[ch] = a:sub(j + 1) elseif i < #cmd.argv then
+            vals[ch] = cmd.argv[i + 1]
+            i = i + 1
+          end
+          break
+        end
+      end
+    end
+    i = i + 1
+  end
+  return ops, vals
+end
+
+local function has(list, x)
+  for _, v in ipairs(list) do if v == x then return true end end
+  return false
+end
+
+local function base(p) return p:match("([^/]*)/*$") or p end
+
+-- Each check below returns why the command needs asking, or nil.
+-- copy checks cp, mv, install, ln and rsync: the destination, and each
+-- source's name in it when the destination is a directory. mv also
+-- takes its sources away.
+function Guard:copy(cmd)
+  local ops, vals = args(cmd)
+  if cmd.name == "install" and shell.has_flag(cmd, "d", "directory") then
+    for _, o in ipairs(ops) do
+      local why = self:check(o.word, false)
+      if why then return why end
+    end
+    return nil
+  end
+  local dest = vals.t or vals["target-directory"]
+  local sources = ops
+  if not dest then
+    if #ops == 0 then return nil end
+    if #ops == 1 then
+      if cmd.name ~= "ln" then return nil end
+      dest, sources = ".", ops -- ln TARGET makes ./TARGET's name
+    else
+      dest = ops[#ops].word
+      sources = { unpack(ops, 1, #ops - 1) }
+    end
+  end
+  if cmd.name == "rsync" and dest:match("^[^/]*:") then return nil end -- a remote destination
+  if cmd.name == "mv" then
+    for _, s in ipairs(sources) do
+      local why = self:check(s.word, true)
+      if why then return why end
+    end
+  elseif cmd.name == "ln" then
+    -- A link into a protected place is a way to write it later.
+    for _, s in ipairs(sources) do
+      local why = self:check(s.word, false)
+      if why then return why end
+    end
+  end
+  -- dest itself is replaced, or, named like a holder, may become one.
+  local why = self:check(dest, false)
+  if why then return why end
+  local d = normal(dest)
+  if not is_dynamic(d) and HOLDER_NAMES[base(d):lower()] then
+    return "a directory holding agent settings (" .. dest .. ")"
+  end
+  for _, s in ipairs(sources) do
+    -- The word as written tells a directory's contents (rsync src/,
+    -- cp -r src/.) from the directory, which cleaning the path loses.
+    local w, raw = s.word, s.raw
+    local name = base(w)
+    local contents = raw:match("/%.?$") ~= nil and (cmd.name == "rsync" or raw:sub(-1) == ".")
+    if contents or name == "." or name == "" or name == ".." or is_dynamic(name) then
+      why = self:into(dest, cmd.name)
+    elseif cmd.name == "rsync" and w:match("^[^/]*:") then
+      why = self:into(dest, cmd.name)
+    else
+      why = self:check(dest .. "/" .. name, true)
+    end
+    if why then return why end
+  end
+  if cmd.name == "rsync" and shell.has_flag(cmd, "", "delete") then return self:into(dest, "rsync --delete") end
+end
+
+-- Programs that change each file named among their operands. The value
+-- says whether they change a directory too (rm -r, chmod, mv), which
+-- makes the directories holding protected places count; mkdir and touch
+-- only create or touch what they name.
+local CHANGERS = { rm = true, unlink = true, rmdir = true, shred = true, truncate = true, chattr = true,
+                   setfacl = true, sponge = true, tee = false, touch = false, mkdir = false,
+                   mkfifo = false, mknod = false, rename = true, ed = false, ex = false, vi = false,
+                   vim = false, nvim = false, nano = false, emacs = false, code = false,
+                   gzip = true, gunzip = true, bzip2 = true, bunzip2 = true, xz = true, unxz = true,
+                   zstd = true, unzstd = true, srm = true, sudoedit = false, mount = true,
+                   umount = true }
+local COMPRESSORS = { gzip = "", bzip2 = "", xz = "", zstd = "", gunzip = "un", bunzip2 = "un",
+                      unxz = "un", unzstd = "un" }
+-- Programs whose first operand is a mode or owner, not a file.
+local MODERS = { chmod = true, chown = true, chgrp = true }
+
+function Guard:changer(cmd)
+  local ops, vals = args(cmd)
+  if MODERS[cmd.name] and not vals.reference then table.remove(ops, 1) end
+  local holder = CHANGERS[cmd.name] or MODERS[cmd.name] or false
+  local packer = COMPRESSORS[cmd.name]
+  if packer and (shell.has_flag(cmd, "c", "stdout") or shell.has_flag(cmd, "l", "list")
+      or shell.has_flag(cmd, "t", "test")) then
+    return nil
+  end
+  for _, o in ipairs(ops) do
+    local why = self:check(o.word, holder)
+    if why then return why end
+    -- gunzip settings.json.gz writes settings.json beside it
+    local stripped = o.word:match("^(.*)%.[^./]+$")
+    if stripped and packer and (packer == "un" or shell.has_flag(cmd, "d", "decompress")) then
+      why = self:check(stripped, holder)
+      if why then return why end
+    end
+  end
+end
+
+-- inplace checks sed -i, perl -i and ruby -i: the files they edit.
+function Guard:inplace(cmd)
+  if not shell.has_flag(cmd, "i", "in-place") then return nil end
+  local ops, vals = args(cmd)
+  local skip_script = cmd.name == "sed" and not (vals.e or vals.f or vals.expression or vals.file)
+  for i, o in ipairs(ops) do
+    if not (skip_script and i == 1) and o.raw ~= cmd.code then
+      local why = self:check(o.word, false)
+      if why then return why end
+    end
+  end
+end
+
+-- value returns the value of a short (cluster-aware) or long option of
+-- a program whose valued short options are short.
+local function values(cmd, short)
+  local out, i = {}, 2
+  while i <= #cmd.argv do
+    local a = cmd.argv[i]
+    if a == "--" then break end
+    local name, v = a:match("^%-%-([^=]+)=(.*)$")
+    if name then
+      out[#out + 1] = { "--" .. name, v }
+    elseif a:sub(1, 2) == "--" then
+      out[#out + 1] = { a, cmd.argv[i + 1] }
+    elseif a:sub(1, 1) == "-" and #a > 1 then
+      for j = 2, #a do
+        local ch = a:sub(j, j)
+        if short:find(ch, 1, true) then
+          if j < #a then
+            out[#out + 1] = { "-" .. ch, a:sub(j + 1) }
+          else
+            out[#out + 1] = { "-" .. ch, cmd.argv[i + 1] }
+            i = i + 1
+          end
+          break
+        end
+        out[#out + 1] = { "-" .. ch, nil }
+      end
+    end
+    i = i + 1
+  end
+  return out
+end
+
+local function url_name(u)
+  if type(u) ~= "string" or is_dynamic(u) then return nil end
+  local p = u:gsub("[?#].*$", ""):match("^%a[%w+.-]*://[^/]*(.*)$")
+  if not p then return nil end
+  return p:match("([^/]+)$") or "index.html" -- what a download of a directory is saved as
+end
+
+local function urls(cmd)
+  local out = {}
+  for i = 2, #cmd.argv do
+    if cmd.argv[i]:match("^%a[%w+.-]*://") or is_dynamic(cmd.argv[i]) then
+      out[#out + 1] = cmd.argv[i]
+    end
+  end
+  return out
+end
+
+-- download checks curl and wget: the files they save.
+local CURL_FILES = { ["-o"] = true, ["--output"] = true, ["-D"] = true, ["--dump-header"] = true,
+                     ["-c"] = true, ["--cookie-jar"] = true, ["--trace"] = true, ["--trace-ascii"] = true,
+                     ["--stderr"] = true, ["--libcurl"] = true, ["--etag-save"] = true, ["--hsts"] = true,
+                     ["--alt-svc"] = true }
+local WGET_FILES = { ["-O"] = true, ["--output-document"] = true, ["-o"] = true, ["--output-file"] = true,
+                     ["-a"] = true, ["--append-output"] = true }
+function Guard:download(cmd)
+  local curl = cmd.name == "curl"
+  local vals = values(cmd, curl and "AbcCdDeEFHKmoPQrTuUwxXyYzt" or "OPoaeiBtTwQUYlARDIX")
+  local dir, remote_name, named = ".", not curl, false
+  for _, kv in ipairs(vals) do
+    local k, v = kv[1], kv[2]
+    if (curl and CURL_FILES[k] or not curl and WGET_FILES[k]) and v then
+      local why = v ~= "-" and self:check(v, false)
+      if why then return why end
+      if k == "-o" or k == "--output" or k == "-O" or k == "--output-document" then named = true end
+    elseif curl and (k == "-O" or k == "--remote-name" or k == "--remote-name-all" or k == "-J") then
+      remote_name = true
+    elseif k == "--output-dir" or k == "-P" or k == "--directory-prefix" then
+      dir = v or "."
+    end
+  end
+  if not remote_name or (named and curl) then return nil end
+  if not curl and named then return nil end
+  local recursive = not curl and (shell.has_flag(cmd, "r", "recursive") or shell.has_flag(cmd, "m", "mirror"))
+  for _, u in ipairs(urls(cmd)) do
+    local n = not recursive and url_name(u)
+    local why
+    if n then why = self:check(dir .. "/" .. n, true) else why = self:into(dir, cmd.name) end
+    if why then return why end
+  end
+end
+
+local TAR_MODES = { ["--extract"] = "x", ["--get"] = "x", ["--create"] = "c", ["--append"] = "r",
+                    ["--update"] = "u", ["--catenate"] = "A", ["--concatenate"] = "A", ["--delete"] = "D",
+                    ["--to-stdout"] = "O" }
+
+-- archive checks tar, unzip, 7z and cpio: where they extract, and the
+-- archive tar creates.
+function Guard:archive(cmd)
+  local n = cmd.name
+  if n == "unzip" then
+    if shell.has_flag(cmd, "l") or shell.has_flag(cmd, "t") or shell.has_flag(cmd, "p")
+        or shell.has_flag(cmd, "v") or shell.has_flag(cmd, "Z") then
+      return nil
+    end
+    local dir = "."
+    for _, kv in ipairs(values(cmd, "dPx")) do
+      if kv[1] == "-d" and kv[2] then dir = kv[2] end
+    end
+    return self:into(dir, "unzip")
+  elseif n == "7z" or n == "7za" or n == "7zr" then
+    local sub = cmd.argv[2]
+    if sub ~= "x" and sub ~= "e" then return nil end
+    local dir = "."
+    for i = 3, #cmd.argv do
+      local o = cmd.argv[i]:match("^%-o(.+)$")
+      if o then dir = o end
+    end
+    return self:into(dir, n)
+  elseif n == "cpio" then
+    if not (shell.has_flag(cmd, "i", "extract")) then return nil end
+    local dir = "."
+    for _, kv in ipairs(values(cmd, "DEFHIMOR")) do
+      if kv[1] == "-D" or kv[1] == "--directory" then dir = kv[2] or dir end
+    end
+    return self:into(dir, "cpio")
+  end
+  -- tar, old style (tar xzf a.tar) or with dashes.
+  local modes, dir, file = "", ".", nil
+  local i = 2
+  local first = cmd.argv[2]
+  local pending = {}
+  if first and first:sub(1, 1) ~= "-" then
+    for ch in first:gmatch(".") do
+      if ("fCbTXKNgVL"):find(ch, 1, true) then -- letters that take the next word
+        pending[#pending + 1] = ch
+      else
+        modes = modes .. ch
+      end
+    end
+    i = 3
+  end
+  while i <= #cmd.argv do
+    local a = cmd.argv[i]
+    if #pending > 0 and a:sub(1, 1) ~= "-" then
+      local ch = table.remove(pending, 1)
+      if ch == "f" then file = a elseif ch == "C" then dir = a end
+    else
+      local name, v = a:match("^%-%-([^=]+)=(.*)$")
+      if name then
+        if name == "file" then file = v elseif name == "directory" then dir = v end
+      elseif a == "--directory" or a == "--file" then
+        if a == "--file" then file = cmd.argv[i + 1] else dir = cmd.argv[i + 1] end
+        i = i + 1
+      elseif a:sub(1, 2) == "--" then
+        modes = modes .. (TAR_MODES[a] or "")
+      elseif a:sub(1, 1) == "-" then
+        for j = 2, #a do
+          local ch = a:sub(j, j)
+          if ch == "f" or ch == "C" then
+            local v = j < #a and a:sub(j + 1) or cmd.argv[i + 1]
+            if j == #a then i = i + 1 end
+            if ch == "f" then file = v else dir = v end
+            break
+          end
+          modes = modes .. ch
+        end
+      end
+    end
+    i = i + 1
+  end
+  if modes:find("O") then return nil end
+  if modes:find("x") then return self:into(dir, "tar") end
+  if modes:find("[cruAD]") and file and file ~= "-" then
+    return self:check(file, false) -- opened before -C moves tar
+  end
+end
+
+-- patch_names returns the files a unified or git diff names: ---, +++,
+-- rename/copy to, and Codex's *** Update/Add/Delete File: and Move to:.
+local function patch_names(text)
+  local out = {}
+  for line in text:gmatch("[^\n]+") do
+    local p = line:match("^%+%+%+ ([^\t]+)") or line:match("^%-%-%- ([^\t]+)")
+        or line:match("^rename to (.+)$") or line:match("^rename from (.+)$")
+        or line:match("^copy to (.+)$") or line:match("^diff %-%-git a/(%S+)")
+        or line:match("^%*%*%* Add File: (.+)$") or line:match("^%*%*%* Update File: (.+)$")
+        or line:match("^%*%*%* Delete File: (.+)$") or line:match("^%*%*%* Move to: (.+)$")
+    if p and p ~= "/dev/null" then
+      out[#out + 1] = p
+      local stripped = p:match("^[^/]+/(.+)$")
+      if stripped then out[#out + 1] = stripped end
+    end
+  end
+  return out
+end
+
+-- patching checks git apply, git am and patch: the files the patch
+-- text names when the line holds it (a here-document or here-string),
+-- else the directory it applies in, whose files it cannot see.
+function Guard:patching(cmd, what, dir, named)
+  for _, p in ipairs(named or {}) do
+    local why = self:check(p, false)
+    if why then return why end
+  end
+  for _, r in ipairs(cmd.redirects) do
+    if r.op == "<<" or r.op == "<<-" or r.op == "<<<" then
+      for _, p in ipairs(patch_names(r.target)) do
+        local why = self:check(dir == "." and p or dir .. "/" .. p, false)
+        if why then return why end
+      end
+      return nil
+    end
+  end
+  if named and #named > 0 then return nil end
+  return self:into(dir, what)
+end
+
+local GIT_READS = { check = true, stat = true, numstat = true, summary = true, cached = true }
+function Guard:git(cmd)
+  local i, dir = 2, "."
+  while cmd.argv[i] and cmd.argv[i]:sub(1, 1) == "-" do
+    if cmd.argv[i] == "-C" then
+      dir = cmd.argv[i + 1] or "."
+      i = i + 1
+    elseif cmd.argv[i] == "-c" then
+      i = i + 1
+    end
+    i = i + 1
+  end
+  local sub = cmd.argv[i]
+  local rest = { name = "git " .. tostring(sub), argv = { "git", unpack(cmd.argv, i + 1) },
+                 paths = { {}, unpack(cmd.paths, i + 1) }, redirects = cmd.redirects }
+  local function operands_in()
+    local out, ended = {}, false
+    for j = 2, #rest.argv do
+      local a = rest.argv[j]
+      if ended or a:sub(1, 1) ~= "-" then
+        out[#out + 1] = dir == "." and rest.paths[j].path or dir .. "/" .. rest.paths[j].path
+      elseif a == "--" then
+        ended = true
+      end
+    end
+    return out
+  end
+  if sub == "apply" or sub == "am" then
+    if sub == "apply" and not shell.has_flag(rest, "", "apply") and not shell.has_flag(rest, "", "index") then
+      for r in pairs(GIT_READS) do
+        if shell.has_flag(rest, "", r) then return nil end
+      end
+    end
+    return self:patching(rest, "git " .. sub, dir)
+  elseif sub == "mv" or sub == "rm" then
+    for _, p in ipairs(operands_in()) do
+      local why = self:check(p, true)
+      if why then return why end
+    end
+  elseif sub == "checkout" or sub == "restore" then
+    -- They put back committed versions: only a protected path named
+    -- outright counts (git-risky asks about discarding changes).
+    if sub == "restore" and shell.has_flag(rest, "S", "staged") and not shell.has_flag(rest, "W", "worktree") then
+      return nil
+    end
+    for _, p in ipairs(operands_in()) do
+      local why = self:check(p, false)
+      if why then return why end
+    end
+  elseif sub == "clean" then
+    -- Untracked or ignored directories (-d, -x) may be a hooks directory.
+    if shell.has_flag(rest, "n", "dry-run") or not shell.has_flag(rest, "f", "force") then return nil end
+    if not (shell.has_flag(rest, "d") or shell.has_flag(rest, "x") or shell.has_flag(rest, "X")) then
+      for _, p in ipairs(operands_in()) do
+        local why = self:check(p, false)
+        if why then return why end
+      end
+      return nil
+    end
+    local ops = operands_in()
+    if #ops == 0 then ops = { dir } end
+    for _, p in ipairs(ops) do
+      local why = self:into(p, "git clean")
+      if why then return why end
+    end
+  end
+end
+
+function Guard:patch(cmd)
+  if shell.has_flag(cmd, "", "dry-run") then return nil end
+  local dir, named = ".", {}
+  local vals = values(cmd, "BdDFgioprVxYz")
+  for _, kv in ipairs(vals) do
+    if (kv[1] == "-d" or kv[1] == "--directory") and kv[2] then dir = kv[2] end
+    if (kv[1] == "-o" or kv[1] == "--output") and kv[2] and kv[2] ~= "-" then named[#named + 1] = kv[2] end
+  end
+  -- patch FILE [PATCHFILE]: the first operand is the file it changes.
+  local i, skip = 2, false
+  while i <= #cmd.argv do
+    local a = cmd.argv[i]
+    if a:sub(1, 1) == "-" and #a > 1 then
+      if #a == 2 and ("BdDFgioprVxYz"):find(a:sub(2, 2), 1, true) then i = i + 1 end
+    else
+      named[#named + 1] = dir == "." and a or dir .. "/" .. a
+      break
+    end
+    i = i + 1
+  end
+  return self:patching(cmd, "patch", dir, named)
+end
+
+-- dd checks of=.
+function Guard:dd(cmd)
+  for _, a in ipairs(cmd.argv) do
+    local t = a:match("^of=(.+)$")
+    if t then
+      local why = self:check(t, false)
+      if why then return why end
+    end
+  end
+end
+
+-- redirects checks the files a command's redirections open for writing.
+function Guard:redirects(cmd)
+  for _, r in ipairs(cmd.redirects) do
+    local op, t = r.op, r.target
+    local file = op == ">" or op == ">>" or op == ">|" or op == "&>" or op == "&>>" or op == "<>"
+        or (op == ">&" and not t:match("^%d*%-?$"))
+    if file then
+      local why = self:check(t, true)
+      if why then return why end
+    end
+  end
+end
+
+-- A find's starting points and what its -name tests let it find; nil
+-- patterns when nothing narrows the names.
+local function find_scope(cmd)
+  local starts, names, i = {}, {}, 2
+  while i <= #cmd.argv and (cmd.argv[i] == "-H" or cmd.argv[i] == "-L" or cmd.argv[i] == "-P") do i = i + 1 end
+  while i <= #cmd.argv and cmd.argv[i]:sub(1, 1) ~= "-" and cmd.argv[i] ~= "(" and cmd.argv[i] ~= "!" do
+    starts[#starts + 1] = cmd.paths[i].path
+    i = i + 1
+  end
+  if #starts == 0 then starts = { "." } end
+  local narrowed = true
+  for j = i, #cmd.argv do
+    local a = cmd.argv[j]
+    if a == "-name" or a == "-iname" then
+      names[#names + 1] = cmd.argv[j + 1]
+    elseif a == "-o" or a == "-or" or a == "!" or a == "-not" or a == "," then
+      narrowed = false
+    end
+  end
+  if #names == 0 or not narrowed then names = nil end
+  return starts, names
+end
+
+-- found says why changing what find finds needs asking: a start that is
+-- protected or holds protected places, unless its -name tests cannot
+-- match a protected name.
+function Guard:found(scope, what)
+  for _, s in ipairs(scope.starts) do
+    local why = self:check(s, false)
+    if why then return why end
+    why = self:check(s, true)
+    if why then
+      if not scope.names then return why .. ", where " .. what .. " changes what find finds" end
+      for _, pat in ipairs(scope.names) do
+        for _, n in ipairs(NAMES) do
+          if self:matches(pat, n) and n ~= OTHER then
+            return why .. ", where " .. what .. " changes what find finds (" .. pat .. ")"
+          end
+        end
+      end
+    end
+  end
+end
+
+function Guard:find(cmd, scope)
+  for i = 2, #cmd.argv do
+    local a = cmd.argv[i]
+    if a == "-delete" then
+      local why = self:found(scope, "find -delete")
+      if why then return why end
+    elseif a == "-fprint" or a == "-fprint0" or a == "-fls" or a == "-fprintf" then
+      local why = self:check(cmd.argv[i + 1], true)
+      if why then return why end
+    end
+  end
+end
+
+-- interp asks about interpreter code that names a protected place:
+-- telling its reads from its writes is not reliable. The files its
+-- delete calls name are checked as paths.
+local MENTIONS = { ".claude", ".gemini", ".codex", ".cursor", ".github/hooks", ".copilot", ".picoclaw",
+                   "hooks.d", "hookhost", "settings.json", "hooks.json", "config.toml" }
+function Guard:interp(cmd)
+  if cmd.lang == "" or cmd.lang == "sh" then return nil end
+  for _, call in ipairs(cmd.calls) do
+    if call.kind == "delete" then
+      for _, p in ipairs(call.paths) do
+        local why = self:check(p.path, true)
+        if why then return why end
+      end
+    end
+  end
+  local code = (cmd.code or ""):lower()
+  for _, m in ipairs(MENTIONS) do
+    if code:find(m, 1, true) then return "code that names " .. m .. " (" .. cmd.name .. ")" end
+  end
+  -- Relative paths in code run inside a protected directory are in it.
+  if code ~= "" and self.cwd and self:place(self.cwd, false) then
+    return "code run in " .. self:place(self.cwd, false) .. " (" .. cmd.name .. ")"
+  end
+end
+
+-- script checks the program awk or sed runs: an awk program that names
+-- a protected place at all asks (print > "file", system()); for sed, the
+-- files its w commands write count.
+local AWKS = { awk = true, gawk = true, mawk = true, nawk = true }
+function Guard:script(cmd)
+  local progs = {}
+  local ops, vals = args(cmd)
+  if cmd.name == "sed" then
+    progs[#progs + 1] = vals.e or vals.expression
+    if not (vals.e or vals.expression or vals.f or vals.file) and ops[1] then progs[#progs + 1] = ops[1].raw end
+  elseif not (vals.f or has(cmd.argv, "-f")) and ops[1] then
+    progs[#progs + 1] = ops[1].raw
+  end
+  for _, prog in ipairs(progs) do
+    if cmd.name == "sed" then -- the files its w and W commands and s///w write
+      for file in prog:gmatch("[wW]%s*([^;}\n]+)") do
+        local why = self:check(file:match("^(.-)%s*$"), false)
+        if why then return why .. " (a sed w command)" end
+      end
+    else
+      local low = prog:lower()
+      for _, m in ipairs(MENTIONS) do
+        if low:find(m, 1, true) then return "what the " .. cmd.name .. " program names (" .. m .. ")" end
+      end
+    end
+  end
+end
+
+local TAR = { tar = true, bsdtar = true, gtar = true, unzip = true, ["7z"] = true, ["7za"] = true,
+              ["7zr"] = true, cpio = true }
+local COPIERS = { cp = true, mv = true, install = true, ln = true, rsync = true }
+
+-- output checks the option most programs write a file with (sort -o,
+-- openssl -out, pandoc --output=, gpg -o, …): its value is a target.
+local OUTPUT_OPTS = { ["-o"] = true, ["--output"] = true, ["-out"] = true, ["--out"] = true,
+                      ["--output-file"] = true, ["--outfile"] = true, ["--out-file"] = true }
+function Guard:output(cmd)
+  for i = 2, #cmd.argv do
+    local a = cmd.argv[i]
+    local name, v = a:match("^(%-%-?[%w-]+)=(.+)$")
+    if not name and OUTPUT_OPTS[a] then name, v = a, cmd.paths[i + 1] and cmd.paths[i + 1].path end
+    if name and OUTPUT_OPTS[name] and v then
+      local why = self:check(v, false)
+      if why then return why end
+    end
+  end
+end
+
+-- command says why one command of the line needs asking, or nil.
+function Guard:command(cmd, finds)
+  local n = cmd.name
+  local why = self:redirects(cmd)
+  if why then return why end
+  -- The commands find -exec runs change what find finds, named {};
+  -- those xargs runs get their arguments from its input.
+  local by_find, by_xargs = #finds > 0 and has(cmd.wrapped_by, "find"), has(cmd.wrapped_by, "xargs")
+  if by_find or by_xargs then
+    local stand_in = by_find and FOUND or INPUT
+    local argv, paths = {}, {}
+    local any = false
+    for i, a in ipairs(cmd.argv) do
+      if a:find("{}", 1, true) then
+        any = true
+        argv[i], paths[i] = stand_in, { path = stand_in }
+      else
+        argv[i], paths[i] = a, cmd.paths[i]
+      end
+    end
+    if by_xargs and not any then
+      argv[#argv + 1], paths[#paths + 1], any = INPUT, { path = INPUT }, true
+    end
+    if any then
+      local probe = { name = n, argv = argv, paths = paths, redirects = {}, calls = {}, lang = "", code = "",
+                      wrapped_by = {} }
+      local saved = self.found_scope
+      self.found_scope = by_find and finds[#finds] or saved
+      why = self:command(probe, {})
+      self.found_scope = saved
+      if why then return why end
+      return nil
+    end
+  end
+  if COPIERS[n] then why = self:copy(cmd)
+  elseif CHANGERS[n] ~= nil or MODERS[n] then why = self:changer(cmd)
+  elseif n == "sed" or n == "perl" or n == "ruby" then why = self:inplace(cmd) or (n == "sed" and self:script(cmd))
+  elseif AWKS[n] then why = self:script(cmd)
+  elseif n == "dd" then why = self:dd(cmd)
+  elseif n == "curl" or n == "wget" then why = self:download(cmd)
+  elseif TAR[n] then why = self:archive(cmd)
+  elseif n == "git" then why = self:git(cmd)
+  elseif n == "patch" then why = self:patch(cmd)
+  elseif n == "find" then why = self:find(cmd, finds[#finds])
+  elseif n == "claude" and cmd.argv[2] == "config" and cmd.argv[3] ~= "get" and cmd.argv[3] ~= "list" then
+    why = "Claude Code's settings (claude " .. table.concat(cmd.argv, " ", 2) .. ")"
+  end
+  if why then return why end
+  why = self:output(cmd)
+  if why then return why end
+  return self:interp(cmd)
+end
+
+-- line says why a shell line needs asking, or nil.
+function Guard:line(cmds)
+  local finds = {}
+  for _, cmd in ipairs(cmds) do
+    if cmd.name == "find" then
+      local starts, names = find_scope(cmd)
+      finds[#finds + 1] = { starts = starts, names = names }
+    end
+    local why = self:command(cmd, finds)
+    if why then return why end
+    if cmd.name == "cd" or cmd.name == "pushd" then
+      self:cd(cmd)
+    elseif cmd.name == "popd" then
+      self.cwd = nil
     end
   end
 end
@@ -90,92 +1086,82 @@ local function command_of(params)
   return table.concat(words, " ")
 end
 
-local function operand_paths(cmd)
-  local out, ended = {}, false
-  for i = 2, #cmd.argv do
-    local a = cmd.argv[i]
-    if ended or a:sub(1, 1) ~= "-" then
-      out[#out + 1] = cmd.paths[i].path
-    elseif a == "--" then
-      ended = true
-    end
-  end
-  return out
-end
-
--- edits returns the paths a command changes.
-local function edits(cmd)
-  local out = {}
-  for _, r in ipairs(cmd.redirects) do
-    if r.op:find(">", 1, true) and r.op ~= ">&" then out[#out + 1] = r.target end
-  end
-  local kind = WRITERS[cmd.name]
-  if (cmd.name == "sed" or cmd.name == "perl") and shell.has_flag(cmd, "i", "in-place") then kind = true end
-  if kind then
-    local ops = operand_paths(cmd)
-    if kind == "last" then ops = { ops[#ops] } end
-    for _, p in ipairs(ops) do out[#out + 1] = p end
-  end
-  for _, call in ipairs(cmd.calls) do
-    if call.kind == "delete" then
-      for _, p in ipairs(call.paths) do out[#out + 1] = p.path end
-    end
-  end
-  return out
-end
-
--- patch_paths returns the files a Codex apply_patch names in its patch
--- text ("*** Update File: path", "*** Add File:", "*** Delete File:",
--- "*** Move to:").
-local function patch_paths(params, out)
-  local text = type(params) == "table" and (params.input or params.patch)
-  if type(text) ~= "string" then return out end
-  for line in text:gmatch("[^\n]+") do
-    local p = line:match("^%*%*%* Add File: (.+)$") or line:match("^%*%*%* Update File: (.+)$")
-        or line:match("^%*%*%* Delete File: (.+)$") or line:match("^%*%*%* Move to: (.+)$")
-    if p then out[#out + 1] = p end
-  end
-  return out
-end
-
+-- tool_paths returns the paths a tool call names, and those a Codex
+-- apply_patch's text names.
 local function tool_paths(params)
   local out = {}
   if type(params) ~= "table" then return out end
   for _, k in ipairs(PATH_KEYS) do
     if type(params[k]) == "string" then out[#out + 1] = params[k] end
   end
-  return patch_paths(params, out)
+  local text = params.input or params.patch
+  if type(text) == "string" then
+    for _, p in ipairs(patch_names(text)) do out[#out + 1] = p end
+  end
+  return out
 end
 
-local function ask(what)
-  return hook.ask("the agent wants to change " .. what .. ", which controls its own guardrails",
+local function ask(why)
+  return hook.ask("the agent wants to change " .. why .. ", which controls its own guardrails",
     { title = "Agent settings", severity = "high" })
 end
 
-hook.on("tool.execute.pre", function(tool_name, params, cwd, ctx)
+-- tool_name_of lower-cases a tool name and drops an MCP server prefix
+-- (mcp__filesystem__write_file is write_file).
+local function tool_name_of(t)
+  t = t:lower()
+  return t:match("^mcp__.-__(.+)$") or t
+end
+
+-- guard answers a tool call at tool.execute.pre and tool.approve.
+local function guard(tool_name, params, cwd, ctx)
   if type(tool_name) ~= "string" then return nil end
-  local t = tool_name:lower()
-  if lower_set(WRITE_TOOLS, ctx.config.write_tools)[t] then
-    for _, p in ipairs(tool_paths(params)) do
-      local what = protected(p, ctx, cwd)
-      if what then return ask(what) end
+  local t = tool_name_of(tool_name)
+  local g = new_guard(ctx, cwd)
+  if lower_set(SHELL_TOOLS, ctx.config.shell_tools)[t] then
+    local line = command_of(params)
+    if not line then return nil end
+    local dir = type(params) == "table" and (params.directory or params.workdir)
+    if type(dir) == "string" and dir ~= "" then g:cd({ argv = { "cd", dir } }) end
+    -- shopt -s dotglob, or GLOBIGNORE set, lets * match .claude.
+    g.dotglob = line:find("dotglob", 1, true) ~= nil or line:find("GLOBIGNORE", 1, true) ~= nil
+    local ok, cmds = pcall(shell.parse, line)
+    if not ok then
+      return hook.ask("the command could not be checked for changes to the agent's guardrails ("
+        .. tostring(cmds) .. "); run it anyway?", { title = "Agent settings", severity = "high" })
     end
+    local ok2, why = pcall(g.line, g, cmds)
+    if not ok2 then
+      if why ~= TOO_MUCH then error(why, 0) end
+      return hook.ask("the command names too many paths to check for changes to the agent's guardrails;"
+        .. " run it anyway?", { title = "Agent settings", severity = "high" })
+    end
+    if why then return ask(why) end
     return nil
   end
-  if not lower_set(SHELL_TOOLS, ctx.config.shell_tools)[t] then return nil end
-  local line = command_of(params)
-  if not line then return nil end
-  local ok, cmds = pcall(shell.parse, line)
-  if not ok then return nil end -- destructive.lua asks about lines that do not parse
-  for _, cmd in ipairs(cmds) do
-    for _, p in ipairs(edits(cmd)) do
-      local what = protected(p, ctx, cwd)
-      if what then return ask(what) end
-    end
+  local writes = lower_set(WRITE_TOOLS, ctx.config.write_tools)
+  if lower_set(READ_TOOLS, {})[t] and not writes[t] then return nil end
+  for _, p in ipairs(tool_paths(params)) do
+    -- A tool's path is not a shell word: no glob or variable in it is
+    -- expanded, and only a ~ may be.
+    local abs = g:absolute(p)
+    local what = abs and g:place(abs, writes[t] or false)
+    if what then return ask(what .. " (" .. p .. ")") end
   end
-end, { name = "protect-agent-settings", priority = 95, timeout = "2s" })
+end
 
-hook.on("file.save.pre", function(path, ctx)
-  local what = protected(path, ctx, nil)
-  if what then return hook.deny("refusing to change " .. what .. ", which controls the agent's guardrails") end
+hook.on("tool.execute.pre", guard, { name = "protect-agent-settings", priority = 95, timeout = "2s" })
+
+-- tool.approve (PicoClaw's approve_tool, Claude Code's and Codex's
+-- PermissionRequest) gets the same answer: ask, which Claude Code and
+-- Codex leave to their own permission dialog and PicoClaw, which cannot
+-- ask, refuses.
+hook.on("tool.approve", guard, { name = "protect-agent-settings-approval", priority = 95, timeout = "2s" })
+
+hook.on("file.save.pre", function(path, ctx) -- the payload's path, bound by name
+  local g = new_guard(ctx, nil)
+  local what = type(path) == "string" and path ~= "" and g:place(g:absolute(path) or path, false)
+  if what then
+    return hook.deny("refusing to change " .. what .. " (" .. path .. "), which controls the agent's guardrails")
+  end
 end, { name = "deny-saving-agent-settings", priority = 95 })

@@ -29,8 +29,8 @@ func (w *walker) call(sc *scope, st *syntax.Stmt, c *syntax.CallExpr, r *run) er
 	if err := w.assigns(sc, c.Assigns); err != nil {
 		return err
 	}
-	if len(c.Args) == 0 {
-		return nil // assignments only: X=1
+	if len(c.Args) == 0 { // assignments only: X=1, or X=1 > file
+		return w.bare(sc, st, r)
 	}
 	var args []arg
 	for _, word := range c.Args {
@@ -47,6 +47,20 @@ func (w *walker) call(sc *scope, st *syntax.Stmt, c *syntax.CallExpr, r *run) er
 		return err
 	}
 	return w.words(sc, c.Args...)
+}
+
+// bare reports a statement that runs no command but has redirections
+// of its own (> file, X=1 2> log) as the command ":" with them, which is
+// what it does: it opens, creates or truncates their files all the same.
+// A statement with neither runs nothing and is not reported.
+func (w *walker) bare(sc *scope, st *syntax.Stmt, r *run) error {
+	if len(st.Redirs) == 0 {
+		return nil
+	}
+	r.sc, r.stmt = sc, st
+	r.redirs = append(r.redirs, sc.redirs...)
+	r.redirsDyn = r.redirsDyn || sc.redirsDyn
+	return w.run(r, []arg{staticArg(":")}, sc.wrappedBy, sc.dynamic, 0)
 }
 
 // run reports args as a command, unwrapping wrappers first. wrapped and

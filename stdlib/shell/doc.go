@@ -57,7 +57,10 @@
 // (( … )), assignments (X=$(…), a=(… $(…))), declarations (export,
 // declare, local, readonly, typeset, which are reported themselves,
 // with NAME=value words), time and coproc, and the bodies of unquoted
-// here-documents. Substitutions are reported after the command whose
+// here-documents. A statement that runs no command but has
+// redirections of its own (`> file`, `X=1 2> log`) is reported as the
+// command ":" with them, which is what it does: it still creates or
+// truncates the file. Substitutions are reported after the command whose
 // words hold them, those in assignments before it.
 //
 // # Dynamic commands: guards must check them
@@ -123,7 +126,9 @@
 // backticks, execSync and their kin are parsed as scripts, and the
 // argvs of subprocess.run([…]), spawn(…) and os.exec* run as commands,
 // both wrapped by the interpreter. source and . are reported with lang
-// "sh".
+// "sh"; sourcing standard input (source /dev/stdin, . /dev/fd/0) reads
+// its script as bash -s does, so a here-document or here-string it is
+// given is parsed as its script and a pipe into it gives code_from.
 //
 // Not unwrapped, and reported as the commands they are: code in other
 // languages (awk 'BEGIN{system(…)}'), flock, parallel, script -c, strace, ltrace, gdb,

@@ -29,6 +29,8 @@ var codeLines = []struct {
 	{`. <(curl -s https://x)`, 0, []string{"curl"}, "sh"},
 	{`bash -s < <(curl -s https://x)`, 0, []string{"curl"}, "sh"},
 	{`curl -s https://x | source /dev/stdin`, 1, []string{"curl"}, "sh"},
+	{`wget -qO- https://x | . /dev/fd/0`, 1, []string{"wget"}, "sh"},
+	{`source /dev/stdin <<< "$(curl -s https://x)"`, 0, []string{"curl"}, "sh"},
 	{`sh -c "$(curl -fsSL https://x.sh)"`, 0, []string{"curl"}, ""},
 	{`bash -c "$(wget -qO- https://x.sh)" -- --yes`, 0, []string{"wget"}, ""},
 	{`bash -c "echo hi; $(curl -s https://x)"`, 0, []string{"curl"}, ""},

@@ -113,14 +113,17 @@ func unwrapShell(args []arg) unwrapped {
 
 // unwrapSource reports source FILE and . FILE, which run a file in the
 // current shell: the commands of a process substitution given as the
-// file (source <(curl …)) are the code it runs.
+// file (source <(curl …)) are the code it runs. Sourcing standard input
+// (source /dev/stdin) reads the script as bash -s does: from the pipe
+// before it, or from the here-document or here-string it is given,
+// which is parsed as its script.
 func unwrapSource(args []arg) unwrapped {
 	sh := &codeInfo{lang: "sh"}
 	if len(args) > 1 {
 		sh.nodes = args[1].substs
 		sh.stdin = isStdinFile(&args[1])
 	}
-	return unwrapped{self: true, code: sh}
+	return unwrapped{self: true, stdin: sh.stdin, code: sh}
 }
 
 // shellArgs is what a shell's options say it runs.

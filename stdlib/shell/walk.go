@@ -183,6 +183,7 @@ func (w *walker) element(sc *scope, st *syntax.Stmt, sl *slot) error {
 	var err error
 	switch cmd := st.Cmd.(type) {
 	case nil: // redirections alone: "> file"
+		err = w.bare(sc, st, &run{redirs: redirs, redirsDyn: dyn, slot: sl})
 	case *syntax.CallExpr:
 		err = w.call(sc, st, cmd, &run{redirs: redirs, redirsDyn: dyn, slot: sl, stdinNodes: stdinSubsts(sc.src, st.Redirs)})
 	default:

@@ -38,6 +38,25 @@ expect.eq(cmds[2].name, "sh")
 expect.eq(cmds[2].pipeline, cmds[1].pipeline)
 expect.eq(cmds[2].position, 1)
 
+-- source of standard input runs its here-string as a script, as bash -s
+-- does; a sourced file's here-string is only that file's input.
+cmds = shell.parse("source /dev/stdin <<< 'rm -rf /'")
+expect.eq(#cmds, 2)
+expect.eq(cmds[1].lang, "sh")
+expect.eq(cmds[2].argv, {"rm", "-rf", "/"})
+expect.eq(cmds[2].wrapped_by, {"source"})
+cmds = shell.parse(". /dev/stdin <<< 'rm -rf /'")
+expect.eq(cmds[2].wrapped_by, {"."})
+expect.eq(#shell.parse("source ./env.sh <<< 'rm -rf /'"), 1)
+
+-- A statement with redirections alone runs ":" with them: it still
+-- truncates its file.
+cmds = shell.parse("> hooks.d/x.lua")
+expect.eq(#cmds, 1)
+expect.eq(cmds[1].name, ":")
+expect.eq(cmds[1].redirects[1].target, "hooks.d/x.lua")
+expect.eq(#shell.parse("X=1"), 0)
+
 -- Redirections.
 cmds = shell.parse("echo x >> /etc/hosts")
 expect.eq(cmds[1].redirects[1].op, ">>")
