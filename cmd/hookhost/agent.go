@@ -16,6 +16,7 @@ import (
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/codex"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/gemini"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/eventcache"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/initlog"
 	"github.com/hookhost/hookhost/host"
 )
 
@@ -122,6 +123,9 @@ func runAgent(ctx context.Context, opts *agentOptions, stdin io.Reader, stdout, 
 		return err
 	}
 	defer closeLog()
+	if opts.dialect.QuietStderr() {
+		initlog.Release(logw)
+	}
 	err = adapter.RunCommand(ctx, adapter.CommandOptions{
 		Dialect: opts.dialect, Connect: opts.connector(logw), FailOpen: opts.FailOpen, Log: logw,
 	}, stdin, stdout)
@@ -158,7 +162,13 @@ func (o *agentOptions) openLog(stderr io.Writer) (io.Writer, func(), error) {
 // process. Load problems go to logw.
 func (o *agentOptions) connector(logw io.Writer) adapter.Connector {
 	return func(ctx context.Context, call adapter.Call) (adapter.Firer, error) {
-		local := func(ctx context.Context) (adapter.Firer, error) { return o.openForCall(ctx, call, logw) }
+		local := func(ctx context.Context) (adapter.Firer, error) {
+			h, err := o.openForCall(ctx, call, logw)
+			if err != nil {
+				return nil, err // not a nil *host.Host in an interface, which Close would call
+			}
+			return h, nil
+		}
 		if o.Server == "" {
 			return local(ctx)
 		}
