@@ -32,7 +32,9 @@ func nested(n int) string {
 // and which let the agent proceed (exit 1), by dialect, event and
 // --fail-open.
 func TestRunCommandFailures(t *testing.T) {
-	connectErr := func(context.Context, adapter.Call) (adapter.Firer, error) { return nil, errors.New("no hooks directory") }
+	connectErr := func(context.Context, adapter.Call) (adapter.Firer, error) {
+		return nil, errors.New("no hooks directory")
+	}
 	fireErr := func(context.Context, adapter.Call) (adapter.Firer, error) { return failingFirer{}, nil }
 	for _, tc := range []struct {
 		name    string
