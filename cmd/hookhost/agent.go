@@ -70,10 +70,11 @@ func newAgentCommand(a agentCommand) *cli.Command {
 			"Exit status 0 whenever it answered. When hookhost itself fails (stdin that is empty, not JSON, too\n" +
 			"long or too deep; hooks that cannot be loaded, or a file among them that failed to load or\n" +
 			"registers no hooks; a server that is down with no fallback or refuses; a fire that fails) the\n" +
-			"reason goes to stderr and the exit status is 2, which blocks, at the guard events (" + guardEvents(a.dialect) + ")\n" +
-			"and when stdin does not say which event it is; 1 (the agent proceeds) elsewhere, and everywhere\n" +
-			"with --fail-open. --print-settings prints the " + a.settings + " block that runs this command for\n" +
-			"every mapped event. See docs/integrations/.",
+			"reason goes to stderr and the exit status is 2, which blocks, at the guard events\n" +
+			"(" + guardEvents(a.dialect) + ") and when stdin does not say which event it is;\n" +
+			"1 (the agent proceeds) elsewhere, and everywhere with --fail-open. --fail-closed is accepted and\n" +
+			"changes nothing. --print-settings prints the " + a.settings + " block that runs this command\n" +
+			"for every mapped event. See docs/integrations/.",
 		Flags: append(append(opts.flags(), opts.serverFlags()...),
 			&cli.BoolFlag{Name: "fail-open", Destination: &opts.FailOpen,
 				Usage: "let the agent proceed (exit 1) when hookhost itself fails, even at the guard events"},
