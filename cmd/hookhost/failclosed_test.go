@@ -387,3 +387,20 @@ func TestPicoclawFailsClosed(t *testing.T) {
 		})
 	}
 }
+
+// TestServerAutoIsStrict: the server --server auto starts denies the guard
+// events while a file has no good version, as the hooks loaded in the
+// agent's process fail closed.
+func TestServerAutoIsStrict(t *testing.T) {
+	runtime := privateTempDir(t)
+	t.Cleanup(func() { stopServersUnder(t, runtime) })
+	dir := copyShipped(t)
+	writeOrFail(t, filepath.Join(dir, "destructive", "destructive.lua"), "hook.on(\"tool.execute.pre\", function(\n")
+	env := []string{"XDG_RUNTIME_DIR=" + runtime, "HOOKHOST_AUTO_IDLE_EXIT=20s"}
+	for i := range 2 { // the first call starts the server, the second finds it
+		stdout, stderr, code := runAgentCmd(t, env, claudePre(rmRoot), "claude", "--dir", dir, "--server", "auto")
+		if r := (agentRun{stdout, stderr, code}); !r.blocked() || strings.Contains(stderr, "loading the hooks in this process") {
+			t.Errorf("call %d: %v, want blocked by the server", i+1, r)
+		}
+	}
+}
