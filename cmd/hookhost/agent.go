@@ -16,6 +16,7 @@ import (
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/codex"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/gemini"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/eventcache"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/initlog"
 	"github.com/hookhost/hookhost/host"
 )
 
@@ -23,8 +24,11 @@ import (
 // gemini, codex).
 type agentOptions struct {
 	commonOptions
-	// FailClosed blocks the agent when hookhost itself fails, at the
-	// events where the agent can block.
+	// FailOpen lets the agent proceed when hookhost itself fails, even at
+	// the guard events, where such failures block by default.
+	FailOpen bool
+	// FailClosed is accepted for command lines written when failing open
+	// was the default; it changes nothing.
 	FailClosed bool
 	serverOptions
 	// PrintSettings prints the agent's configuration block and exits.
@@ -60,16 +64,22 @@ func newAgentCommand(a agentCommand) *cli.Command {
 	return &cli.Command{
 		Name:      name,
 		Usage:     "answer one " + a.agent + " command-hook event (stdin) through the hooks",
-		UsageText: "hookhost " + name + " [--dir DIR] [--config FILE] [--server URL] [--fail-closed] [--log FILE] [--print-settings]",
+		UsageText: "hookhost " + name + " [--dir DIR] [--config FILE] [--server URL] [--fail-open] [--log FILE] [--print-settings]",
 		Description: "Reads one " + a.agent + " hook event as JSON on stdin, fires the hookhost event it maps to and\n" +
 			"prints " + a.agent + "'s answer on stdout: at most one JSON object, nothing when the hooks had no opinion.\n" +
-			"Exit status 0 whenever it answered; when hookhost itself fails (bad stdin, hooks that cannot be\n" +
-			"loaded, a server that is down) the reason goes to stderr and the exit status is 1 (the agent\n" +
-			"proceeds), or 2 with --fail-closed at the events where 2 blocks. --print-settings prints the\n" +
-			a.settings + " block that runs this command for every mapped event. See docs/integrations/.",
+			"Exit status 0 whenever it answered. When hookhost itself fails (stdin that is empty, not JSON, too\n" +
+			"long or too deep; hooks that cannot be loaded, or a file among them that failed to load or\n" +
+			"registers no hooks; a server that is down with no fallback or refuses; a fire that fails) the\n" +
+			"reason goes to stderr and the exit status is 2, which blocks, at the guard events\n" +
+			"(" + guardEvents(a.dialect) + ") and when stdin does not say which event it is;\n" +
+			"1 (the agent proceeds) elsewhere, and everywhere with --fail-open. --fail-closed is accepted and\n" +
+			"changes nothing. --print-settings prints the " + a.settings + " block that runs this command\n" +
+			"for every mapped event. See docs/integrations/.",
 		Flags: append(append(opts.flags(), opts.serverFlags()...),
+			&cli.BoolFlag{Name: "fail-open", Destination: &opts.FailOpen,
+				Usage: "let the agent proceed (exit 1) when hookhost itself fails, even at the guard events"},
 			&cli.BoolFlag{Name: "fail-closed", Destination: &opts.FailClosed,
-				Usage: "block the agent when hookhost itself fails (exit 2), where the event allows it"},
+				Usage: "accepted and ignored: failing closed at the guard events is the default"},
 			&cli.BoolFlag{Name: "print-settings", Destination: &opts.PrintSettings,
 				Usage: "print the " + a.settings + " block that wires every event to this command"},
 			&cli.StringFlag{Name: "log", Destination: &opts.Log,
@@ -114,8 +124,11 @@ func runAgent(ctx context.Context, opts *agentOptions, stdin io.Reader, stdout, 
 		return err
 	}
 	defer closeLog()
+	if opts.dialect.QuietStderr() {
+		initlog.Release(logw)
+	}
 	err = adapter.RunCommand(ctx, adapter.CommandOptions{
-		Dialect: opts.dialect, Connect: opts.connector(logw), FailClosed: opts.FailClosed, Log: logw,
+		Dialect: opts.dialect, Connect: opts.connector(logw), FailOpen: opts.FailOpen, Log: logw,
 	}, stdin, stdout)
 	var f *adapter.Failure
 	if errors.As(err, &f) {
@@ -144,13 +157,19 @@ func (o *agentOptions) openLog(stderr io.Writer) (io.Writer, func(), error) {
 	return stderr, func() {}, nil
 }
 
-// connector gives the Firer for an event: the server of --server, with
+// connector gives the Firer for a call: the server of --server, with
 // the hooks loaded in this process as the fallback (see
 // serverOptions.connect); without --server, the hooks loaded in this
 // process. Load problems go to logw.
 func (o *agentOptions) connector(logw io.Writer) adapter.Connector {
-	return func(ctx context.Context, event string) (adapter.Firer, error) {
-		local := func(ctx context.Context) (adapter.Firer, error) { return o.openForEvent(ctx, event, logw) }
+	return func(ctx context.Context, call adapter.Call) (adapter.Firer, error) {
+		local := func(ctx context.Context) (adapter.Firer, error) {
+			h, err := o.openForCall(ctx, call, logw)
+			if err != nil {
+				return nil, err // not a nil *host.Host in an interface, which Close would call
+			}
+			return h, nil
+		}
 		if o.Server == "" {
 			return local(ctx)
 		}
@@ -158,8 +177,39 @@ func (o *agentOptions) connector(logw io.Writer) adapter.Connector {
 		if err != nil {
 			return nil, err
 		}
-		return o.connect(ctx, dir, cfg, o.FailClosed, logw, local)
+		return o.connect(ctx, dir, cfg, false, logw, local)
 	}
+}
+
+// openForCall loads the hooks for call. At a guard event (unless
+// --fail-open) they load in strict mode and must be fit to guard (see
+// guardProblems): a one-shot process has no last good version of a file
+// that failed to load, and without it the file's guards would simply be
+// missing.
+func (o *agentOptions) openForCall(ctx context.Context, call adapter.Call, logw io.Writer) (*host.Host, error) {
+	guard := call.Guard && !o.FailOpen
+	o.strict = guard
+	h, err := o.openForEvent(ctx, call.Event, logw)
+	if err != nil || !guard {
+		return h, err
+	}
+	if err := guardProblems(h); err != nil {
+		h.Close()
+		return nil, err
+	}
+	return h, nil
+}
+
+// guardEvents lists a dialect's guard events, for the help text.
+func guardEvents(d adapter.CommandDialect) string {
+	var names []string
+	table := d.Table()
+	for _, name := range adapter.SortedKeys(table) {
+		if table[name].Guard {
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // absPaths are --dir and --config made absolute.
@@ -256,8 +306,8 @@ func printSettings(opts *agentOptions, stdout io.Writer) error {
 			cmd = append(cmd, "--auto-idle-exit", opts.AutoIdleExit.String())
 		}
 	}
-	if opts.FailClosed {
-		cmd = append(cmd, "--fail-closed")
+	if opts.FailOpen {
+		cmd = append(cmd, "--fail-open")
 	}
 	if opts.Log != "" {
 		log, err := filepath.Abs(opts.Log)
@@ -282,4 +332,21 @@ func writeIndented(w io.Writer, v any) error {
 		return failedErrorf("writing the settings: %v", err)
 	}
 	return nil
+}
+
+// guardProblems is why the hooks h loaded must not decide a guard event:
+// files with no good version (which strict mode lists), and files that
+// register no hooks, as an emptied guard does. Nil when there is none.
+func guardProblems(h interface{ Status() host.Status }) error {
+	st := h.Status()
+	bad := st.Unhealthy()
+	for _, f := range st.Files {
+		if f.Err == nil && f.Hooks == 0 {
+			bad = append(bad, f.Path+" registers no hooks")
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return fmt.Errorf("the hooks cannot guard this event: %s", strings.Join(bad, "; "))
 }

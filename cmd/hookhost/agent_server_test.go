@@ -106,6 +106,12 @@ func TestServerURL(t *testing.T) {
 	if a := pico.call("hook.before_tool", rmRoot); jsonOf(a.Result) != `{"action":"deny_tool","reason":"no"}` {
 		t.Errorf("picoclaw through the server: %s", a.raw)
 	}
+	// From here the hooks load in this process, where a file with no good
+	// version would block every guard event: the fallback's answer needs
+	// the broken file gone.
+	if err := os.Remove(filepath.Join(dir, "broken.lua")); err != nil {
+		t.Fatal(err)
+	}
 	s.kill()
 	if a := pico.call("hook.before_tool", rmRoot); jsonOf(a.Result) != `{"action":"deny_tool","reason":"no"}` {
 		t.Errorf("picoclaw, server down: %s, want the in-process answer", a.raw)
@@ -118,7 +124,7 @@ func TestServerURL(t *testing.T) {
 	}
 
 	stdout, stderr, code = runAgentCmd(t, nil, event, "claude", "--dir", dir, "--server", "unix:"+sock)
-	if stdout != want || code != 0 || !strings.Contains(stderr, "loading the hooks in this process") || !strings.Contains(stderr, "broken.lua:1: ") {
+	if stdout != want || code != 0 || !strings.Contains(stderr, "loading the hooks in this process") {
 		t.Errorf("server down: %q %q exit %d, want the in-process answer and a note", stdout, stderr, code)
 	}
 	stdout, stderr, code = runAgentCmd(t, nil, geminiEvent, "gemini", "--dir", dir, "--server", "unix:"+sock)
@@ -126,10 +132,10 @@ func TestServerURL(t *testing.T) {
 		t.Errorf("gemini, server down: %q %q exit %d, want an answer and nothing on stderr", stdout, stderr, code)
 	}
 	stdout, stderr, code = runAgentCmd(t, nil, event, "claude", "--dir", dir, "--server", "unix:"+sock, "--fail-closed")
-	if stdout != "" || code != 2 || !strings.Contains(stderr, "no hookhost server answers") {
-		t.Errorf("server down, --fail-closed: %q %q exit %d, want exit 2", stdout, stderr, code)
+	if stdout != want || code != 0 || !strings.Contains(stderr, "no hookhost server answers") {
+		t.Errorf("server down, --fail-closed (which changes nothing): %q %q exit %d, want the in-process answer", stdout, stderr, code)
 	}
-	if _, stderr, code := runAgentCmd(t, nil, event, "claude", "--server", "ftp://x"); code != 1 || !strings.Contains(stderr, "want http://HOST:PORT") {
+	if _, stderr, code := runAgentCmd(t, nil, event, "claude", "--server", "ftp://x"); code != 2 || !strings.Contains(stderr, "want http://HOST:PORT") {
 		t.Errorf("a bad --server: %q exit %d", stderr, code)
 	}
 }
@@ -225,8 +231,8 @@ func TestServerThatHangs(t *testing.T) {
 	}
 	stdout, stderr, code = runAgentCmd(t, []string{"HOOKHOST_SERVER_TIMEOUT=200ms"}, event,
 		"claude", "--dir", dir, "--server", "unix:"+sock, "--fail-closed")
-	if stdout != "" || code != 2 || !strings.Contains(stderr, "did not answer in time") {
-		t.Errorf("hanging server, --fail-closed: %q %q exit %d, want exit 2", stdout, stderr, code)
+	if stdout != want || code != 0 || !strings.Contains(stderr, "did not answer in time") {
+		t.Errorf("hanging server, --fail-closed (which changes nothing): %q %q exit %d, want the in-process answer", stdout, stderr, code)
 	}
 	if _, stderr, code := runAgentCmd(t, nil, event, "claude", "--server", "unix:"+sock, "--server-timeout", "0s"); code != 1 ||
 		!strings.Contains(stderr, "--server-timeout 0s: want a positive duration") {

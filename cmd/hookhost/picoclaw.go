@@ -19,6 +19,9 @@ import (
 type picoclawOptions struct {
 	commonOptions
 	serverOptions
+	// FailOpen answers hookhost's own failures at before_tool with
+	// continue rather than deny_tool (approve_tool denies either way).
+	FailOpen bool
 	// The timeouts PicoClaw is configured with (its hooks.defaults);
 	// hookhost answers each stage before its timeout ends.
 	InterceptorTimeout time.Duration
@@ -31,14 +34,19 @@ func newPicoclawCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "picoclaw",
 		Usage:     "run as a PicoClaw process hook (JSON-RPC on stdin and stdout)",
-		UsageText: "hookhost picoclaw [--dir DIR] [--config FILE] [--server URL] [--interceptor-timeout D] [--approval-timeout D]",
+		UsageText: "hookhost picoclaw [--dir DIR] [--config FILE] [--server URL] [--fail-open] [--interceptor-timeout D] [--approval-timeout D]",
 		Description: "Speaks PicoClaw's process-hook protocol: JSON-RPC 2.0, one object per line, on stdin and\n" +
 			"stdout, until stdin ends. The hooks directory is loaded in the background and reloaded when\n" +
 			"it changes. Set the timeouts to PicoClaw's hooks.defaults so that hookhost ends a slow chain\n" +
 			"before PicoClaw gives up on it. With --server, calls fire through a running hookhost serve\n" +
 			"(shared state with other agents), and through the hooks loaded here when it does not answer.\n" +
-			"See docs/integrations/picoclaw.md.",
+			"When hookhost itself fails (hooks that cannot be loaded, a file among them that failed to load\n" +
+			"or registers no hooks, a request that does not decode, a fire that fails) before_tool answers\n" +
+			"deny_tool and approve_tool a denial; --fail-open makes before_tool answer continue instead.\n" +
+			"With no tool.approve hook, approve_tool approves every tool. See docs/integrations/picoclaw.md.",
 		Flags: append(append(opts.flags(), opts.serverFlags()...),
+			&cli.BoolFlag{Name: "fail-open", Destination: &opts.FailOpen,
+				Usage: "answer continue at before_tool when hookhost itself fails, rather than deny_tool"},
 			&cli.DurationFlag{Name: "interceptor-timeout", Value: picoclaw.DefaultInterceptorTimeout,
 				Destination: &opts.InterceptorTimeout, Usage: "PicoClaw's interceptor_timeout_ms, as a `DURATION`"},
 			&cli.DurationFlag{Name: "approval-timeout", Value: picoclaw.DefaultApprovalTimeout,
@@ -79,10 +87,11 @@ func (o *picoclawOptions) validate() error {
 func runPicoclaw(ctx context.Context, opts *picoclawOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	opts.strict = !opts.FailOpen
 	hosts := &hostLoader{open: func(ctx context.Context) (*host.Host, error) { return opts.openHost(ctx, stderr) },
 		logger: newLogger(stderr, opts.level), retry: 2 * time.Second}
 	defer hosts.close()
-	firer := hosts.firer
+	firer := opts.guarded(hosts.firer)
 	if opts.Server == "" {
 		hosts.start(ctx)
 	} else {
@@ -93,7 +102,8 @@ func runPicoclaw(ctx context.Context, opts *picoclawOptions, stdin io.Reader, st
 	}
 	d := picoclaw.Dialect{InterceptorTimeout: opts.InterceptorTimeout, ApprovalTimeout: opts.ApprovalTimeout,
 		ObserverTimeout: opts.ObserverTimeout}
-	err := adapter.Serve(ctx, adapter.RPCOptions{Dialect: d, Firer: firer, Log: newLogger(stderr, opts.level)}, stdin, stdout)
+	err := adapter.Serve(ctx, adapter.RPCOptions{Dialect: d, Connect: firer, FailOpen: opts.FailOpen,
+		Log: newLogger(stderr, opts.level)}, stdin, stdout)
 	if err != nil {
 		return failedErrorf("picoclaw: %v", err)
 	}
@@ -103,7 +113,7 @@ func runPicoclaw(ctx context.Context, opts *picoclawOptions, stdin io.Reader, st
 // remoteFirer fires through --server, with the hooks loaded here (on
 // first need) as the fallback. The connection is made per call, so a
 // server that comes back is used again.
-func (o *picoclawOptions) remoteFirer(ctx context.Context, hosts *hostLoader, stderr io.Writer) (func(context.Context) (adapter.Firer, error), error) {
+func (o *picoclawOptions) remoteFirer(ctx context.Context, hosts *hostLoader, stderr io.Writer) (adapter.Connector, error) {
 	dir, err := filepath.Abs(o.Dir)
 	if err != nil {
 		return nil, err
@@ -114,13 +124,30 @@ func (o *picoclawOptions) remoteFirer(ctx context.Context, hosts *hostLoader, st
 			return nil, err
 		}
 	}
-	local := func(c context.Context) (adapter.Firer, error) {
+	local := o.guarded(func(c context.Context) (*host.Host, error) {
 		hosts.start(ctx)
 		return hosts.firer(c)
-	}
-	return func(c context.Context) (adapter.Firer, error) {
-		return o.connect(c, dir, cfg, false, stderr, local)
+	})
+	return func(c context.Context, call adapter.Call) (adapter.Firer, error) {
+		return o.connect(c, dir, cfg, false, stderr, func(c context.Context) (adapter.Firer, error) { return local(c, call) })
 	}, nil
+}
+
+// guarded fires through the hooks that load gives, which at a guard
+// method (unless --fail-open) must be fit to guard (see guardProblems).
+func (o *picoclawOptions) guarded(load func(context.Context) (*host.Host, error)) adapter.Connector {
+	return func(ctx context.Context, call adapter.Call) (adapter.Firer, error) {
+		h, err := load(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if call.Guard && !o.FailOpen {
+			if err := guardProblems(h); err != nil {
+				return nil, err
+			}
+		}
+		return unclosable{h}, nil
+	}
 }
 
 // A hostLoader loads the hooks once in the background, watches them, and
@@ -164,7 +191,7 @@ func (l *hostLoader) attemptLocked(ctx context.Context) {
 	l.tried = time.Now()
 	l.h, l.err = l.open(ctx)
 	if l.err != nil {
-		l.logger.Error("cannot load the hooks; every call answers as its event fails (approve_tool denies)", "error", l.err)
+		l.logger.Error("cannot load the hooks; every call answers as hookhost's failure (before_tool and approve_tool deny)", "error", l.err)
 		return
 	}
 	go l.watch(ctx, l.h)
@@ -176,8 +203,9 @@ func (l *hostLoader) watch(ctx context.Context, h *host.Host) {
 	}
 }
 
-// firer returns the loaded hooks, waiting for the first attempt.
-func (l *hostLoader) firer(ctx context.Context) (adapter.Firer, error) {
+// firer returns the loaded hooks, waiting for the first attempt; its
+// borrower must not close them.
+func (l *hostLoader) firer(ctx context.Context) (*host.Host, error) {
 	l.init()
 	select {
 	case <-l.ready:
@@ -192,7 +220,7 @@ func (l *hostLoader) firer(ctx context.Context) (adapter.Firer, error) {
 	if l.h == nil {
 		return nil, l.err
 	}
-	return unclosable{l.h}, nil
+	return l.h, nil
 }
 
 func (l *hostLoader) close() {

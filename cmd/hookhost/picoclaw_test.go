@@ -403,14 +403,15 @@ func TestPicoclawConcurrency(t *testing.T) {
 
 // TestPicoclawTimeouts: a hook past its own deadline is skipped at
 // before_tool and denies at approve_tool; a chain that outlasts PicoClaw's
-// timeout is ended by hookhost, which answers first.
+// timeout is ended by hookhost, which answers first — with a denial at
+// these guard methods, since the hooks that did not run may have denied.
 func TestPicoclawTimeouts(t *testing.T) {
 	c := startPicoclaw(t, testdataDir(t, "slow"), "--interceptor-timeout", "1s", "--approval-timeout", "1s")
 	c.hello()
 	for _, tc := range []struct{ method, action, want string }{
 		{"hook.before_tool", "spin", `{"action":"continue"}`},
 		{"hook.approve_tool", "spin", `{"approved":false,"reason":"hook slow.lua:approve-spin timed out after 300ms"}`},
-		{"hook.before_tool", "slow", `{"action":"continue"}`},
+		{"hook.before_tool", "slow", `{"action":"deny_tool","reason":"hookhost: fire tool.execute.pre: context deadline exceeded"}`},
 		{"hook.approve_tool", "slow", `{"approved":false`},
 	} {
 		a := c.call(tc.method, toolCall("bash", map[string]any{"action": tc.action}))
@@ -421,7 +422,7 @@ func TestPicoclawTimeouts(t *testing.T) {
 	if err := c.closeAndWait(); err != nil {
 		t.Errorf("exit: %v", err)
 	}
-	if !strings.Contains(c.stderr.String(), "deadline reached") {
+	if !strings.Contains(c.stderr.String(), "context deadline exceeded") {
 		t.Errorf("the deadline was not logged:\n%s", c.stderr)
 	}
 }
@@ -446,23 +447,37 @@ func TestPicoclawEOF(t *testing.T) {
 }
 
 // TestPicoclawBrokenDir: hello is answered whatever the hooks' state;
-// calls then fail as their events do.
+// calls then fail closed at the guard methods (before_tool denies,
+// approve_tool denies) and as their events do elsewhere; with --fail-open
+// before_tool continues, and approve_tool still denies, as PicoClaw
+// itself does when its approval hook fails.
 func TestPicoclawBrokenDir(t *testing.T) {
-	c := startPicoclaw(t, filepath.Join(t.TempDir(), "missing"))
-	if a := c.hello(); a.Result["name"] != "hookhost" {
-		t.Fatalf("hello: %s", a.raw)
-	}
-	if a := c.call("hook.before_tool", toolCall("bash", nil)); jsonOf(a.Result) != `{"action":"continue"}` {
-		t.Errorf("before_tool: %s", a.raw)
-	}
-	if a := c.call("hook.approve_tool", toolCall("bash", nil)); a.Result["approved"] != false {
-		t.Errorf("approve_tool: %s, want approved false", a.raw)
-	}
-	if err := c.closeAndWait(); err != nil {
-		t.Errorf("exit: %v", err)
-	}
-	if !strings.Contains(c.stderr.String(), "cannot load the hooks") {
-		t.Errorf("stderr:\n%s", c.stderr)
+	for _, tc := range []struct {
+		args       []string
+		beforeTool string
+	}{
+		{nil, `"action":"deny_tool","reason":"hookhost: reading the hooks directory: `},
+		{[]string{"--fail-open"}, `{"action":"continue"}`},
+	} {
+		c := startPicoclaw(t, filepath.Join(t.TempDir(), "missing"), tc.args...)
+		if a := c.hello(); a.Result["name"] != "hookhost" {
+			t.Fatalf("hello: %s", a.raw)
+		}
+		if a := c.call("hook.before_tool", toolCall("bash", nil)); !strings.Contains(jsonOf(a.Result), tc.beforeTool) {
+			t.Errorf("%v before_tool: %s, want %s", tc.args, a.raw, tc.beforeTool)
+		}
+		if a := c.call("hook.approve_tool", toolCall("bash", nil)); a.Result["approved"] != false {
+			t.Errorf("%v approve_tool: %s, want approved false", tc.args, a.raw)
+		}
+		if a := c.call("hook.after_tool", toolCall("bash", nil)); jsonOf(a.Result) != `{"action":"continue"}` {
+			t.Errorf("%v after_tool: %s, want continue", tc.args, a.raw)
+		}
+		if err := c.closeAndWait(); err != nil {
+			t.Errorf("exit: %v", err)
+		}
+		if !strings.Contains(c.stderr.String(), "cannot load the hooks") {
+			t.Errorf("stderr:\n%s", c.stderr)
+		}
 	}
 }
 

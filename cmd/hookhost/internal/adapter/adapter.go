@@ -30,6 +30,29 @@ type Call struct {
 	Payload map[string]any
 	// Input is the agent's request as decoded, for dialects that echo it.
 	Input map[string]any
+	// Guard reports whether the event is a guard event (Mapping.Guard).
+	Guard bool
+}
+
+// A Mapping is how a dialect maps one of the agent's events (or
+// methods): the hookhost event it fires, and whether it is a guard event.
+// Each dialect keeps them in one table, the one home of both facts.
+type Mapping struct {
+	// Event is the hookhost event.
+	Event string
+	// Guard marks the events where the agent can be stopped (exit status
+	// 2 blocks, or the answer can deny): there, hookhost's own failures
+	// block the agent unless the operator chose to fail open. It is false
+	// where blocking means something else (keep working, retry) or where
+	// nothing can be stopped.
+	Guard bool
+}
+
+// Map is the call for the agent event (or method) name in a dialect's
+// table: Event empty when the table does not have it.
+func Map(table map[string]Mapping, name string) Call {
+	m := table[name]
+	return Call{AgentEvent: name, Event: m.Event, Guard: m.Guard}
 }
 
 // An Answer is what to tell the agent.
@@ -46,15 +69,14 @@ type Answer struct {
 type CommandDialect interface {
 	// Name is the dialect's command name ("claude").
 	Name() string
+	// Table is the dialect's events: the agent's names, mapped.
+	Table() map[string]Mapping
 	// Request maps the agent's event. Call.Event is empty for events the
-	// dialect does not map.
+	// dialect does not map; Call.Guard comes from the dialect's table
+	// whether or not the input is otherwise complete.
 	Request(input map[string]any) Call
 	// Answer maps the fire's result to the agent's answer.
 	Answer(call Call, res host.Result) Answer
-	// Blocks reports whether exit status 2 blocks the agent at this event,
-	// so that --fail-closed may use it. It is false where exit 2 means
-	// something else (keep working, retry).
-	Blocks(agentEvent string) bool
 	// QuietStderr reports whether the agent reads stderr as an answer when
 	// stdout is empty, so that nothing may go there on success.
 	QuietStderr() bool

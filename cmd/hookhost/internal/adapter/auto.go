@@ -105,7 +105,10 @@ func StartServer(ctx context.Context, s ServerCommand) error {
 	if idle <= 0 {
 		idle = AutoIdleExit
 	}
-	args := []string{"serve", "--http", "unix:" + s.Socket, "--idle-exit", idle.String(), "--dir", s.Dir}
+	// --strict: the agents' guard events deny while a file has no good
+	// version, as they fail closed when the hooks load in the agent's
+	// own process.
+	args := []string{"serve", "--http", "unix:" + s.Socket, "--idle-exit", idle.String(), "--dir", s.Dir, "--strict"}
 	if s.Config != "" {
 		args = append(args, "--config", s.Config)
 	}

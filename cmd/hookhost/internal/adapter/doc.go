@@ -19,10 +19,13 @@
 //
 // A dialect never fails: every Result maps to an answer. What can fail is
 // hookhost itself (stdin that is not an event, a hooks directory that
-// cannot be loaded, a server that is down with no fallback); RunCommand
-// returns those as a *Failure, which says whether the agent should block
-// (the caller's --fail-closed, for the events where blocking is
-// possible). The command maps it to the exit code.
+// cannot be loaded, a server that is down with no fallback, a fire). Each
+// dialect's table marks its guard events (Mapping.Guard), the ones where
+// the agent can be stopped; there a failure blocks unless the caller
+// chose to fail open. RunCommand returns failures as a *Failure, which
+// says whether the agent should block (the command maps it to exit 2) or
+// proceed (exit 1); Serve answers them as Failed does (a denial at the
+// guard methods).
 //
 // # Goroutines
 //

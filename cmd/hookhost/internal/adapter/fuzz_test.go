@@ -55,7 +55,7 @@ func FuzzCommandDialects(f *testing.F) {
 	f.Fuzz(func(t *testing.T, stdin string) {
 		for _, d := range dialects {
 			var out bytes.Buffer
-			opts := adapter.CommandOptions{Dialect: d, Connect: func(context.Context, string) (adapter.Firer, error) { return echoFirer{}, nil }}
+			opts := adapter.CommandOptions{Dialect: d, Connect: func(context.Context, adapter.Call) (adapter.Firer, error) { return echoFirer{}, nil }}
 			if err := adapter.RunCommand(context.Background(), opts, strings.NewReader(stdin), &out); err != nil {
 				continue
 			}
@@ -84,7 +84,7 @@ func FuzzRPCLines(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		var out bytes.Buffer
 		w := &lockedWriter{b: &out}
-		opts := adapter.RPCOptions{Dialect: picoclaw.Dialect{}, Firer: func(context.Context) (adapter.Firer, error) { return echoFirer{}, nil }}
+		opts := adapter.RPCOptions{Dialect: picoclaw.Dialect{}, Connect: func(context.Context, adapter.Call) (adapter.Firer, error) { return echoFirer{}, nil }}
 		if err := adapter.Serve(context.Background(), opts, strings.NewReader(in), w); err != nil {
 			t.Fatal(err)
 		}

@@ -53,11 +53,13 @@ const DrainTime = 1500 * time.Millisecond
 // RPCOptions configure Serve.
 type RPCOptions struct {
 	Dialect RPCDialect
-	// Firer returns the hooks to fire through for one call, closed after
-	// it; it may block until they are loaded. An error answers the call as
-	// its event fails: deny where the event fails closed, continue
-	// elsewhere.
-	Firer func(ctx context.Context) (Firer, error)
+	// Connect returns the hooks to fire a call through, closed after it;
+	// it may block until they are loaded. An error answers the call as
+	// Failed does.
+	Connect Connector
+	// FailOpen answers hookhost's own failures at the guard methods as
+	// their events fail (see Failed) rather than with a denial.
+	FailOpen bool
 	// Log receives malformed lines, notes and failures (stderr: every
 	// line there is a warning in the agent's log).
 	Log *slog.Logger
@@ -146,8 +148,7 @@ func (s *rpcServer) drain(cancel context.CancelFunc) {
 func (s *rpcServer) handle(n int, line []byte) error {
 	var msg rpcMessage
 	if err := json.Unmarshal(line, &msg); err != nil {
-		s.opts.Log.Warn("skipping a malformed line", "line", n, "error", err)
-		return nil
+		return s.malformed(n, line, err)
 	}
 	notification := msg.ID == nil
 	if msg.Method == "" {
@@ -162,6 +163,9 @@ func (s *rpcServer) handle(n int, line []byte) error {
 		if notification {
 			s.opts.Log.Warn("skipping a notification with bad params", "line", n, "method", msg.Method, "error", err)
 			return nil
+		}
+		if call := s.opts.Dialect.Request(msg.Method, nil); call.Guard && !s.opts.FailOpen {
+			return s.answerFailed(msg.ID, call, fmt.Errorf("invalid params: %w", err))
 		}
 		return s.writeError(msg.ID, codeInvalidParams, err.Error())
 	}
@@ -185,6 +189,43 @@ func (s *rpcServer) handle(n int, line []byte) error {
 	s.calls.Add(1)
 	go s.serveCall(msg.ID, notification, call)
 	return nil
+}
+
+// malformed handles a line that does not decode. A request to a guard
+// method whose id and method can still be read (its params nest deeper
+// than any decoder allows) is answered as a failure to fire, a denial:
+// left unanswered, the agent would wait for its timeout and proceed.
+// Anything else is logged and skipped.
+func (s *rpcServer) malformed(n int, line []byte, err error) error {
+	fields := topLevel(line, "id", "method")
+	var method string
+	if id := fields["id"]; scalarID(id) && json.Unmarshal(fields["method"], &method) == nil {
+		if call := s.opts.Dialect.Request(method, nil); call.Guard && !s.opts.FailOpen {
+			return s.answerFailed(id, call, fmt.Errorf("the request does not decode: %w", err))
+		}
+	}
+	s.opts.Log.Warn("skipping a malformed line", "line", n, "error", err)
+	return nil
+}
+
+// scalarID reports whether id is a request's id: a string or a number.
+func scalarID(id json.RawMessage) bool {
+	var v any
+	if json.Unmarshal(id, &v) != nil {
+		return false
+	}
+	switch v.(type) {
+	case string, float64:
+		return true
+	}
+	return false
+}
+
+// answerFailed answers a guard call that cannot fire.
+func (s *rpcServer) answerFailed(id json.RawMessage, call Call, err error) error {
+	s.opts.Log.Warn("cannot fire", "method", call.AgentEvent, "error", err)
+	ans := s.opts.Dialect.Answer(call, Failed(call, err, s.opts.FailOpen))
+	return s.writeAnswer(id, call, ans.Output)
 }
 
 // decodeParams decodes a request's params; absent or null means {}.
@@ -215,7 +256,7 @@ func (s *rpcServer) serveCall(id json.RawMessage, notification bool, call Call) 
 
 // fire fires the call; a failure to fire answers as the event fails.
 func (s *rpcServer) fire(ctx context.Context, call Call) host.Result {
-	f, err := s.opts.Firer(ctx)
+	f, err := s.opts.Connect(ctx, call)
 	if err == nil {
 		defer f.Close()
 		var res host.Result
@@ -223,24 +264,31 @@ func (s *rpcServer) fire(ctx context.Context, call Call) host.Result {
 		switch {
 		case err == nil:
 			return res
-		case ctx.Err() != nil && res.Event != "": // the deadline ended the chain: what ran stands
+		case ctx.Err() != nil && res.Event != "" && (!call.Guard || s.opts.FailOpen):
+			// The deadline ended the chain: what ran stands, but at a guard
+			// the hooks that did not run may have been the ones to deny.
 			s.opts.Log.Warn("deadline reached: answering with what the hooks decided so far",
 				"method", call.AgentEvent, "decision", res.Decision.Action)
 			return res
 		}
 	}
 	s.opts.Log.Warn("cannot fire", "method", call.AgentEvent, "error", err)
-	return Failed(call, err)
+	return Failed(call, err, s.opts.FailOpen)
 }
 
-// Failed is the result of a call that could not fire: deny where the
-// event fails closed, continue elsewhere.
-func Failed(call Call, err error) host.Result {
+// Failed is the result of a call that could not fire: deny at a guard
+// method unless failOpen; otherwise deny where the event fails closed
+// (tool.approve), continue elsewhere.
+func Failed(call Call, err error, failOpen bool) host.Result {
 	res := host.Result{Event: call.Event, Decision: host.Decision{Action: host.Continue}, Payload: call.Payload}
+	deny := call.Guard && !failOpen
 	for _, spec := range host.AgentEvents() {
 		if spec.Name == call.Event && (spec.OnError == host.FailClosed || spec.OnTimeout == host.FailClosed) {
-			res.Decision = host.Decision{Action: host.Deny, Reason: "hookhost: " + err.Error()}
+			deny = true
 		}
+	}
+	if deny {
+		res.Decision = host.Decision{Action: host.Deny, Reason: "hookhost: " + err.Error()}
 	}
 	return res
 }

@@ -19,6 +19,6 @@ func CommandSettings(events []string, command string, timeout int) map[string]an
 }
 
 // SortedKeys lists the agent events of a dialect's table, sorted.
-func SortedKeys(events map[string]string) []string {
+func SortedKeys(events map[string]Mapping) []string {
 	return slices.Sorted(maps.Keys(events))
 }

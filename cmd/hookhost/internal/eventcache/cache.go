@@ -191,7 +191,7 @@ func (c *Cache) Learn(p Plan, files []host.FileStatus, hooks []host.HookInfo) {
 		}
 		evs := events[f.Path]
 		if evs == nil {
-			evs = []string{}
+			continue // a file with no hooks is loaded, and reported, every time
 		}
 		slices.Sort(evs)
 		c.put(p, key, evs)

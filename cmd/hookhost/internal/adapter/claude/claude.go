@@ -46,17 +46,19 @@ var Names = [][2]string{
 	{"workspace", "cwd"}, {"kind", "notification_type"},
 }
 
-// Events maps Claude Code's events to hookhost's.
-var Events = map[string]string{
-	"PreToolUse":        "tool.execute.pre",
-	"PermissionRequest": "tool.approve",
-	"PostToolUse":       "tool.execute.post",
-	"UserPromptSubmit":  "turn.pre",
-	"Stop":              "loop.continue",
-	"SubagentStop":      "loop.continue",
-	"SessionStart":      "session.start",
-	"SessionEnd":        "session.end",
-	"Notification":      "notification",
+// Events maps Claude Code's events to hookhost's. The guard events are
+// those where exit status 2 blocks: a tool call, a permission, a prompt.
+// At Stop and SubagentStop exit 2 means "keep working", so they are not.
+var Events = map[string]adapter.Mapping{
+	"PreToolUse":        {Event: "tool.execute.pre", Guard: true},
+	"PermissionRequest": {Event: "tool.approve", Guard: true},
+	"PostToolUse":       {Event: "tool.execute.post"},
+	"UserPromptSubmit":  {Event: "turn.pre", Guard: true},
+	"Stop":              {Event: "loop.continue"},
+	"SubagentStop":      {Event: "loop.continue"},
+	"SessionStart":      {Event: "session.start"},
+	"SessionEnd":        {Event: "session.end"},
+	"Notification":      {Event: "notification"},
 }
 
 // Name implements adapter.CommandDialect.
@@ -65,12 +67,8 @@ func (Dialect) Name() string { return "claude" }
 // QuietStderr implements adapter.CommandDialect: Claude reads stdout only.
 func (Dialect) QuietStderr() bool { return false }
 
-// Blocks implements adapter.CommandDialect: exit 2 blocks a tool call, a
-// permission or a prompt; at Stop it would mean "keep working".
-func (Dialect) Blocks(agentEvent string) bool { return BlockingEvents[agentEvent] }
-
-// BlockingEvents are the events at which exit status 2 blocks.
-var BlockingEvents = map[string]bool{"PreToolUse": true, "PermissionRequest": true, "UserPromptSubmit": true}
+// Table implements adapter.CommandDialect.
+func (Dialect) Table() map[string]adapter.Mapping { return Events }
 
 // Request implements adapter.CommandDialect.
 func (Dialect) Request(input map[string]any) adapter.Call {
@@ -78,9 +76,8 @@ func (Dialect) Request(input map[string]any) adapter.Call {
 }
 
 // Request maps input with the events table given (Codex shares it).
-func Request(input map[string]any, events map[string]string) adapter.Call {
-	name := adapter.EventName(input)
-	call := adapter.Call{AgentEvent: name, Event: events[name]}
+func Request(input map[string]any, events map[string]adapter.Mapping) adapter.Call {
+	call := adapter.Map(events, adapter.EventName(input))
 	if call.Event == "" {
 		return call
 	}

@@ -14,7 +14,9 @@ type Dialect struct{}
 var _ adapter.CommandDialect = Dialect{}
 
 // Events maps Codex's events to hookhost's: Claude Code's table. Codex's
-// other events (Interrupt, PreCompact, …) get no answer.
+// other events (Interrupt, PreCompact, …) get no answer. The guard events
+// are Claude Code's too: Codex blocks at exit status 2 with a reason on
+// stderr at PreToolUse, PermissionRequest and UserPromptSubmit.
 var Events = claude.Events
 
 // Name implements adapter.CommandDialect.
@@ -23,8 +25,8 @@ func (Dialect) Name() string { return "codex" }
 // QuietStderr implements adapter.CommandDialect.
 func (Dialect) QuietStderr() bool { return false }
 
-// Blocks implements adapter.CommandDialect: as Claude Code.
-func (Dialect) Blocks(agentEvent string) bool { return claude.BlockingEvents[agentEvent] }
+// Table implements adapter.CommandDialect.
+func (Dialect) Table() map[string]adapter.Mapping { return Events }
 
 // Request implements adapter.CommandDialect.
 func (Dialect) Request(input map[string]any) adapter.Call { return claude.Request(input, Events) }

@@ -37,20 +37,21 @@ var Names = [][2]string{
 	{"workspace", "cwd"}, {"kind", "notification_type"},
 }
 
-// Events maps Gemini CLI's events to hookhost's.
-var Events = map[string]string{
-	"BeforeTool":   "tool.execute.pre",
-	"AfterTool":    "tool.execute.post",
-	"BeforeAgent":  "turn.pre",
-	"AfterAgent":   "loop.continue",
-	"BeforeModel":  "generation.pre",
-	"AfterModel":   "generation.post",
-	"SessionStart": "session.start",
-	"SessionEnd":   "session.end",
-	"Notification": "notification",
+// Events maps Gemini CLI's events to hookhost's. The guard events are
+// those where exit status 2 blocks: a tool call, a prompt, a model
+// request and a model response (AfterModel, where hooks redact what the
+// model said). At AfterAgent exit 2 means "retry", so it is not one.
+var Events = map[string]adapter.Mapping{
+	"BeforeTool":   {Event: "tool.execute.pre", Guard: true},
+	"AfterTool":    {Event: "tool.execute.post"},
+	"BeforeAgent":  {Event: "turn.pre", Guard: true},
+	"AfterAgent":   {Event: "loop.continue"},
+	"BeforeModel":  {Event: "generation.pre", Guard: true},
+	"AfterModel":   {Event: "generation.post", Guard: true},
+	"SessionStart": {Event: "session.start"},
+	"SessionEnd":   {Event: "session.end"},
+	"Notification": {Event: "notification"},
 }
-
-var blocking = map[string]bool{"BeforeTool": true, "BeforeAgent": true, "BeforeModel": true, "AfterModel": true}
 
 // Name implements adapter.CommandDialect.
 func (Dialect) Name() string { return "gemini" }
@@ -59,14 +60,12 @@ func (Dialect) Name() string { return "gemini" }
 // when stdout is empty.
 func (Dialect) QuietStderr() bool { return true }
 
-// Blocks implements adapter.CommandDialect. At AfterAgent exit 2 means
-// "retry", so it always fails open.
-func (Dialect) Blocks(agentEvent string) bool { return blocking[agentEvent] }
+// Table implements adapter.CommandDialect.
+func (Dialect) Table() map[string]adapter.Mapping { return Events }
 
 // Request implements adapter.CommandDialect.
 func (Dialect) Request(input map[string]any) adapter.Call {
-	name := adapter.EventName(input)
-	call := adapter.Call{AgentEvent: name, Event: Events[name]}
+	call := adapter.Map(Events, adapter.EventName(input))
 	if call.Event == "" {
 		return call
 	}

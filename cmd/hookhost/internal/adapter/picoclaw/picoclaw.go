@@ -8,14 +8,16 @@ import (
 	"github.com/hookhost/hookhost/host"
 )
 
-// Methods maps PicoClaw's methods to hookhost's events.
-var Methods = map[string]string{
-	"hook.before_tool":   "tool.execute.pre",
-	"hook.approve_tool":  "tool.approve",
-	"hook.after_tool":    "tool.execute.post",
-	"hook.before_llm":    "generation.pre",
-	"hook.after_llm":     "generation.post",
-	"hook.runtime_event": "runtime.event",
+// Methods maps PicoClaw's methods to hookhost's events. The guard
+// methods are those whose answer can stop a tool: before_tool (deny_tool)
+// and approve_tool (approved: false).
+var Methods = map[string]adapter.Mapping{
+	"hook.before_tool":   {Event: "tool.execute.pre", Guard: true},
+	"hook.approve_tool":  {Event: "tool.approve", Guard: true},
+	"hook.after_tool":    {Event: "tool.execute.post"},
+	"hook.before_llm":    {Event: "generation.pre"},
+	"hook.after_llm":     {Event: "generation.post"},
+	"hook.runtime_event": {Event: "runtime.event"},
 }
 
 // Hello is the method of the handshake.
@@ -48,7 +50,7 @@ func CheckHello(params map[string]any) (HelloResult, string) {
 // Request maps a method's params to a fire. Call.Event is empty for a
 // method hookhost does not know.
 func Request(method string, params map[string]any) adapter.Call {
-	call := adapter.Call{AgentEvent: method, Event: Methods[method]}
+	call := adapter.Map(Methods, method)
 	if call.Event == "" {
 		return call
 	}
