@@ -117,6 +117,12 @@ func geminiPre(toolInput string) string {
 
 const rmRoot = `{"command":"rm -rf /"}`
 
+// wipeDisk is a command only the destructive pack stops: the routes that
+// break that pack's file use it, so that with --fail-open no other
+// shipped guard (protect-settings asks about deleting /, which holds
+// agent settings) decides in its place.
+const wipeDisk = `{"command":"mkfs.ext4 /dev/sda1"}`
+
 // A failRoute is one way hookhost fails while deciding the guard event.
 type failRoute struct {
 	name string
@@ -152,11 +158,11 @@ var failRoutes = []failRoute{
 	}, 1, false},
 	{"guard file emptied", func(t *testing.T, d agentDialect, dir string) (string, []string) {
 		writeOrFail(t, filepath.Join(dir, "destructive", "destructive.lua"), "")
-		return d.guard(rmRoot), nil
+		return d.guard(wipeDisk), nil
 	}, 0, false},
 	{"syntax error in the guard file", func(t *testing.T, d agentDialect, dir string) (string, []string) {
 		writeOrFail(t, filepath.Join(dir, "destructive", "destructive.lua"), "hook.on(\"tool.execute.pre\", function(\n")
-		return d.guard(rmRoot), nil
+		return d.guard(wipeDisk), nil
 	}, 0, false},
 	{"server down, directory moved", func(t *testing.T, d agentDialect, dir string) (string, []string) {
 		if err := os.Rename(dir, dir+".moved"); err != nil {
@@ -303,6 +309,8 @@ func TestGeminiSilentUnderAddressSpaceLimit(t *testing.T) {
 // "proceed" — unless --fail-open, where before_tool continues.
 func TestPicoclawFailsClosed(t *testing.T) {
 	rm := toolCall("exec", map[string]any{"command": "rm -rf /"})
+	// wipe is stopped by the destructive pack alone (see wipeDisk).
+	wipe := toolCall("exec", map[string]any{"command": "mkfs.ext4 /dev/sda1"})
 	deep := toolCall("exec", map[string]any{"command": "rm -rf /"})
 	var nested any = "rm -rf /"
 	for range 600 {
@@ -315,10 +323,17 @@ func TestPicoclawFailsClosed(t *testing.T) {
 	if a := intact.call("hook.before_tool", rm); a.Result["action"] != "deny_tool" {
 		t.Fatalf("the shipped guardrails, intact: %s, want deny_tool", a.raw)
 	}
-	// approve_tool with no tool.approve hook approves: the shipped packs
-	// guard before_tool (docs/integrations/picoclaw.md says so loudly).
-	if a := intact.call("hook.approve_tool", rm); a.Result["approved"] != true {
-		t.Errorf("approve_tool, no tool.approve hook: %s", a.raw)
+	// The shipped packs guard tool.approve too: with no tool.approve hook
+	// approve_tool would approve everything (picoclaw.md says so loudly).
+	if a := intact.call("hook.approve_tool", rm); a.Result["approved"] != false {
+		t.Errorf("approve_tool through the shipped packs: %s, want approved false", a.raw)
+	}
+	bare := t.TempDir()
+	writeOrFail(t, filepath.Join(bare, "pre.lua"), `hook.on("tool.execute.pre", function() end)`)
+	preOnly := startPicoclaw(t, bare)
+	preOnly.hello()
+	if a := preOnly.call("hook.approve_tool", rm); a.Result["approved"] != true {
+		t.Errorf("approve_tool, no tool.approve hook: %s, want approved (no decision approves)", a.raw)
 	}
 	for _, tc := range []struct {
 		name   string
@@ -367,10 +382,10 @@ func TestPicoclawFailsClosed(t *testing.T) {
 			dir := tc.setup(t, copyShipped(t))
 			c := startPicoclaw(t, dir)
 			c.hello()
-			if a := c.call("hook.before_tool", rm); a.Result["action"] != "deny_tool" {
+			if a := c.call("hook.before_tool", wipe); a.Result["action"] != "deny_tool" {
 				t.Errorf("before_tool: %s, want deny_tool", a.raw)
 			}
-			if a := c.call("hook.approve_tool", rm); a.Result["approved"] != false {
+			if a := c.call("hook.approve_tool", wipe); a.Result["approved"] != false {
 				t.Errorf("approve_tool: %s, want a denial", a.raw)
 			}
 			if err := c.closeAndWait(); err != nil {
@@ -378,7 +393,7 @@ func TestPicoclawFailsClosed(t *testing.T) {
 			}
 			c = startPicoclaw(t, dir, "--fail-open")
 			c.hello()
-			if a := c.call("hook.before_tool", rm); a.Result["action"] != "continue" {
+			if a := c.call("hook.before_tool", wipe); a.Result["action"] != "continue" {
 				t.Errorf("--fail-open before_tool: %s, want continue", a.raw)
 			}
 			if err := c.closeAndWait(); err != nil {
