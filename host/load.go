@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -236,7 +237,7 @@ func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, e
 		return nil, out, fmt.Errorf("compiling %s: %w", name, ctx.Err())
 	}
 	if err == nil {
-		if err = checkEvents(name, lastByName(prog.Hooks()), events); err != nil {
+		if err = errors.Join(checkEvents(name, lastByName(prog.Hooks()), events), hookless(name, code, prog)); err != nil {
 			prog.Close()
 		}
 	}
@@ -290,4 +291,20 @@ func nulByte(name string, code []byte) error {
 	}
 	return &scripting.Error{File: name, Line: 1 + bytes.Count(code[:i], []byte{'\n'}),
 		Msg: "the file holds a NUL byte, which a hook file must not: Starlark would stop reading there and ignore the rest"}
+}
+
+// hookless refuses a file that registers no hook. A guard emptied
+// (": > guard.lua") or caught half written compiles to nothing, and
+// publishing that would switch its hooks off without a word; as a load
+// error, the file's last good version keeps serving, strict mode counts
+// it, and check reports it.
+func hookless(name string, code []byte, prog scripting.Program) error {
+	if len(prog.Hooks()) > 0 {
+		return nil
+	}
+	msg := "registers no hook (a hook file must call hook.on at least once)"
+	if len(bytes.TrimSpace(code)) == 0 {
+		msg = "the file is empty: it registers no hook"
+	}
+	return &scripting.Error{File: name, Msg: msg}
 }
