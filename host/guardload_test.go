@@ -123,3 +123,66 @@ func writeFile(t *testing.T, path, code string) {
 		t.Fatal(err)
 	}
 }
+
+// Files that are not scripts, or whose fault an engine quotes at
+// length: a load error keeps the offending line, clipped, and never the
+// rest of the file.
+func TestLoadErrorsAreClipped(t *testing.T) {
+	secret := strings.Repeat("SECRETLINE-0123456789abcdefghijklmnopqrstuvwxyz\n", 40)
+	long := strings.Repeat("S", 1000)
+	for _, c := range []struct {
+		name, file, code string
+		clipped           bool // the engine's message quotes more than fits
+	}{
+		{"lua/unterminated", "x.lua", "x = \"" + long + "\n" + secret, true},
+		{"lua/long-string-token", "x.lua", "x = 1\n[[" + secret + "]] = 2\n", true},
+		{"lua/unterminated-long-string", "x.lua", "x = [[" + secret, false},
+		{"lua/pem", "x.lua", "-----BEGIN PRIVATE KEY-----\n" + secret, false},
+		{"lua/binary", "x.lua", "\x7fELF\x02\x01\x01" + secret, false},
+		{"lua/env", "x.lua", "API_KEY=sk-" + long + "\n" + secret, false},
+		{"star/identifier", "x.star", strings.Repeat("a", 1000) + "\n", true},
+		{"star/env", "x.star", "API_KEY=sk" + long + "\n", true},
+		{"star/pem", "x.star", "-----BEGIN PRIVATE KEY-----\n" + secret, false},
+		{"star/binary", "x.star", "\x7fELF\x02\x01\x01" + secret, false},
+		{"star/unterminated", "x.star", "x = \"\"\"" + secret, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, c.file)
+			check := func(when string, h *Host) {
+				t.Helper()
+				st := h.Status()
+				if len(st.Problems) != 1 || len(st.Files) != 1 || st.Files[0].Err == nil {
+					t.Fatalf("%s: problems %q", when, st.Problems)
+				}
+				p := st.Problems[0]
+				if strings.Count(p, "SECRETLINE") > 1 || strings.Contains(p, "\n") {
+					t.Fatalf("%s: the problem quotes more than a line: %q", when, p)
+				}
+				msg := p[strings.Index(p, ": ")+2:]
+				if len(msg) > maxLoadErrorText+len("… (99999 more bytes)") || c.clipped != strings.Contains(msg, " more bytes)") {
+					t.Fatalf("%s: the message is not clipped at %d bytes with a marker: %q", when, maxLoadErrorText, msg)
+				}
+				if got := st.Files[0].Err.Error(); got != p {
+					t.Fatalf("%s: the file's error %q is not the problem %q", when, got, p)
+				}
+			}
+			writeFile(t, path, c.code)
+			h, err := New(context.Background(), Options{Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			check("first load", h)
+
+			writeFile(t, path, guardFor(c.file, "good"))
+			h.Rescan(context.Background(), TriggerAPI)
+			writeFile(t, path, c.code)
+			h.Rescan(context.Background(), TriggerAPI)
+			check("reload", h)
+			if r := fireOK(t, h, "tool.approve", nil); r.Decision.Reason != "good" {
+				t.Fatalf("the last good version should serve: %+v", r.Decision)
+			}
+		})
+	}
+}

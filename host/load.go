@@ -242,7 +242,7 @@ func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, e
 		}
 	}
 	if err != nil {
-		f := &loadedFile{path: name, pack: sf.pack, live: prev.live, err: err, lastHash: hash, unit: unit}
+		f := &loadedFile{path: name, pack: sf.pack, live: prev.live, err: clipLoadError(name, err), lastHash: hash, unit: unit}
 		return f, out.failed(f), nil
 	}
 	v := &version{hash: hash, prog: prog, unit: unit}
@@ -307,4 +307,41 @@ func hookless(name string, code []byte, prog scripting.Program) error {
 		msg = "the file is empty: it registers no hook"
 	}
 	return &scripting.Error{File: name, Msg: msg}
+}
+
+// maxLoadErrorText is the longest message a load error keeps.
+const maxLoadErrorText = 200
+
+// clipLoadError keeps of each message of a load error its first line, at
+// most maxLoadErrorText bytes, with a marker saying how much was left
+// out. An engine's message may quote the source near the fault (the
+// token, an unterminated string), and a file that is not a script at all
+// (a secret copied or linked in, a binary) must not come back through
+// problems, status and logs; the offending line, clipped, is enough to
+// find the fault. Each error keeps its file, line and cause.
+func clipLoadError(file string, err error) error {
+	leaves := flattenErrors(err)
+	out := make([]error, len(leaves))
+	for i, e := range leaves {
+		if se, ok := e.(*scripting.Error); ok {
+			c := *se
+			c.Msg, c.Backtrace = clipLine(se.Msg), clipLine(se.Backtrace)
+			out[i] = &c
+			continue
+		}
+		out[i] = &scripting.Error{File: file, Msg: clipLine(e.Error()), Err: e}
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return errors.Join(out...)
+}
+
+// clipLine is s up to its first newline, at most maxLoadErrorText bytes.
+func clipLine(s string) string {
+	n := maxLoadErrorText
+	if i := strings.IndexByte(s, '\n'); i >= 0 && i < n {
+		n = i
+	}
+	return scripting.Clip(s, n)
 }
