@@ -132,7 +132,7 @@ func TestLoadErrorsAreClipped(t *testing.T) {
 	long := strings.Repeat("S", 1000)
 	for _, c := range []struct {
 		name, file, code string
-		clipped           bool // the engine's message quotes more than fits
+		clipped          bool // the engine's message quotes more than fits
 	}{
 		{"lua/unterminated", "x.lua", "x = \"" + long + "\n" + secret, true},
 		{"lua/long-string-token", "x.lua", "x = 1\n[[" + secret + "]] = 2\n", true},
