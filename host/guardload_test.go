@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -184,5 +185,134 @@ func TestLoadErrorsAreClipped(t *testing.T) {
 				t.Fatalf("the last good version should serve: %+v", r.Decision)
 			}
 		})
+	}
+}
+
+// Symlinks are followed only to targets inside the hooks directory. A
+// script linked from outside is a load error that names the link and
+// never quotes the target; a directory linked from outside is left out
+// with a note.
+func TestSymlinksStayInside(t *testing.T) {
+	const secret = "SECRET-TOKEN-0123456789"
+	outsideScript := map[string]string{".lua": `hook.on("tool.approve", function() return hook.deny("` + secret + `") end, { name = "g" })`,
+		".star": "hook.on(\"tool.approve\", lambda: hook.deny(\"" + secret + "\"), name = \"g\")\n"}
+	outsideMsg := ": a symlink that leads outside the hooks directory: not loaded (symlinks are followed only to files inside it)"
+	for _, ext := range []string{".lua", ".star"} {
+		for _, c := range []struct {
+			name string
+			// setup makes the links in dir; out is a directory outside it
+			// holding x<ext> (a valid script) and pack/.
+			setup   func(t *testing.T, dir, out string)
+			reason  string // the deny of the loaded x<ext>; empty when none loads
+			problem string // the one problem expected; empty when none
+			note    string
+		}{
+			{name: "relative-inside", setup: func(t *testing.T, dir, out string) {
+				writeFile(t, filepath.Join(dir, "lib", "real"+ext), guardFor(ext, "inside"))
+				symlink(t, filepath.Join("lib", "real"+ext), filepath.Join(dir, "x"+ext))
+			}, reason: "inside", note: "lib/: not a hook pack (no HOOK.md), ignored"},
+			{name: "configmap", setup: func(t *testing.T, dir, out string) {
+				writeFile(t, filepath.Join(dir, "..2026_01_01", "x"+ext), guardFor(ext, "configmap"))
+				symlink(t, "..2026_01_01", filepath.Join(dir, "..data"))
+				symlink(t, filepath.Join("..data", "x"+ext), filepath.Join(dir, "x"+ext))
+			}, reason: "configmap"},
+			{name: "absolute-inside", setup: func(t *testing.T, dir, out string) {
+				writeFile(t, filepath.Join(dir, ".real", "x"+ext), guardFor(ext, "absolute"))
+				symlink(t, filepath.Join(dir, ".real", "x"+ext), filepath.Join(dir, "x"+ext))
+			}, reason: "absolute"},
+			{name: "relative-outside", setup: func(t *testing.T, dir, out string) {
+				rel, _ := filepath.Rel(dir, filepath.Join(out, "x"+ext))
+				symlink(t, rel, filepath.Join(dir, "x"+ext))
+			}, problem: "x" + ext + outsideMsg},
+			{name: "absolute-outside", setup: func(t *testing.T, dir, out string) {
+				symlink(t, filepath.Join(out, "x"+ext), filepath.Join(dir, "x"+ext))
+			}, problem: "x" + ext + outsideMsg},
+			{name: "through-data-outside", setup: func(t *testing.T, dir, out string) {
+				symlink(t, out, filepath.Join(dir, "..data"))
+				symlink(t, filepath.Join("..data", "x"+ext), filepath.Join(dir, "x"+ext))
+			}, problem: "x" + ext + outsideMsg},
+			{name: "in-a-pack", setup: func(t *testing.T, dir, out string) {
+				writeFile(t, filepath.Join(dir, "p", "HOOK.md"), "---\ndescription: a pack\n---\n")
+				symlink(t, filepath.Join(out, "x"+ext), filepath.Join(dir, "p", "x"+ext))
+			}, problem: "p/x" + ext + outsideMsg},
+			{name: "pack-outside", setup: func(t *testing.T, dir, out string) {
+				symlink(t, filepath.Join(out, "pack"), filepath.Join(dir, "p"))
+			}, note: "p: a symlink that leads outside the hooks directory, ignored"},
+			{name: "dangling", setup: func(t *testing.T, dir, out string) {
+				symlink(t, "gone"+ext, filepath.Join(dir, "x"+ext))
+			}, problem: "x" + ext + ": cannot read: "},
+		} {
+			t.Run(ext[1:]+"/"+c.name, func(t *testing.T) {
+				dir, out := t.TempDir(), t.TempDir()
+				writeFile(t, filepath.Join(out, "x"+ext), outsideScript[ext])
+				writeFile(t, filepath.Join(out, "pack", "HOOK.md"), "---\ndescription: outside\n---\n")
+				writeFile(t, filepath.Join(out, "pack", "y"+ext), outsideScript[ext])
+				c.setup(t, dir, out)
+				for _, strict := range []bool{false, true} {
+					h, err := New(context.Background(), Options{Dir: dir, Strict: strict})
+					if err != nil {
+						t.Fatal(err)
+					}
+					st := h.Status()
+					r := fireOK(t, h, "tool.approve", nil)
+					h.Close()
+					js, _ := st.MarshalJSON()
+					if strings.Contains(string(js), secret) || strings.Contains(r.Decision.Reason, secret) {
+						t.Fatalf("the outside file was read: %s %+v", js, r.Decision)
+					}
+					switch {
+					case c.problem == "" && len(st.Problems) != 0:
+						t.Fatalf("problems %q", st.Problems)
+					case c.problem != "" && (len(st.Problems) != 1 || !strings.HasPrefix(st.Problems[0], c.problem)):
+						t.Fatalf("problems %q, want one starting %q", st.Problems, c.problem)
+					case c.note != "" && (len(st.Notes) != 1 || st.Notes[0] != c.note):
+						t.Fatalf("notes %q, want [%q]", st.Notes, c.note)
+					case c.reason != "" && r.Decision.Reason != c.reason:
+						t.Fatalf("fire: %+v, want %q", r.Decision, c.reason)
+					case strict && c.problem != "" && (r.Decision.Action != Deny || !strings.HasPrefix(r.Decision.Reason, "hookhost: ")):
+						t.Fatalf("strict: %+v, want the fail-closed deny", r.Decision)
+					case !strict && c.reason == "" && r.Decision.Action != Continue:
+						t.Fatalf("fire: %+v, want nothing loaded", r.Decision)
+					}
+				}
+			})
+		}
+	}
+}
+
+// A guard replaced by a symlink to a file outside: the last good version
+// keeps serving and the link is reported.
+func TestSymlinkOutsideKeepsLastGood(t *testing.T) {
+	for _, ext := range []string{".lua", ".star"} {
+		t.Run(ext[1:], func(t *testing.T) {
+			dir, out := t.TempDir(), t.TempDir()
+			path := filepath.Join(dir, "g"+ext)
+			writeFile(t, path, guardFor(ext, "good"))
+			writeFile(t, filepath.Join(out, "g"+ext), guardFor(ext, "outside"))
+			h, err := New(context.Background(), Options{Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			os.Remove(path)
+			symlink(t, filepath.Join(out, "g"+ext), path)
+			rep := h.Rescan(context.Background(), TriggerAPI)
+			if len(rep.Files) != 1 || rep.Files[0].Outcome != FileFailed || !errors.Is(rep.Files[0].Err, ErrOutsideDir) {
+				t.Fatalf("report %+v", rep.Files)
+			}
+			if r := fireOK(t, h, "tool.approve", nil); r.Decision.Reason != "good" || len(r.Problems) != 1 {
+				t.Fatalf("%+v problems %q, want the last good version", r.Decision, r.Problems)
+			}
+		})
+	}
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
 	}
 }

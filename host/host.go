@@ -202,7 +202,7 @@ func sourceFS(opts Options) (fs.FS, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("host: %s is not a directory", opts.Dir)
 	}
-	return os.DirFS(opts.Dir), nil
+	return DirFS(opts.Dir), nil
 }
 
 // baseEvents is the agent catalog plus the embedder's events, validated.

@@ -140,7 +140,8 @@ func (s *scanResult) names() []string {
 
 // scan lists the script files of the directory and of its hook packs.
 // Names starting with "." (editor files, a ConfigMap's ..data) and test
-// files (*_test.lua, *_test.star) are skipped; symlinks are followed.
+// files (*_test.lua, *_test.star) are skipped; symlinks are followed
+// within the directory (see DirFS).
 func (h *Host) scan() (*scanResult, error) {
 	entries, err := fs.ReadDir(h.fsys, ".")
 	if err != nil {
@@ -152,11 +153,13 @@ func (h *Host) scan() (*scanResult, error) {
 		if strings.HasPrefix(name, ".") {
 			continue
 		}
-		switch kind := h.entryKind(name, e); kind {
+		switch kind, err := h.entryKind(name, e); kind {
 		case entryScript:
 			sc.files[name] = scannedFile{name: name}
 		case entryDir:
 			h.scanPack(sc, name)
+		default:
+			sc.noteOutside(name, err)
 		}
 	}
 	return sc, nil
@@ -170,23 +173,38 @@ const (
 	entryDir
 )
 
-// entryKind classifies a directory entry, following symlinks.
-func (h *Host) entryKind(name string, e fs.DirEntry) entryKind {
+// entryKind classifies a directory entry, following symlinks. A symlink
+// that cannot be followed (its target is missing, or outside the hooks
+// directory) counts as a script when its name is one, so that loading it
+// reports why; otherwise err says why it is left out.
+func (h *Host) entryKind(name string, e fs.DirEntry) (entryKind, error) {
 	mode := e.Type()
 	if mode&fs.ModeSymlink != 0 {
 		info, err := fs.Stat(h.fsys, name)
 		if err != nil {
-			return entryOther
+			if h.isScript(path.Base(name)) {
+				return entryScript, nil
+			}
+			return entryOther, err
 		}
 		mode = info.Mode()
 	}
 	switch {
 	case mode.IsDir():
-		return entryDir
+		return entryDir, nil
 	case mode.IsRegular() && h.isScript(path.Base(name)):
-		return entryScript
+		return entryScript, nil
 	}
-	return entryOther
+	return entryOther, nil
+}
+
+// noteOutside notes an entry left out because it is a symlink leading
+// outside the hooks directory (a script so linked is a load error
+// instead).
+func (s *scanResult) noteOutside(name string, err error) {
+	if errors.Is(err, ErrOutsideDir) {
+		s.notes = append(s.notes, fmt.Sprintf("%s: a symlink that leads outside the hooks directory, ignored", name))
+	}
 }
 
 // isScript reports whether a file name is a hook script of the host's
@@ -217,8 +235,7 @@ func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, e
 			out.Outcome, out.Err, out.Version = FileUnchanged, prev.err, prev.liveHash()
 			return prev, out, nil
 		}
-		f := &loadedFile{path: name, pack: sf.pack, live: prev.live, unit: prev.unit, lastHash: unreadable,
-			err: &scripting.Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err), Err: err}}
+		f := &loadedFile{path: name, pack: sf.pack, live: prev.live, unit: prev.unit, lastHash: unreadable, err: readError(name, err)}
 		return f, out.failed(f), nil
 	}
 	hash := contentHash(code)
@@ -251,6 +268,17 @@ func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, e
 		out.Outcome = FileAdded
 	}
 	return &loadedFile{path: name, pack: sf.pack, live: v, lastHash: hash, unit: unit}, out, nil
+}
+
+// readError is the load error of a file that could not be read. A
+// symlink leading outside the hooks directory is named as such, and its
+// target never: the link's name is the operator's to fix.
+func readError(name string, err error) error {
+	if errors.Is(err, ErrOutsideDir) {
+		return &scripting.Error{File: name, Err: err,
+			Msg: "a symlink that leads outside the hooks directory: not loaded (symlinks are followed only to files inside it)"}
+	}
+	return &scripting.Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err), Err: err}
 }
 
 // engineFor is the engine that compiles a file, and the worker unit it

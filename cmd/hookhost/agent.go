@@ -211,7 +211,7 @@ func (o *agentOptions) plan(event string) (*eventcache.Cache, eventcache.Plan, b
 		return nil, eventcache.Plan{}, false
 	}
 	cache := eventcache.Open(path)
-	plan, err := cache.Plan(os.DirFS(o.Dir), o.cacheSalt(), event, host.IsScript)
+	plan, err := cache.Plan(host.DirFS(o.Dir), o.cacheSalt(), event, host.IsScript)
 	if err != nil {
 		return nil, eventcache.Plan{}, false
 	}
