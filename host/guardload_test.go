@@ -3,10 +3,16 @@ package host
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"testing/fstest"
+	"time"
 )
 
 // Files that load without error but register no hook, in both
@@ -314,5 +320,161 @@ func symlink(t *testing.T, target, link string) {
 	}
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The storm of in-place edits: a guard is rewritten again and again by
+// truncating it and writing it anew (at once, or in two halves whose
+// first registers no hook), while fires run. Every fire is denied by
+// some version of the guard: the empty or half-written file is never
+// published. The rewrites are paced by the fires the test sees, not by
+// the clock, so the outcome does not depend on the machine's speed.
+func TestWatchInPlaceEditStorm(t *testing.T) {
+	const edits = 80
+	for _, lang := range []struct {
+		ext          string
+		first, whole func(n int) string
+	}{
+		{".lua", func(n int) string { return fmt.Sprintf("-- the guard, version %d\nlocal reason = \"v%d\"\n", n, n) },
+			func(n int) string {
+				return fmt.Sprintf("-- the guard, version %d\nlocal reason = \"v%d\"\n", n, n) +
+					`hook.on("tool.approve", function() return hook.deny(reason) end, { name = "g", timeout = "5m" })` + "\n"
+			}},
+		{".star", func(n int) string { return fmt.Sprintf("# the guard, version %d\nreason = \"v%d\"\n", n, n) },
+			func(n int) string {
+				return fmt.Sprintf("# the guard, version %d\nreason = \"v%d\"\n", n, n) +
+					"def g():\n    return hook.deny(reason)\n\nhook.on(\"tool.approve\", g, timeout = \"5m\")\n"
+			}},
+	} {
+		t.Run(lang.ext[1:], func(t *testing.T) {
+			name := "g" + lang.ext
+			w := startWatched(t, map[string]string{name: lang.whole(0)}, Options{})
+			w.waitReason("v0")
+			var stop atomic.Bool
+			var fires atomic.Int64
+			var wg sync.WaitGroup
+			for range 4 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for !stop.Load() {
+						r, err := w.h.Fire(context.Background(), "tool.approve", map[string]any{"tool_name": "bash"})
+						fires.Add(1)
+						if err != nil || r.Decision.Action != Deny || !strings.HasPrefix(r.Decision.Reason, "v") {
+							t.Errorf("a fire during the storm: %+v %v, want a deny of some version", r.Decision, err)
+							stop.Store(true)
+							return
+						}
+					}
+				}()
+			}
+			for n := 1; n <= edits && !stop.Load(); n++ {
+				f, err := os.OpenFile(w.path(name), os.O_WRONLY|os.O_TRUNC, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Let a few fires run while the file is empty, and, every other
+				// edit, while it holds only its first half.
+				waitFires(&fires, &stop, 2)
+				if n%2 == 0 {
+					f.WriteString(lang.first(n))
+					waitFires(&fires, &stop, 2)
+					f.WriteString(lang.whole(n)[len(lang.first(n)):])
+				} else {
+					f.WriteString(lang.whole(n))
+				}
+				f.Close()
+				waitFires(&fires, &stop, 2)
+			}
+			if t.Failed() {
+				return
+			}
+			w.waitFor("the last version", func(r Result, st Status) bool {
+				return r.Decision.Reason == fmt.Sprintf("v%d", edits) && len(st.Problems) == 0
+			})
+			stop.Store(true)
+			wg.Wait()
+		})
+	}
+}
+
+// waitFires waits until n more fires have run, or the fires stopped.
+func waitFires(fires *atomic.Int64, stop *atomic.Bool, n int64) {
+	for start := fires.Load(); fires.Load() < start+n && !stop.Load(); {
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// A fake file for settled: each stat and read returns the next of its
+// states (the last one repeats).
+type settlingFile struct {
+	states []struct {
+		data  string
+		mtime int64
+	}
+	stats, reads int
+}
+
+func (f *settlingFile) stat() (fs.FileInfo, error) {
+	s := f.states[min(f.stats, len(f.states)-1)]
+	f.stats++
+	return fstest.MapFS{"f": {Data: []byte(s.data), ModTime: time.Unix(0, s.mtime)}}.Stat("f")
+}
+
+func (f *settlingFile) read() ([]byte, error) {
+	s := f.states[min(f.reads, len(f.states)-1)]
+	f.reads++
+	return []byte(s.data), nil
+}
+
+// settled reads a changed file until two reads agree in content, size
+// and time; an unchanged file, or one read without settling, is read
+// once.
+func TestSettled(t *testing.T) {
+	type state = struct {
+		data  string
+		mtime int64
+	}
+	good := "hook.on(...)"
+	for _, c := range []struct {
+		name     string
+		settle   bool
+		lastHash string
+		states   []state
+		cancel   bool
+		want     string
+		wantErr  error
+		reads    int
+	}{
+		{name: "no settling", states: []state{{"", 1}, {good, 2}}, want: "", reads: 1},
+		{name: "unchanged", settle: true, lastHash: contentHash([]byte(good)), states: []state{{good, 1}}, want: good, reads: 1},
+		{name: "still", settle: true, states: []state{{good, 1}}, want: good, reads: 2},
+		{name: "emptied then filled", settle: true, states: []state{{"", 1}, {good, 2}}, want: good, reads: 3},
+		{name: "same content, new time", settle: true, states: []state{{"", 1}, {"", 2}, {good, 3}}, want: good, reads: 4},
+		{name: "cancelled", settle: true, cancel: true, states: []state{{"", 1}}, wantErr: context.Canceled, reads: 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := &settlingFile{states: c.states}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if c.cancel {
+				cancel()
+			}
+			got, err := settled(ctx, c.lastHash, c.settle, f.stat, f.read)
+			if string(got) != c.want || !errors.Is(err, c.wantErr) || f.reads != c.reads {
+				t.Fatalf("got %q %v after %d reads, want %q %v after %d", got, err, f.reads, c.want, c.wantErr, c.reads)
+			}
+		})
+	}
+}
+
+// A file that never holds still fails to load: its last good version
+// keeps serving.
+func TestSettledNeverStill(t *testing.T) {
+	n := 0
+	read := func() ([]byte, error) { n++; return []byte(strings.Repeat("x", n)), nil }
+	stat := func() (fs.FileInfo, error) { return fstest.MapFS{"f": {}}.Stat("f") }
+	if _, err := settled(context.Background(), "", true, stat, read); !errors.Is(err, errUnsettled) {
+		t.Fatalf("err %v, want errUnsettled", err)
 	}
 }

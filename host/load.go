@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/hookhost/hookhost/scripting"
 )
@@ -82,9 +83,10 @@ func (s *fileSet) discard() {
 // changed since prev; the others keep their loadedFile. A file that
 // fails keeps its previous good version. With retryFailed, files whose
 // latest content failed are compiled again even if unchanged (new events
-// may make them valid). If ctx ends, everything compiled is closed and
+// may make them valid). With settle, a changed file is read until its
+// content holds still (readSettled). If ctx ends, everything compiled is closed and
 // nothing is recorded: the next reload starts from prev again.
-func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, prevPacks map[string]*packState, events map[string]*EventSpec, cfg *Config, retryFailed bool) (*fileSet, error) {
+func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, prevPacks map[string]*packState, events map[string]*EventSpec, cfg *Config, retryFailed, settle bool) (*fileSet, error) {
 	sc, err := h.scan()
 	if err != nil {
 		return nil, err
@@ -96,7 +98,7 @@ func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, prevP
 			set.discard()
 			return nil, err
 		}
-		f, outcome, err := h.loadFile(ctx, prev[name], sc.files[name], events, cfg, retryFailed)
+		f, outcome, err := h.loadFile(ctx, prev[name], sc.files[name], events, cfg, retryFailed, settle)
 		if err != nil {
 			set.discard()
 			return nil, err
@@ -220,15 +222,19 @@ type fileOutcome struct {
 	fresh *version
 }
 
-// loadFile compiles a file if its content changed since prev. The error
-// is only for a compile cut short by ctx.
-func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, events map[string]*EventSpec, cfg *Config, retryFailed bool) (*loadedFile, fileOutcome, error) {
+// loadFile compiles a file if its content changed since prev (with
+// settle, once the new content stopped changing: see readSettled). The
+// error is only for a read or compile cut short by ctx.
+func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, events map[string]*EventSpec, cfg *Config, retryFailed, settle bool) (*loadedFile, fileOutcome, error) {
 	name := sf.name
 	if prev == nil {
 		prev = &loadedFile{path: name, pack: sf.pack}
 	}
 	out := fileOutcome{FileOutcome: FileOutcome{Path: name, Pack: sf.pack}}
-	code, err := fs.ReadFile(h.fsys, name)
+	code, err := h.readSettled(ctx, name, prev.lastHash, settle)
+	if err != nil && ctx.Err() != nil {
+		return nil, out, fmt.Errorf("reading %s: %w", name, ctx.Err())
+	}
 	if err != nil {
 		unreadable := unreadableMark(err)
 		if unreadable == prev.lastHash && prev.pack == sf.pack { // the same failure as last time
@@ -253,13 +259,16 @@ func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, e
 	if err != nil && ctx.Err() != nil {
 		return nil, out, fmt.Errorf("compiling %s: %w", name, ctx.Err())
 	}
+	if err != nil { // the engine's text, which may quote the file
+		err = clipLoadError(name, err)
+	}
 	if err == nil {
 		if err = errors.Join(checkEvents(name, lastByName(prog.Hooks()), events), hookless(name, code, prog)); err != nil {
 			prog.Close()
 		}
 	}
 	if err != nil {
-		f := &loadedFile{path: name, pack: sf.pack, live: prev.live, err: clipLoadError(name, err), lastHash: hash, unit: unit}
+		f := &loadedFile{path: name, pack: sf.pack, live: prev.live, err: err, lastHash: hash, unit: unit}
 		return f, out.failed(f), nil
 	}
 	v := &version{hash: hash, prog: prog, unit: unit}
@@ -277,6 +286,9 @@ func readError(name string, err error) error {
 	if errors.Is(err, ErrOutsideDir) {
 		return &scripting.Error{File: name, Err: err,
 			Msg: "a symlink that leads outside the hooks directory: not loaded (symlinks are followed only to files inside it)"}
+	}
+	if errors.Is(err, errUnsettled) {
+		return &scripting.Error{File: name, Msg: err.Error(), Err: err}
 	}
 	return &scripting.Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err), Err: err}
 }
@@ -372,4 +384,70 @@ func clipLine(s string) string {
 		n = i
 	}
 	return scripting.Clip(s, n)
+}
+
+// Settling: a file written in place (truncated, then filled) is empty or
+// half written for a moment, and a rescan that reads it then must not
+// take that for the new version.
+const (
+	// settleInterval is how long a changed file's content must stay the
+	// same before it is compiled.
+	settleInterval = 20 * time.Millisecond
+	// settleMax bounds the wait for a file that keeps changing: it then
+	// fails to load (errUnsettled), so its last good version serves until
+	// a later rescan finds it still.
+	settleMax = 2 * time.Second
+)
+
+// errUnsettled is the read error of a file that kept changing for
+// settleMax.
+var errUnsettled = fmt.Errorf("the file kept changing for %v while it was read; it loads once it holds still", settleMax)
+
+// readSettled reads a file. With settle, content other than the one last
+// seen (lastHash) is read again after settleInterval until two reads in
+// a row agree, and the file's size and modification time did not change
+// between them; after settleMax it fails with errUnsettled.
+func (h *Host) readSettled(ctx context.Context, name, lastHash string, settle bool) ([]byte, error) {
+	return settled(ctx, lastHash, settle, func() (fs.FileInfo, error) { return fs.Stat(h.fsys, name) },
+		func() ([]byte, error) { return fs.ReadFile(h.fsys, name) })
+}
+
+// settled is readSettled for any file, given how to stat and read it.
+func settled(ctx context.Context, lastHash string, settle bool, stat func() (fs.FileInfo, error), read func() ([]byte, error)) ([]byte, error) {
+	// A read's stamp is the file's size and time before it: two reads
+	// that agree may still have straddled a truncation and a refill.
+	stamped := func() (string, []byte, error) {
+		info, err := stat()
+		if err != nil {
+			return "", nil, err
+		}
+		data, err := read()
+		return fmt.Sprint(info.Size(), info.ModTime().UnixNano()), data, err
+	}
+	if !settle {
+		return read()
+	}
+	stamp, code, err := stamped()
+	if err != nil || contentHash(code) == lastHash {
+		return code, err
+	}
+	deadline := time.Now().Add(settleMax)
+	timer := time.NewTimer(settleInterval)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-timer.C:
+		}
+		again, data, err := stamped()
+		if err != nil || again == stamp && bytes.Equal(data, code) {
+			return data, err
+		}
+		if time.Now().After(deadline) {
+			return nil, errUnsettled
+		}
+		stamp, code = again, data
+		timer.Reset(settleInterval)
+	}
 }

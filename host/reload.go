@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,7 +70,10 @@ func (h *Host) reloadLocked(ctx context.Context, retryFailed bool) (ReloadReport
 		rep.Err = ErrClosed
 		return rep, nil
 	}
-	next := h.nextConfigLocked()
+	// The first load has no last good version to wait with: it reads
+	// what is there (and an empty file fails to load).
+	settle := h.current.Load() != nil
+	next := h.nextConfigLocked(ctx, settle)
 	rep.Config = ConfigOutcome{Path: h.cfgPath, Changed: next.changed, Err: next.err, Unchanged: !next.tried}
 	if !next.tried {
 		rep.Config.Err = h.cfgErr
@@ -82,7 +86,7 @@ func (h *Host) reloadLocked(ctx context.Context, retryFailed bool) (ReloadReport
 	// Files compile in their workers as they load, so the config's
 	// start-up limit must apply before they do.
 	h.workers.SetStartTimeout(next.cfg.Limits.WorkerStart)
-	set, err := h.loadFiles(ctx, h.files, h.packs, events, next.cfg, retryFailed || next.changed)
+	set, err := h.loadFiles(ctx, h.files, h.packs, events, next.cfg, retryFailed || next.changed, settle)
 	if err != nil {
 		rep.Err = err
 		return rep, nil
@@ -197,15 +201,20 @@ type configCandidate struct {
 	err   error
 }
 
-// nextConfigLocked reads the config file again. New content that fails
-// (unreadable, bad YAML, unknown keys, events that do not fit) leaves the
-// live config in place and is reported.
-func (h *Host) nextConfigLocked() configCandidate {
+// nextConfigLocked reads the config file again (with settle, once new
+// content holds still: see settled). New content that fails (unreadable,
+// bad YAML, unknown keys, events that do not fit) leaves the live config
+// in place and is reported.
+func (h *Host) nextConfigLocked(ctx context.Context, settle bool) configCandidate {
 	keep := configCandidate{cfg: h.cfg, hash: h.cfgHash}
 	if h.cfgPath == "" {
 		return keep
 	}
-	data, err := os.ReadFile(h.cfgPath)
+	data, err := settled(ctx, h.cfgHash, settle, func() (fs.FileInfo, error) { return os.Stat(h.cfgPath) },
+		func() ([]byte, error) { return os.ReadFile(h.cfgPath) })
+	if err != nil && ctx.Err() != nil {
+		return keep // the reload fails on ctx as it loads the files
+	}
 	if err != nil {
 		// The same read error as last time is no news: recorded like a
 		// content hash, it keeps a rescan that changes nothing from
