@@ -478,3 +478,143 @@ func TestSettledNeverStill(t *testing.T) {
 		t.Fatalf("err %v, want errUnsettled", err)
 	}
 }
+
+// A hooks directory moved away, or replaced by a file: the last good
+// hooks keep serving, the directory's error is a problem (once per
+// distinct error), and the directory back loads again.
+func TestDirectoryGoneKeepsServing(t *testing.T) {
+	for _, ext := range []string{".lua", ".star"} {
+		t.Run(ext[1:], func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "hooks.d")
+			away := filepath.Join(t.TempDir(), "moved")
+			writeFile(t, filepath.Join(dir, "g"+ext), guardFor(ext, "v1"))
+			h, err := New(context.Background(), Options{Dir: dir, Strict: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			serving := func(when, reason, problem string) {
+				t.Helper()
+				r := fireOK(t, h, "tool.approve", nil)
+				st := h.Status()
+				if r.Decision.Action != Deny || r.Decision.Reason != reason {
+					t.Fatalf("%s: %+v, want deny %q", when, r.Decision, reason)
+				}
+				if problem == "" && (r.Problems != nil || st.Problems != nil) {
+					t.Fatalf("%s: problems %q %q", when, r.Problems, st.Problems)
+				}
+				if problem != "" && (len(r.Problems) != 1 || !strings.HasPrefix(r.Problems[0], problem) ||
+					len(st.Problems) != 1 || st.Problems[0] != r.Problems[0]) {
+					t.Fatalf("%s: problems %q %q, want one starting %q", when, r.Problems, st.Problems, problem)
+				}
+			}
+			gone := filepath.ToSlash(dir) + ": cannot read the hooks directory: "
+			rescan := func(when string, published bool) {
+				t.Helper()
+				rep := h.Rescan(context.Background(), TriggerWatch)
+				var de *DirError
+				if !errors.As(rep.Err, &de) || rep.Published != published {
+					t.Fatalf("%s: %+v, want a DirError, published %v", when, rep, published)
+				}
+			}
+
+			if err := os.Rename(dir, away); err != nil {
+				t.Fatal(err)
+			}
+			rescan("moved away", true)
+			serving("moved away", "v1", gone)
+			rescan("still away", false)
+
+			writeFile(t, dir, "not a directory")
+			rescan("a file in its place", true)
+			serving("a file in its place", "v1", gone)
+			os.Remove(dir)
+
+			writeFile(t, filepath.Join(away, "g"+ext), guardFor(ext, "v2"))
+			if err := os.Rename(away, dir); err != nil {
+				t.Fatal(err)
+			}
+			if rep := h.Rescan(context.Background(), TriggerWatch); rep.Err != nil || !rep.Published {
+				t.Fatalf("back: %+v", rep)
+			}
+			serving("back", "v2", "")
+		})
+	}
+}
+
+// An fs.FS whose top directory can be made unreadable (the tests may run
+// as root, whom chmod does not stop).
+type lockableFS struct {
+	fstest.MapFS
+	locked *atomic.Bool
+}
+
+func (l lockableFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if l.locked.Load() {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrPermission}
+	}
+	return l.MapFS.ReadDir(name)
+}
+
+// An unreadable directory: a host that loaded keeps serving and reports
+// it; a first load fails with the error.
+func TestDirectoryUnreadable(t *testing.T) {
+	for _, ext := range []string{".lua", ".star"} {
+		t.Run(ext[1:], func(t *testing.T) {
+			locked := &atomic.Bool{}
+			fsys := lockableFS{MapFS: fstest.MapFS{"g" + ext: {Data: []byte(guardFor(ext, "v1"))}}, locked: locked}
+			h, err := New(context.Background(), Options{FS: fsys})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			locked.Store(true)
+			want := ".: cannot read the hooks directory: readdir .: permission denied"
+			if rep := h.Rescan(context.Background(), TriggerSignal); rep.Err == nil || rep.Err.Error() != want || !rep.Published {
+				t.Fatalf("locked: %+v", rep)
+			}
+			r := fireOK(t, h, "tool.approve", nil)
+			if r.Decision.Reason != "v1" || len(r.Problems) != 1 || r.Problems[0] != want {
+				t.Fatalf("locked: %+v problems %q", r.Decision, r.Problems)
+			}
+			if _, err := New(context.Background(), Options{FS: fsys}); err == nil || err.Error() != want {
+				t.Fatalf("a first load of the locked directory: %v, want %q", err, want)
+			}
+			locked.Store(false)
+			if rep := h.Rescan(context.Background(), TriggerSignal); rep.Err != nil || !rep.Published {
+				t.Fatalf("unlocked: %+v", rep)
+			}
+			if r := fireOK(t, h, "tool.approve", nil); r.Decision.Reason != "v1" || r.Problems != nil {
+				t.Fatalf("unlocked: %+v problems %q", r.Decision, r.Problems)
+			}
+		})
+	}
+}
+
+// The watcher: the directory moved away keeps the last good hooks and
+// reports it; moved back, it loads what it holds and is watched again.
+func TestWatchDirectoryMovedAway(t *testing.T) {
+	for _, ext := range []string{".lua", ".star"} {
+		t.Run(ext[1:], func(t *testing.T) {
+			w := startWatched(t, map[string]string{"g" + ext: guardFor(ext, "v1")}, Options{})
+			w.waitReason("v1")
+			away := filepath.Join(t.TempDir(), "moved")
+			if err := os.Rename(w.dir, away); err != nil {
+				t.Fatal(err)
+			}
+			w.waitFor("the problem", func(r Result, st Status) bool {
+				return r.Decision.Reason == "v1" && len(st.Problems) == 1 &&
+					strings.Contains(st.Problems[0], ": cannot read the hooks directory: ")
+			})
+			writeFile(t, filepath.Join(away, "g"+ext), guardFor(ext, "v2"))
+			if err := os.Rename(away, w.dir); err != nil {
+				t.Fatal(err)
+			}
+			w.waitFor("the directory back", func(r Result, st Status) bool {
+				return r.Decision.Reason == "v2" && len(st.Problems) == 0
+			})
+			w.write("g"+ext, guardFor(ext, "v3"))
+			w.waitReason("v3")
+		})
+	}
+}

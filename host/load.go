@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -70,6 +71,9 @@ type fileSet struct {
 	outcomes []FileOutcome
 	fresh    []*version
 	notes    []string
+	// dirErr is set when the directory could not be read and the set is
+	// the last good one, kept.
+	dirErr *DirError
 }
 
 // discard closes what the set compiled: it is not going to be published.
@@ -118,6 +122,30 @@ func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, prevP
 	return set, nil
 }
 
+// A DirError is a reload's error when the hooks directory itself cannot
+// be read: it is missing (moved away, deleted), not a directory, or not
+// readable. A host that loaded before keeps its last good hooks serving
+// and shows the error among its problems until the directory is back; a
+// first load (New) fails with it.
+type DirError struct {
+	Dir string // the directory as given (Options.Dir), or "." for an fs.FS
+	Err error
+}
+
+func (e *DirError) Error() string {
+	return fmt.Sprintf("%s: cannot read the hooks directory: %v", e.Dir, e.Err)
+}
+
+func (e *DirError) Unwrap() error { return e.Err }
+
+// dirName names the hooks directory in messages.
+func (h *Host) dirName() string {
+	if h.dir == "" {
+		return "."
+	}
+	return filepath.ToSlash(h.dir)
+}
+
 // A scanned file is a script found by the scan.
 type scannedFile struct {
 	name string // relative to the directory, slash-separated
@@ -147,7 +175,7 @@ func (s *scanResult) names() []string {
 func (h *Host) scan() (*scanResult, error) {
 	entries, err := fs.ReadDir(h.fsys, ".")
 	if err != nil {
-		return nil, fmt.Errorf("reading the hooks directory: %w", err)
+		return nil, &DirError{Dir: h.dirName(), Err: err}
 	}
 	sc := &scanResult{files: map[string]scannedFile{}}
 	for _, e := range entries {

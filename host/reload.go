@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -89,6 +90,10 @@ func (h *Host) reloadLocked(ctx context.Context, retryFailed bool) (ReloadReport
 	set, err := h.loadFiles(ctx, h.files, h.packs, events, next.cfg, retryFailed || next.changed, settle)
 	if err != nil {
 		rep.Err = err
+		var de *DirError
+		if errors.As(err, &de) {
+			rep.Generation, rep.Published = h.keepServingLocked(de)
+		}
 		return rep, nil
 	}
 	h.cfg, h.cfgHash = next.cfg, next.hash
@@ -108,11 +113,27 @@ func (h *Host) reloadLocked(ctx context.Context, retryFailed bool) (ReloadReport
 	return rep, released
 }
 
+// keepServingLocked answers a hooks directory that cannot be read: the
+// last good hooks keep serving, in a snapshot that shows the directory's
+// error among its problems (published once per distinct error). The
+// first load has nothing to keep: New fails instead.
+func (h *Host) keepServingLocked(de *DirError) (gen uint64, published bool) {
+	cur := h.current.Load()
+	if cur == nil {
+		return h.gen, false
+	}
+	if cur.dirErr != nil && cur.dirErr.Error() == de.Error() {
+		return cur.gen, false
+	}
+	snap, _ := h.publishLocked(cur.eventSpecs(), &fileSet{files: h.files, packs: h.packs, notes: cur.notes, dirErr: de})
+	return snap.gen, true
+}
+
 // changes reports whether publishing the set would change what serves
 // or what status shows, compared with the snapshot serving: a file or
 // pack manifest that is not unchanged, or other notes.
 func (s *fileSet) changes(cur *snapshot) bool {
-	if cur == nil || !slices.Equal(s.notes, cur.notes) {
+	if cur == nil || cur.dirErr != nil || !slices.Equal(s.notes, cur.notes) {
 		return true
 	}
 	for _, o := range s.outcomes {
@@ -131,7 +152,7 @@ func (h *Host) publishLocked(events map[string]*EventSpec, set *fileSet) (*snaps
 	h.workers.SetLimits(workerLimits(h.cfg))
 	snap, released := buildSnapshot(snapshotInput{gen: h.gen, now: h.now(), events: events, cfg: h.cfg,
 		files: set.files, q: h.strikes, strict: h.strict || h.cfg.Strict,
-		config: ConfigStatus{Path: h.configPath(), Err: h.cfgErr}, packs: set.packs, notes: set.notes})
+		config: ConfigStatus{Path: h.configPath(), Err: h.cfgErr}, packs: set.packs, notes: set.notes, dirErr: set.dirErr})
 	h.files, h.packs = set.files, set.packs
 	if old := h.current.Swap(snap); old != nil {
 		old.retire()
