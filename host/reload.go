@@ -29,10 +29,14 @@ const (
 // snapshot replaced is retired once no fire can reach it any more: fires
 // already running finish on the snapshot they began with.
 //
-// A file that fails keeps its last good version serving; a config that
-// fails keeps the last good config. If the reload cannot run (the
-// directory is unreadable, ctx ends, the host is closed) nothing is
-// published or recorded and the report's Err says why. trigger names the
+// A file that fails (or registers no hook, or cannot be read, or is a
+// symlink leading outside the directory) keeps its last good version
+// serving; a config that fails keeps the last good config. A changed file
+// is compiled once its content holds still. If the reload cannot run
+// (ctx ends, the host is closed) nothing is published or recorded and the
+// report's Err says why. If the directory cannot be read, Err is a
+// *DirError and, after the first load, a snapshot of the last good hooks
+// is published that shows the error among its problems. trigger names the
 // cause in the report ("watch", "signal", "api", …).
 func (h *Host) Rescan(ctx context.Context, trigger string) ReloadReport {
 	return h.rescan(ctx, trigger, func() error { return nil })
