@@ -618,3 +618,23 @@ func TestWatchDirectoryMovedAway(t *testing.T) {
 		})
 	}
 }
+
+// DirFS is a well-behaved fs.FS, with the links of a ConfigMap and an
+// absolute link inside followed.
+func TestDirFSConforms(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "..2026_01_01", "x.lua"), denyLua("x"))
+	symlink(t, "..2026_01_01", filepath.Join(dir, "..data"))
+	symlink(t, filepath.Join("..data", "x.lua"), filepath.Join(dir, "x.lua"))
+	writeFile(t, filepath.Join(dir, "p", "HOOK.md"), "---\n---\n")
+	writeFile(t, filepath.Join(dir, "p", "y.star"), denyStar("y"))
+	symlink(t, filepath.Join(dir, "p", "y.star"), filepath.Join(dir, "abs.star"))
+	if err := fstest.TestFS(DirFS(dir), "x.lua", "abs.star", "p/HOOK.md", "p/y.star", "..2026_01_01/x.lua"); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"/x.lua", "../x.lua", "p/../x.lua"} {
+		if _, err := DirFS(dir).Open(name); !errors.Is(err, fs.ErrInvalid) {
+			t.Errorf("%s: %v, want an invalid path", name, err)
+		}
+	}
+}
