@@ -111,9 +111,13 @@ var (
 )
 
 // New creates a host and loads its scripts. Problems in individual
-// scripts do not fail New: those files are left out and reported by
-// Problems and Files. New fails for unusable options: no or unreadable
-// directory, bad event specs, or a config that does not fit the events.
+// scripts do not fail New: those files (one that does not compile, that
+// registers no hook, that cannot be read or is a symlink leading outside
+// the directory) are left out and reported by Problems and Files, and in
+// strict mode they make every deny-capable fire deny. New fails for
+// unusable options: no or unreadable directory (a *DirError when it
+// exists but cannot be listed), bad event specs, or a config that does
+// not fit the events. A host on Options.Dir reads it through DirFS.
 func New(ctx context.Context, opts Options) (*Host, error) {
 	fsys, err := sourceFS(opts)
 	if err != nil {
@@ -202,7 +206,7 @@ func sourceFS(opts Options) (fs.FS, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("host: %s is not a directory", opts.Dir)
 	}
-	return os.DirFS(opts.Dir), nil
+	return DirFS(opts.Dir), nil
 }
 
 // baseEvents is the agent catalog plus the embedder's events, validated.

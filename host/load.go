@@ -3,12 +3,15 @@ package host
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/hookhost/hookhost/scripting"
 )
@@ -68,6 +71,9 @@ type fileSet struct {
 	outcomes []FileOutcome
 	fresh    []*version
 	notes    []string
+	// dirErr is set when the directory could not be read and the set is
+	// the last good one, kept.
+	dirErr *DirError
 }
 
 // discard closes what the set compiled: it is not going to be published.
@@ -81,9 +87,10 @@ func (s *fileSet) discard() {
 // changed since prev; the others keep their loadedFile. A file that
 // fails keeps its previous good version. With retryFailed, files whose
 // latest content failed are compiled again even if unchanged (new events
-// may make them valid). If ctx ends, everything compiled is closed and
+// may make them valid). With settle, a changed file is read until its
+// content holds still (readSettled). If ctx ends, everything compiled is closed and
 // nothing is recorded: the next reload starts from prev again.
-func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, prevPacks map[string]*packState, events map[string]*EventSpec, cfg *Config, retryFailed bool) (*fileSet, error) {
+func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, prevPacks map[string]*packState, events map[string]*EventSpec, cfg *Config, retryFailed, settle bool) (*fileSet, error) {
 	sc, err := h.scan()
 	if err != nil {
 		return nil, err
@@ -95,7 +102,7 @@ func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, prevP
 			set.discard()
 			return nil, err
 		}
-		f, outcome, err := h.loadFile(ctx, prev[name], sc.files[name], events, cfg, retryFailed)
+		f, outcome, err := h.loadFile(ctx, prev[name], sc.files[name], events, cfg, retryFailed, settle)
 		if err != nil {
 			set.discard()
 			return nil, err
@@ -113,6 +120,30 @@ func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, prevP
 	}
 	sort.Slice(set.outcomes, func(i, j int) bool { return set.outcomes[i].Path < set.outcomes[j].Path })
 	return set, nil
+}
+
+// A DirError is a reload's error when the hooks directory itself cannot
+// be read: it is missing (moved away, deleted), not a directory, or not
+// readable. A host that loaded before keeps its last good hooks serving
+// and shows the error among its problems until the directory is back; a
+// first load (New) fails with it.
+type DirError struct {
+	Dir string // the directory as given (Options.Dir), or "." for an fs.FS
+	Err error
+}
+
+func (e *DirError) Error() string {
+	return fmt.Sprintf("%s: cannot read the hooks directory: %v", e.Dir, e.Err)
+}
+
+func (e *DirError) Unwrap() error { return e.Err }
+
+// dirName names the hooks directory in messages.
+func (h *Host) dirName() string {
+	if h.dir == "" {
+		return "."
+	}
+	return filepath.ToSlash(h.dir)
 }
 
 // A scanned file is a script found by the scan.
@@ -139,11 +170,12 @@ func (s *scanResult) names() []string {
 
 // scan lists the script files of the directory and of its hook packs.
 // Names starting with "." (editor files, a ConfigMap's ..data) and test
-// files (*_test.lua, *_test.star) are skipped; symlinks are followed.
+// files (*_test.lua, *_test.star) are skipped; symlinks are followed
+// within the directory (see DirFS).
 func (h *Host) scan() (*scanResult, error) {
 	entries, err := fs.ReadDir(h.fsys, ".")
 	if err != nil {
-		return nil, fmt.Errorf("reading the hooks directory: %w", err)
+		return nil, &DirError{Dir: h.dirName(), Err: err}
 	}
 	sc := &scanResult{files: map[string]scannedFile{}}
 	for _, e := range entries {
@@ -151,11 +183,13 @@ func (h *Host) scan() (*scanResult, error) {
 		if strings.HasPrefix(name, ".") {
 			continue
 		}
-		switch kind := h.entryKind(name, e); kind {
+		switch kind, err := h.entryKind(name, e); kind {
 		case entryScript:
 			sc.files[name] = scannedFile{name: name}
 		case entryDir:
 			h.scanPack(sc, name)
+		default:
+			sc.noteOutside(name, err)
 		}
 	}
 	return sc, nil
@@ -169,23 +203,38 @@ const (
 	entryDir
 )
 
-// entryKind classifies a directory entry, following symlinks.
-func (h *Host) entryKind(name string, e fs.DirEntry) entryKind {
+// entryKind classifies a directory entry, following symlinks. A symlink
+// that cannot be followed (its target is missing, or outside the hooks
+// directory) counts as a script when its name is one, so that loading it
+// reports why; otherwise err says why it is left out.
+func (h *Host) entryKind(name string, e fs.DirEntry) (entryKind, error) {
 	mode := e.Type()
 	if mode&fs.ModeSymlink != 0 {
 		info, err := fs.Stat(h.fsys, name)
 		if err != nil {
-			return entryOther
+			if h.isScript(path.Base(name)) {
+				return entryScript, nil
+			}
+			return entryOther, err
 		}
 		mode = info.Mode()
 	}
 	switch {
 	case mode.IsDir():
-		return entryDir
+		return entryDir, nil
 	case mode.IsRegular() && h.isScript(path.Base(name)):
-		return entryScript
+		return entryScript, nil
 	}
-	return entryOther
+	return entryOther, nil
+}
+
+// noteOutside notes an entry left out because it is a symlink leading
+// outside the hooks directory (a script so linked is a load error
+// instead).
+func (s *scanResult) noteOutside(name string, err error) {
+	if errors.Is(err, ErrOutsideDir) {
+		s.notes = append(s.notes, fmt.Sprintf("%s: a symlink that leads outside the hooks directory, ignored", name))
+	}
 }
 
 // isScript reports whether a file name is a hook script of the host's
@@ -201,23 +250,26 @@ type fileOutcome struct {
 	fresh *version
 }
 
-// loadFile compiles a file if its content changed since prev. The error
-// is only for a compile cut short by ctx.
-func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, events map[string]*EventSpec, cfg *Config, retryFailed bool) (*loadedFile, fileOutcome, error) {
+// loadFile compiles a file if its content changed since prev (with
+// settle, once the new content stopped changing: see readSettled). The
+// error is only for a read or compile cut short by ctx.
+func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, events map[string]*EventSpec, cfg *Config, retryFailed, settle bool) (*loadedFile, fileOutcome, error) {
 	name := sf.name
 	if prev == nil {
 		prev = &loadedFile{path: name, pack: sf.pack}
 	}
 	out := fileOutcome{FileOutcome: FileOutcome{Path: name, Pack: sf.pack}}
-	code, err := fs.ReadFile(h.fsys, name)
+	code, err := h.readSettled(ctx, name, prev.lastHash, settle)
+	if err != nil && ctx.Err() != nil {
+		return nil, out, fmt.Errorf("reading %s: %w", name, ctx.Err())
+	}
 	if err != nil {
 		unreadable := unreadableMark(err)
 		if unreadable == prev.lastHash && prev.pack == sf.pack { // the same failure as last time
 			out.Outcome, out.Err, out.Version = FileUnchanged, prev.err, prev.liveHash()
 			return prev, out, nil
 		}
-		f := &loadedFile{path: name, pack: sf.pack, live: prev.live, unit: prev.unit, lastHash: unreadable,
-			err: &scripting.Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err), Err: err}}
+		f := &loadedFile{path: name, pack: sf.pack, live: prev.live, unit: prev.unit, lastHash: unreadable, err: readError(name, err)}
 		return f, out.failed(f), nil
 	}
 	hash := contentHash(code)
@@ -235,8 +287,11 @@ func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, e
 	if err != nil && ctx.Err() != nil {
 		return nil, out, fmt.Errorf("compiling %s: %w", name, ctx.Err())
 	}
+	if err != nil { // the engine's text, which may quote the file
+		err = clipLoadError(name, err)
+	}
 	if err == nil {
-		if err = checkEvents(name, lastByName(prog.Hooks()), events); err != nil {
+		if err = errors.Join(checkEvents(name, lastByName(prog.Hooks()), events), hookless(name, code, prog)); err != nil {
 			prog.Close()
 		}
 	}
@@ -250,6 +305,20 @@ func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, e
 		out.Outcome = FileAdded
 	}
 	return &loadedFile{path: name, pack: sf.pack, live: v, lastHash: hash, unit: unit}, out, nil
+}
+
+// readError is the load error of a file that could not be read. A
+// symlink leading outside the hooks directory is named as such, and its
+// target never: the link's name is the operator's to fix.
+func readError(name string, err error) error {
+	if errors.Is(err, ErrOutsideDir) {
+		return &scripting.Error{File: name, Err: err,
+			Msg: "a symlink that leads outside the hooks directory: not loaded (symlinks are followed only to files inside it)"}
+	}
+	if errors.Is(err, errUnsettled) {
+		return &scripting.Error{File: name, Msg: err.Error(), Err: err}
+	}
+	return &scripting.Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err), Err: err}
 }
 
 // engineFor is the engine that compiles a file, and the worker unit it
@@ -290,4 +359,123 @@ func nulByte(name string, code []byte) error {
 	}
 	return &scripting.Error{File: name, Line: 1 + bytes.Count(code[:i], []byte{'\n'}),
 		Msg: "the file holds a NUL byte, which a hook file must not: Starlark would stop reading there and ignore the rest"}
+}
+
+// hookless refuses a file that registers no hook. A guard emptied
+// (": > guard.lua") or caught half written compiles to nothing, and
+// publishing that would switch its hooks off without a word; as a load
+// error, the file's last good version keeps serving, strict mode counts
+// it, and check reports it.
+func hookless(name string, code []byte, prog scripting.Program) error {
+	if len(prog.Hooks()) > 0 {
+		return nil
+	}
+	msg := "registers no hook (a hook file must call hook.on at least once)"
+	if len(bytes.TrimSpace(code)) == 0 {
+		msg = "the file is empty: it registers no hook"
+	}
+	return &scripting.Error{File: name, Msg: msg}
+}
+
+// maxLoadErrorText is the longest message a load error keeps.
+const maxLoadErrorText = 200
+
+// clipLoadError keeps of each message of a load error its first line, at
+// most maxLoadErrorText bytes, with a marker saying how much was left
+// out. An engine's message may quote the source near the fault (the
+// token, an unterminated string), and a file that is not a script at all
+// (a secret copied or linked in, a binary) must not come back through
+// problems, status and logs; the offending line, clipped, is enough to
+// find the fault. Each error keeps its file, line and cause.
+func clipLoadError(file string, err error) error {
+	leaves := flattenErrors(err)
+	out := make([]error, len(leaves))
+	for i, e := range leaves {
+		if se, ok := e.(*scripting.Error); ok {
+			c := *se
+			c.Msg, c.Backtrace = clipLine(se.Msg), clipLine(se.Backtrace)
+			out[i] = &c
+			continue
+		}
+		out[i] = &scripting.Error{File: file, Msg: clipLine(e.Error()), Err: e}
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return errors.Join(out...)
+}
+
+// clipLine is s up to its first newline, at most maxLoadErrorText bytes.
+func clipLine(s string) string {
+	n := maxLoadErrorText
+	if i := strings.IndexByte(s, '\n'); i >= 0 && i < n {
+		n = i
+	}
+	return scripting.Clip(s, n)
+}
+
+// Settling: a file written in place (truncated, then filled) is empty or
+// half written for a moment, and a rescan that reads it then must not
+// take that for the new version.
+const (
+	// settleInterval is how long a changed file's content must stay the
+	// same before it is compiled.
+	settleInterval = 20 * time.Millisecond
+	// settleMax bounds the wait for a file that keeps changing: it then
+	// fails to load (errUnsettled), so its last good version serves until
+	// a later rescan finds it still.
+	settleMax = 2 * time.Second
+)
+
+// errUnsettled is the read error of a file that kept changing for
+// settleMax.
+var errUnsettled = fmt.Errorf("the file kept changing for %v while it was read; it loads once it holds still", settleMax)
+
+// readSettled reads a file. With settle, content other than the one last
+// seen (lastHash) is read again after settleInterval until two reads in
+// a row agree, and the file's size and modification time did not change
+// between them; after settleMax it fails with errUnsettled.
+func (h *Host) readSettled(ctx context.Context, name, lastHash string, settle bool) ([]byte, error) {
+	return settled(ctx, lastHash, settle, func() (fs.FileInfo, error) { return fs.Stat(h.fsys, name) },
+		func() ([]byte, error) { return fs.ReadFile(h.fsys, name) })
+}
+
+// settled is readSettled for any file, given how to stat and read it.
+func settled(ctx context.Context, lastHash string, settle bool, stat func() (fs.FileInfo, error), read func() ([]byte, error)) ([]byte, error) {
+	// A read's stamp is the file's size and time before it: two reads
+	// that agree may still have straddled a truncation and a refill.
+	stamped := func() (string, []byte, error) {
+		info, err := stat()
+		if err != nil {
+			return "", nil, err
+		}
+		data, err := read()
+		return fmt.Sprint(info.Size(), info.ModTime().UnixNano()), data, err
+	}
+	if !settle {
+		return read()
+	}
+	stamp, code, err := stamped()
+	if err != nil || contentHash(code) == lastHash {
+		return code, err
+	}
+	deadline := time.Now().Add(settleMax)
+	timer := time.NewTimer(settleInterval)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-timer.C:
+		}
+		again, data, err := stamped()
+		if err != nil || again == stamp && bytes.Equal(data, code) {
+			return data, err
+		}
+		if time.Now().After(deadline) {
+			return nil, errUnsettled
+		}
+		stamp, code = again, data
+		timer.Reset(settleInterval)
+	}
 }

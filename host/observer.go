@@ -66,7 +66,9 @@ type ReloadReport struct {
 	// not a hook pack, one nested too deep.
 	Notes []string
 	// Err is set when the reload could not run at all (unreadable
-	// directory, cancelled context): the previous snapshot keeps serving.
+	// directory, cancelled context): the previous hooks keep serving. For
+	// a directory that cannot be read it is a *DirError, and Published
+	// says whether a snapshot showing it among its problems was published.
 	Err error
 }
 

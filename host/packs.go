@@ -98,11 +98,13 @@ func (h *Host) scanPack(sc *scanResult, dir string) {
 		if strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		switch h.entryKind(name, e) {
+		switch kind, err := h.entryKind(name, e); kind {
 		case entryScript:
 			sc.files[name] = scannedFile{name: name, pack: dir}
 		case entryDir:
 			sc.notes = append(sc.notes, fmt.Sprintf("%s/: nested too deep (packs are one level down), ignored", name))
+		default:
+			sc.noteOutside(name, err)
 		}
 	}
 }

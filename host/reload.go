@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,10 +29,14 @@ const (
 // snapshot replaced is retired once no fire can reach it any more: fires
 // already running finish on the snapshot they began with.
 //
-// A file that fails keeps its last good version serving; a config that
-// fails keeps the last good config. If the reload cannot run (the
-// directory is unreadable, ctx ends, the host is closed) nothing is
-// published or recorded and the report's Err says why. trigger names the
+// A file that fails (or registers no hook, or cannot be read, or is a
+// symlink leading outside the directory) keeps its last good version
+// serving; a config that fails keeps the last good config. A changed file
+// is compiled once its content holds still. If the reload cannot run
+// (ctx ends, the host is closed) nothing is published or recorded and the
+// report's Err says why. If the directory cannot be read, Err is a
+// *DirError and, after the first load, a snapshot of the last good hooks
+// is published that shows the error among its problems. trigger names the
 // cause in the report ("watch", "signal", "api", …).
 func (h *Host) Rescan(ctx context.Context, trigger string) ReloadReport {
 	return h.rescan(ctx, trigger, func() error { return nil })
@@ -69,7 +75,10 @@ func (h *Host) reloadLocked(ctx context.Context, retryFailed bool) (ReloadReport
 		rep.Err = ErrClosed
 		return rep, nil
 	}
-	next := h.nextConfigLocked()
+	// The first load has no last good version to wait with: it reads
+	// what is there (and an empty file fails to load).
+	settle := h.current.Load() != nil
+	next := h.nextConfigLocked(ctx, settle)
 	rep.Config = ConfigOutcome{Path: h.cfgPath, Changed: next.changed, Err: next.err, Unchanged: !next.tried}
 	if !next.tried {
 		rep.Config.Err = h.cfgErr
@@ -82,9 +91,13 @@ func (h *Host) reloadLocked(ctx context.Context, retryFailed bool) (ReloadReport
 	// Files compile in their workers as they load, so the config's
 	// start-up limit must apply before they do.
 	h.workers.SetStartTimeout(next.cfg.Limits.WorkerStart)
-	set, err := h.loadFiles(ctx, h.files, h.packs, events, next.cfg, retryFailed || next.changed)
+	set, err := h.loadFiles(ctx, h.files, h.packs, events, next.cfg, retryFailed || next.changed, settle)
 	if err != nil {
 		rep.Err = err
+		var de *DirError
+		if errors.As(err, &de) {
+			rep.Generation, rep.Published = h.keepServingLocked(de)
+		}
 		return rep, nil
 	}
 	h.cfg, h.cfgHash = next.cfg, next.hash
@@ -104,11 +117,27 @@ func (h *Host) reloadLocked(ctx context.Context, retryFailed bool) (ReloadReport
 	return rep, released
 }
 
+// keepServingLocked answers a hooks directory that cannot be read: the
+// last good hooks keep serving, in a snapshot that shows the directory's
+// error among its problems (published once per distinct error). The
+// first load has nothing to keep: New fails instead.
+func (h *Host) keepServingLocked(de *DirError) (gen uint64, published bool) {
+	cur := h.current.Load()
+	if cur == nil {
+		return h.gen, false
+	}
+	if cur.dirErr != nil && cur.dirErr.Error() == de.Error() {
+		return cur.gen, false
+	}
+	snap, _ := h.publishLocked(cur.eventSpecs(), &fileSet{files: h.files, packs: h.packs, notes: cur.notes, dirErr: de})
+	return snap.gen, true
+}
+
 // changes reports whether publishing the set would change what serves
 // or what status shows, compared with the snapshot serving: a file or
 // pack manifest that is not unchanged, or other notes.
 func (s *fileSet) changes(cur *snapshot) bool {
-	if cur == nil || !slices.Equal(s.notes, cur.notes) {
+	if cur == nil || cur.dirErr != nil || !slices.Equal(s.notes, cur.notes) {
 		return true
 	}
 	for _, o := range s.outcomes {
@@ -127,7 +156,7 @@ func (h *Host) publishLocked(events map[string]*EventSpec, set *fileSet) (*snaps
 	h.workers.SetLimits(workerLimits(h.cfg))
 	snap, released := buildSnapshot(snapshotInput{gen: h.gen, now: h.now(), events: events, cfg: h.cfg,
 		files: set.files, q: h.strikes, strict: h.strict || h.cfg.Strict,
-		config: ConfigStatus{Path: h.configPath(), Err: h.cfgErr}, packs: set.packs, notes: set.notes})
+		config: ConfigStatus{Path: h.configPath(), Err: h.cfgErr}, packs: set.packs, notes: set.notes, dirErr: set.dirErr})
 	h.files, h.packs = set.files, set.packs
 	if old := h.current.Swap(snap); old != nil {
 		old.retire()
@@ -197,15 +226,20 @@ type configCandidate struct {
 	err   error
 }
 
-// nextConfigLocked reads the config file again. New content that fails
-// (unreadable, bad YAML, unknown keys, events that do not fit) leaves the
-// live config in place and is reported.
-func (h *Host) nextConfigLocked() configCandidate {
+// nextConfigLocked reads the config file again (with settle, once new
+// content holds still: see settled). New content that fails (unreadable,
+// bad YAML, unknown keys, events that do not fit) leaves the live config
+// in place and is reported.
+func (h *Host) nextConfigLocked(ctx context.Context, settle bool) configCandidate {
 	keep := configCandidate{cfg: h.cfg, hash: h.cfgHash}
 	if h.cfgPath == "" {
 		return keep
 	}
-	data, err := os.ReadFile(h.cfgPath)
+	data, err := settled(ctx, h.cfgHash, settle, func() (fs.FileInfo, error) { return os.Stat(h.cfgPath) },
+		func() ([]byte, error) { return os.ReadFile(h.cfgPath) })
+	if err != nil && ctx.Err() != nil {
+		return keep // the reload fails on ctx as it loads the files
+	}
 	if err != nil {
 		// The same read error as last time is no news: recorded like a
 		// content hash, it keeps a rescan that changes nothing from

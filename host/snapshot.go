@@ -33,6 +33,9 @@ type snapshot struct {
 	config     ConfigStatus
 	packs      []PackStatus
 	notes      []string
+	// dirErr is set while the hooks directory cannot be read: the hooks
+	// are the last good ones.
+	dirErr *DirError
 
 	// refs counts the fires running on the snapshot. Once a newer one
 	// replaced it and the last fire left, the snapshot is closed: it
@@ -211,6 +214,7 @@ type snapshotInput struct {
 	config ConfigStatus
 	packs  map[string]*packState
 	notes  []string
+	dirErr *DirError
 }
 
 // buildSnapshot binds every live hook to its configuration. The snapshot
@@ -218,7 +222,10 @@ type snapshotInput struct {
 // retired).
 func buildSnapshot(in snapshotInput) (s *snapshot, released []string) {
 	s = &snapshot{gen: in.gen, loadedAt: in.now, events: make(map[string]*eventTable, len(in.events)),
-		strict: in.strict, config: in.config, packs: packStatuses(in.packs), notes: in.notes}
+		strict: in.strict, config: in.config, packs: packStatuses(in.packs), notes: in.notes, dirErr: in.dirErr}
+	if in.dirErr != nil {
+		s.problems = append(s.problems, in.dirErr)
+	}
 	for name, spec := range in.events {
 		s.events[name] = &eventTable{spec: *spec}
 	}

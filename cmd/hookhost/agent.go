@@ -261,7 +261,7 @@ func (o *agentOptions) plan(event string) (*eventcache.Cache, eventcache.Plan, b
 		return nil, eventcache.Plan{}, false
 	}
 	cache := eventcache.Open(path)
-	plan, err := cache.Plan(os.DirFS(o.Dir), o.cacheSalt(), event, host.IsScript)
+	plan, err := cache.Plan(host.DirFS(o.Dir), o.cacheSalt(), event, host.IsScript)
 	if err != nil {
 		return nil, eventcache.Plan{}, false
 	}
@@ -335,16 +335,11 @@ func writeIndented(w io.Writer, v any) error {
 }
 
 // guardProblems is why the hooks h loaded must not decide a guard event:
-// files with no good version (which strict mode lists), and files that
-// register no hooks, as an emptied guard does. Nil when there is none.
+// the files with no good version, which strict mode lists (the host
+// counts a file that registers no hook, as an emptied guard does, among
+// them). Nil when there is none.
 func guardProblems(h interface{ Status() host.Status }) error {
-	st := h.Status()
-	bad := st.Unhealthy()
-	for _, f := range st.Files {
-		if f.Err == nil && f.Hooks == 0 {
-			bad = append(bad, f.Path+" registers no hooks")
-		}
-	}
+	bad := h.Status().Unhealthy()
 	if len(bad) == 0 {
 		return nil
 	}

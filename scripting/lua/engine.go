@@ -91,7 +91,13 @@ func syntaxMessage(pe *parse.Error) string {
 		return fmt.Sprintf("syntax error at end of file: %s", msg)
 	}
 	if pe.Token != "" {
-		return fmt.Sprintf("syntax error near %q: %s", pe.Token, msg)
+		// A long string token spans lines: quote only its first, the
+		// line the error is on, not what follows in the file.
+		token, rest, cut := strings.Cut(pe.Token, "\n")
+		if cut {
+			token += fmt.Sprintf("… (%d more bytes)", len(rest)+1)
+		}
+		return fmt.Sprintf("syntax error near %q: %s", token, msg)
 	}
 	return "syntax error: " + msg
 }

@@ -1,0 +1,109 @@
+package host
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrOutsideDir is the error of a name in the hooks directory that is a
+// symlink leading outside it: DirFS does not follow it.
+var ErrOutsideDir = errors.New("a symlink that leads outside the hooks directory")
+
+// DirFS serves the files of the directory dir, as os.DirFS does, but
+// follows a symlink only when its target is inside dir: a Kubernetes
+// ConfigMap's links (x.lua -> ..data/x.lua -> ..2026_01_01/x.lua) work,
+// while a link to a file elsewhere (a secret, another user's script)
+// fails with ErrOutsideDir and is never read. A host on Options.Dir reads
+// its directory through it; an embedder that gives Options.FS for a
+// directory should too.
+//
+// Every call opens dir afresh, so that a directory moved away, replaced
+// or made unreadable is seen as such at once, as with os.DirFS.
+func DirFS(dir string) fs.FS { return confinedFS{dir: dir} }
+
+type confinedFS struct{ dir string }
+
+func (c confinedFS) Open(name string) (f fs.File, err error) {
+	err = c.do("open", name, func(fsys fs.FS, name string) (err error) {
+		f, err = fsys.Open(name)
+		return err
+	})
+	return f, err
+}
+
+func (c confinedFS) ReadFile(name string) (data []byte, err error) {
+	err = c.do("read", name, func(fsys fs.FS, name string) (err error) {
+		data, err = fs.ReadFile(fsys, name)
+		return err
+	})
+	return data, err
+}
+
+func (c confinedFS) ReadDir(name string) (entries []fs.DirEntry, err error) {
+	err = c.do("readdir", name, func(fsys fs.FS, name string) (err error) {
+		entries, err = fs.ReadDir(fsys, name)
+		return err
+	})
+	return entries, err
+}
+
+func (c confinedFS) Stat(name string) (info fs.FileInfo, err error) {
+	err = c.do("stat", name, func(fsys fs.FS, name string) (err error) {
+		info, err = fs.Stat(fsys, name)
+		return err
+	})
+	return info, err
+}
+
+// do runs op on name in an os.Root of the directory, which refuses any
+// symlink that leaves it, and also every absolute one. When op fails for
+// a reason other than a missing file or a permission, the name is
+// resolved to tell an absolute link to a file inside (op runs again on
+// the resolved name) from one that leads out (ErrOutsideDir).
+func (c confinedFS) do(op, name string, run func(fs.FS, string) error) error {
+	if !fs.ValidPath(name) {
+		return &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	root, err := os.OpenRoot(c.dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	err = run(root.FS(), name)
+	if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	resolved, inside, rerr := c.resolve(name)
+	switch {
+	case rerr != nil:
+		return err
+	case !inside:
+		return &fs.PathError{Op: op, Path: name, Err: ErrOutsideDir}
+	case resolved == name:
+		return err
+	}
+	// The resolved name holds no symlink; should one be swapped in
+	// meanwhile, the root still refuses to leave the directory.
+	return run(root.FS(), resolved)
+}
+
+// resolve follows every symlink of name and reports where it leads,
+// relative to the directory, and whether that is inside it.
+func (c confinedFS) resolve(name string) (resolved string, inside bool, err error) {
+	dir, err := filepath.EvalSymlinks(c.dir)
+	if err != nil {
+		return "", false, err
+	}
+	target, err := filepath.EvalSymlinks(filepath.Join(c.dir, filepath.FromSlash(name)))
+	if err != nil {
+		return "", false, err
+	}
+	rel, err := filepath.Rel(dir, target)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false, nil
+	}
+	return filepath.ToSlash(rel), true, nil
+}
