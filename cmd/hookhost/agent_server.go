@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -56,7 +58,7 @@ func (s *serverOptions) connect(ctx context.Context, dir, cfg string, failClosed
 	if s.Server == "auto" {
 		return s.autoServer(ctx, dir, cfg, logw, local)
 	}
-	r, err := adapter.NewRemote(s.Server, os.Getenv("HOOKHOST_TOKEN"))
+	r, err := adapter.NewRemote(s.Server, strings.TrimSpace(os.Getenv(tokenEnv)))
 	if err != nil {
 		return nil, err
 	}
@@ -88,9 +90,19 @@ func (s *serverOptions) autoServer(ctx context.Context, dir, cfg string, logw io
 		if err != nil {
 			return err
 		}
-		return adapter.StartServer(ctx, adapter.ServerCommand{Exe: exe, Socket: sock, Dir: dir, Config: cfg, IdleExit: s.AutoIdleExit})
+		return adapter.StartServer(ctx, adapter.ServerCommand{Exe: exe, Socket: sock, Dir: dir, Config: cfg,
+			IdleExit: s.AutoIdleExit, Env: withoutEnv(os.Environ(), tokenEnv)})
 	}
-	return &adapter.Fallback{Primary: reportingProblems{adapter.Starting{Firer: r, Start: start}, logw}, Local: local, Log: logw}, nil
+	own := adapter.OwnServer{Firer: adapter.Starting{Firer: r, Start: start}}
+	return &adapter.Fallback{Primary: reportingProblems{own, logw}, Local: local, Log: logw}, nil
+}
+
+// withoutEnv is env less the variable name: the auto server must not
+// inherit the token that $HOOKHOST_TOKEN gives a server the user runs,
+// since its own clients send none (its socket's private directory is
+// its door).
+func withoutEnv(env []string, name string) []string {
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
 }
 
 // reportingProblems writes the load problems a server's answer carries

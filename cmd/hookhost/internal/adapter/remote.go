@@ -28,6 +28,41 @@ var ErrUnavailable = errors.New("no hookhost server answers")
 // fall back to loading the hooks itself.
 var ErrNoAnswer = errors.New("the server did not answer in time")
 
+// ErrAuth is what every *AuthError is (errors.Is): the server could not
+// be authenticated, or it refused this client's token. It is hookhost's
+// own failure, never a reason to fall back to the hooks in this process:
+// whoever answers may be impersonating the server, so a caller fails
+// closed at a guard event.
+var ErrAuth = errors.New("authentication with the hookhost server failed")
+
+// ErrUnauthorized is the cause, in an *AuthError, of a 401: the server
+// refused the token sent, or the lack of one.
+var ErrUnauthorized = errors.New("the server refused this client's token (401)")
+
+// ErrImpostor is the cause, in an *AuthError, of a peer that is not who
+// the server must be: a Unix socket served by another user, or a TCP
+// answer without a valid proof that its sender holds the token.
+var ErrImpostor = errors.New("the peer is not the hookhost server it claims to be")
+
+// An AuthError is a failed authentication with the server at Server. It
+// is ErrAuth (errors.Is), and unwraps to its cause: ErrUnauthorized or
+// ErrImpostor, wrapping the details.
+type AuthError struct {
+	// Server is the address asked (host:port, or a socket's path).
+	Server string
+	// Err says what failed.
+	Err error
+}
+
+func (e *AuthError) Error() string {
+	return fmt.Sprintf("%v: the server at %s: %v", ErrAuth, e.Server, e.Err)
+}
+
+func (e *AuthError) Unwrap() error { return e.Err }
+
+// Is makes every AuthError ErrAuth.
+func (e *AuthError) Is(target error) bool { return target == ErrAuth }
+
 // ConnectTimeout bounds connecting to a server: one that does not accept
 // within it counts as unavailable.
 const ConnectTimeout = 200 * time.Millisecond
@@ -105,6 +140,9 @@ func (r *Remote) Fire(ctx context.Context, event string, payload map[string]any)
 		}
 		return host.Result{}, fmt.Errorf("asking the server at %s: %w", r.address, err)
 	}
+	if status == http.StatusUnauthorized {
+		return host.Result{}, &AuthError{Server: r.address, Err: fmt.Errorf("%w: %s", ErrUnauthorized, errorText(data))}
+	}
 	if status != http.StatusOK {
 		return host.Result{}, refusal(status, data)
 	}
@@ -140,13 +178,7 @@ func (r *Remote) roundTrip(conn net.Conn, event string, body []byte) (int, []byt
 
 // refusal is the error for a server's non-200 answer.
 func refusal(status int, body []byte) error {
-	var e struct {
-		Error string `json:"error"`
-	}
-	msg := strings.TrimSpace(string(body))
-	if json.Unmarshal(body, &e) == nil && e.Error != "" {
-		msg = e.Error
-	}
+	msg := errorText(body)
 	switch status {
 	case http.StatusNotFound:
 		return fmt.Errorf("%w: the server says: %s", host.ErrUnknownEvent, msg)
@@ -154,6 +186,18 @@ func refusal(status int, body []byte) error {
 		return fmt.Errorf("%w: the server says: %s", host.ErrBadPayload, msg)
 	}
 	return fmt.Errorf("the server answered %d: %s", status, msg)
+}
+
+// errorText is the message of an error answer: its "error" field, or
+// the body itself.
+func errorText(body []byte) string {
+	var e struct {
+		Error string `json:"error"`
+	}
+	if json.Unmarshal(body, &e) == nil && e.Error != "" {
+		return e.Error
+	}
+	return strings.TrimSpace(string(body))
 }
 
 // Close implements Firer: each fire closes its own connection.
