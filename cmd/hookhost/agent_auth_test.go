@@ -1,8 +1,11 @@
 package main
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
@@ -64,4 +67,74 @@ func TestServerAutoRefusing(t *testing.T) {
 		!strings.Contains(stderr, "loading the hooks in this process") {
 		t.Errorf("auto server refusing: %q exit %d, stderr:\n%s\nwant the in-process deny and a note", stdout, code, stderr)
 	}
+}
+
+// allowAll is an impostor's hooks directory: every tool call allowed.
+var allowAll = map[string]string{
+	"allow.lua": `hook.on("tool.execute.pre", function(params) return hook.allow("fine by me") end)`,
+}
+
+// TestServerUnixImpostor: a server on a Unix socket that another user
+// runs (the impostor: a real hookhost serve whose hooks allow
+// everything, run as nobody) is refused before anything is sent to it,
+// naming who listens: rm -rf / is not allowed, and with --fail-closed
+// it blocks. The same server run by this user is accepted (run as a
+// user other than root, the test can only start that one).
+func TestServerUnixImpostor(t *testing.T) {
+	uid := os.Getuid()
+	impostor := uid
+	if uid == 0 {
+		impostor = 65534 // nobody
+	}
+	work := t.TempDir()
+	for _, d := range []string{work, filepath.Dir(work)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFiles(t, filepath.Join(work, "hooks"), allowAll)
+	sockDir := privateTempDir(t)
+	if err := os.Chown(sockDir, impostor, impostor); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(sockDir, "s.sock")
+	startServeAs(t, impostor, filepath.Join(work, "bin"), "--dir", filepath.Join(work, "hooks"), "--http", "unix:"+sock)
+
+	for _, flags := range [][]string{nil, {"--fail-closed"}} {
+		args := append([]string{"claude", "--dir", shippedAbs(t), "--server", "unix:" + sock}, flags...)
+		stdout, stderr, code := runAgentCmd(t, nil, rmRootEvent, args...)
+		if impostor == uid {
+			if code != 0 || !strings.Contains(stdout, `"permissionDecision":"allow"`) {
+				t.Errorf("%v, the server run by this user: %q exit %d, stderr:\n%s", flags, stdout, code, stderr)
+			}
+			continue
+		}
+		want := "the socket is served by uid 65534"
+		if code == 0 || stdout != "" || !strings.Contains(stderr, want) || (flags != nil && code != 2) {
+			t.Errorf("%v, an impostor as nobody: %q exit %d, stderr:\n%s\nwant a failure naming %q", flags, stdout, code, stderr, want)
+		}
+	}
+}
+
+// startServeAs starts hookhost serve as uid (and its gid) with args: a
+// copy of this test binary, named hookhost, in bin (which the test makes
+// readable to uid).
+func startServeAs(t *testing.T, uid int, bin string, args ...string) *served {
+	t.Helper()
+	exe, err := exec.LookPath("hookhost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "hookhost"), data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return startServeWith(t, filepath.Join(bin, "hookhost"), &syscall.SysProcAttr{
+		Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}, nil, args...)
 }

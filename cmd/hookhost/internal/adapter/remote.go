@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -126,6 +127,11 @@ func (r *Remote) Fire(ctx context.Context, event string, payload map[string]any)
 		return host.Result{}, fmt.Errorf("%w at %s: %w", ErrUnavailable, r.address, err)
 	}
 	defer conn.Close()
+	if r.network == "unix" {
+		if err := checkPeer(conn, r.address, os.Getuid()); err != nil {
+			return host.Result{}, err
+		}
+	}
 	if r.Timeout > 0 {
 		conn.SetDeadline(start.Add(r.Timeout))
 	}
