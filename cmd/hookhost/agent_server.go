@@ -62,7 +62,7 @@ func (s *serverOptions) connect(ctx context.Context, dir, cfg string, failClosed
 	if err != nil {
 		return nil, err
 	}
-	r.Timeout = s.Timeout
+	r.Timeout, r.Log = s.Timeout, logw
 	remote := reportingProblems{r, logw}
 	if failClosed {
 		return remote, nil
