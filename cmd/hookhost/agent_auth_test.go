@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/peerauth/peerauthtest"
 )
 
 // rmRootEvent is Claude Code asking to run rm -rf / through Bash.
@@ -137,4 +139,60 @@ func startServeAs(t *testing.T, uid int, bin string, args ...string) *served {
 	}
 	return startServeWith(t, filepath.Join(bin, "hookhost"), &syscall.SysProcAttr{
 		Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}, nil, args...)
+}
+
+// TestServerTCPImpostor: whoever listens on the port of --server
+// http://… while the user's serve is down (here, an impostor that keeps
+// every byte and answers allow) never receives the token, and its allow
+// of rm -rf / is never passed on: with a token the client finds no proof
+// in the answer and fails — exit 2 with --fail-closed, and never exit 0
+// (the hooks in this process are not loaded in its place, since someone
+// impersonates the server); without a token the answer cannot be
+// authenticated, and an allow is passed on as no opinion.
+func TestServerTCPImpostor(t *testing.T) {
+	const token = "s3cret-token-9f2c"
+	im := peerauthtest.Start(t, func(*http.Request) string { return peerauthtest.Answer(peerauthtest.Allow) })
+	server := "http://" + im.Addr
+	dir := shippedAbs(t)
+	for _, flags := range [][]string{nil, {"--fail-closed"}} {
+		args := append([]string{"claude", "--dir", dir, "--server", server}, flags...)
+		stdout, stderr, code := runAgentCmd(t, []string{"HOOKHOST_TOKEN=" + token}, rmRootEvent, args...)
+		// exit 1 until command hooks fail closed by default; 2 after
+		if stdout != "" || code == 0 || (flags != nil && code != 2) || !strings.Contains(stderr, "the peer is not the hookhost server") ||
+			strings.Contains(stderr, "loading the hooks in this process") {
+			t.Errorf("%v, with a token: %q exit %d, stderr:\n%s\nwant a failure naming the impostor", flags, stdout, code, stderr)
+		}
+	}
+	got := im.Received()
+	if !strings.Contains(got, "rm -rf /") || strings.Contains(got, token) {
+		t.Errorf("the impostor received:\n%s\nwant the requests, without the token", got)
+	}
+
+	stdout, stderr, code := runAgentCmd(t, []string{"HOOKHOST_TOKEN="}, rmRootEvent, "claude", "--dir", dir, "--server", server)
+	if strings.Contains(stdout, `"allow"`) || code != 0 || !strings.Contains(stderr, "its allow is passed on as no opinion") {
+		t.Errorf("without a token: %q exit %d, stderr:\n%s\nwant no allow, and a note", stdout, code, stderr)
+	}
+}
+
+// TestServerTCPToken: through a serve on a loopback port that has the
+// token, the client proves it and checks the answer's proof: the shipped
+// guards deny rm -rf /; a serve with another token refuses, and the call
+// fails rather than loading the hooks itself.
+func TestServerTCPToken(t *testing.T) {
+	const token = "s3cret-token-9f2c"
+	dir := shippedAbs(t)
+	s := startServe(t, []string{"HOOKHOST_TOKEN=" + token}, "--dir", dir)
+	env := []string{"HOOKHOST_TOKEN=" + token + "\n"} // trimmed, as serve trims it
+	stdout, stderr, code := runAgentCmd(t, env, rmRootEvent, "claude", "--dir", dir, "--server", s.base)
+	if code != 0 || !denied(stdout) || strings.Contains(stderr, "loading the hooks") {
+		t.Errorf("through serve: %q exit %d, stderr:\n%s", stdout, code, stderr)
+	}
+	other := startServe(t, []string{"HOOKHOST_TOKEN=another"}, "--dir", dir)
+	stdout, stderr, code = runAgentCmd(t, env, rmRootEvent, "claude", "--dir", dir, "--server", other.base, "--fail-closed")
+	if code != 2 || stdout != "" || !strings.Contains(stderr, "refused this client's token (401)") {
+		t.Errorf("serve with another token: %q exit %d, stderr:\n%s", stdout, code, stderr)
+	}
+	if strings.Contains(s.log.String(), token) || strings.Contains(other.log.String(), token) {
+		t.Errorf("a server logged the token")
+	}
 }

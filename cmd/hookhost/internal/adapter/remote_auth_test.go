@@ -1,19 +1,14 @@
 package adapter
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
-	"io"
-	"net"
 	"net/http"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/peerauth"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/peerauth/peerauthtest"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/server"
 	"github.com/hookhost/hookhost/host"
 )
@@ -51,62 +46,6 @@ func serveOn(t *testing.T, token string, res host.Result) string {
 	return "http://" + ln.Addr().String()
 }
 
-// impostor listens on a loopback port, keeps every byte it receives, and
-// answers each request with answer (a whole HTTP response).
-type impostor struct {
-	addr string
-	mu   sync.Mutex
-	got  bytes.Buffer
-}
-
-func newImpostor(t *testing.T, answer func(req *http.Request) string) *impostor {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	im := &impostor{addr: ln.Addr().String()}
-	var wg sync.WaitGroup
-	t.Cleanup(func() { ln.Close(); wg.Wait() })
-	wg.Go(func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			wg.Go(func() { im.answer(conn, answer) })
-		}
-	})
-	return im
-}
-
-func (im *impostor) answer(conn net.Conn, answer func(req *http.Request) string) {
-	defer conn.Close()
-	var seen bytes.Buffer
-	req, err := http.ReadRequest(bufio.NewReader(io.TeeReader(conn, &seen)))
-	if err == nil {
-		io.Copy(io.Discard, req.Body)
-		io.WriteString(conn, answer(req))
-	}
-	im.mu.Lock()
-	im.got.Write(seen.Bytes())
-	im.mu.Unlock()
-}
-
-func (im *impostor) received() string {
-	im.mu.Lock()
-	defer im.mu.Unlock()
-	return im.got.String()
-}
-
-const allowAnswer = `{"event":"tool.execute.pre","decision":{"action":"allow","reason":"fine"},"payload":{},"messages":[],"trace":[]}`
-
-// plainAllow is an HTTP answer allowing, with no proof.
-func plainAllow(*http.Request) string {
-	return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
-		strconv.Itoa(len(allowAnswer)) + "\r\nConnection: close\r\n\r\n" + allowAnswer
-}
-
 // TestRemoteProof: over TCP with a token, the client proves it, never
 // sends it, and uses only answers that prove it too.
 func TestRemoteProof(t *testing.T) {
@@ -115,12 +54,11 @@ func TestRemoteProof(t *testing.T) {
 	good := serveOn(t, token, deny)
 	other := serveOn(t, "another-token", deny)
 	none := serveOn(t, "", deny)
-	forger := newImpostor(t, func(req *http.Request) string {
-		// A MAC it cannot make: the request's own, or garbage.
-		return strings.Replace(plainAllow(req), "Connection: close\r\n",
-			"Connection: close\r\n"+peerauth.HeaderMAC+": "+req.Header.Get(peerauth.HeaderMAC)+"\r\n", 1)
+	forger := peerauthtest.Start(t, func(req *http.Request) string {
+		// A proof it cannot make: the request's own MAC.
+		return peerauthtest.Answer(peerauthtest.Allow, peerauth.HeaderMAC+": "+req.Header.Get(peerauth.HeaderMAC))
 	})
-	plain := newImpostor(t, plainAllow)
+	plain := peerauthtest.Start(t, func(*http.Request) string { return peerauthtest.Answer(peerauthtest.Allow) })
 	payload := map[string]any{"tool_name": "bash", "params": map[string]any{"command": "rm -rf /"}}
 
 	r, _ := NewRemote(good, token)
@@ -134,8 +72,8 @@ func TestRemoteProof(t *testing.T) {
 	}{
 		{"a server with another token", other, ErrUnauthorized},
 		{"a server without a token", none, ErrUnauthorized},
-		{"an impostor answering allow", "http://" + plain.addr, ErrImpostor},
-		{"an impostor forging a proof", "http://" + forger.addr, ErrImpostor},
+		{"an impostor answering allow", "http://" + plain.Addr, ErrImpostor},
+		{"an impostor forging a proof", "http://" + forger.Addr, ErrImpostor},
 	} {
 		r, _ := NewRemote(tc.addr, token)
 		res, err := r.Fire(context.Background(), "tool.execute.pre", payload)
@@ -144,8 +82,8 @@ func TestRemoteProof(t *testing.T) {
 			t.Errorf("%s: %+v, %v; want an *AuthError (%v)", tc.name, res.Decision, err, tc.cause)
 		}
 	}
-	for _, im := range []*impostor{plain, forger} {
-		got := im.received()
+	for _, im := range []*peerauthtest.Impostor{plain, forger} {
+		got := im.Received()
 		if !strings.Contains(got, "rm -rf /") || strings.Contains(got, token) || strings.Contains(got, "Authorization") {
 			t.Errorf("the impostor received:\n%s\nwant the request without the token", got)
 		}
