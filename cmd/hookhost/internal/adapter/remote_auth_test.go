@@ -123,3 +123,32 @@ func TestRemoteUnauthenticated(t *testing.T) {
 		}
 	}
 }
+
+// TestFallbackNotForImpostors: a Fallback loads the hooks in this
+// process when the server is down, never when it fails authentication.
+func TestFallbackNotForImpostors(t *testing.T) {
+	plain := peerauthtest.Start(t, func(*http.Request) string { return peerauthtest.Answer(peerauthtest.Allow) })
+	r, _ := NewRemote("http://"+plain.Addr, "s3cret-token")
+	loaded := false
+	fb := &Fallback{Primary: r, Local: func(context.Context) (Firer, error) {
+		loaded = true
+		return fixedFirer{host.Result{Decision: host.Decision{Action: host.Deny}}}, nil
+	}}
+	res, err := fb.Fire(context.Background(), "tool.execute.pre", nil)
+	if !errors.Is(err, ErrImpostor) || loaded || res.Decision.Action != "" {
+		t.Errorf("Fallback around an impostor: %+v, %v, loaded %v; want the *AuthError and no fallback", res.Decision, err, loaded)
+	}
+}
+
+// TestRemoteUnauthenticatedApproval: an unauthenticated ask whose
+// approval would allow when nobody answers denies instead.
+func TestRemoteUnauthenticatedApproval(t *testing.T) {
+	ask := host.Result{Decision: host.Decision{Action: host.Ask, Reason: "sure?",
+		Approval: &host.Approval{Title: "run it?", TimeoutBehavior: host.Allow}}}
+	r, _ := NewRemote(serveOn(t, "", ask), "")
+	res, err := r.Fire(context.Background(), "tool.execute.pre", map[string]any{})
+	if err != nil || res.Decision.Action != host.Ask || res.Decision.Approval == nil ||
+		res.Decision.Approval.TimeoutBehavior != host.Deny || res.Decision.Approval.Title != "run it?" {
+		t.Errorf("ask: %+v, %v; want the approval denying on timeout", res.Decision, err)
+	}
+}
