@@ -31,7 +31,8 @@ type serverOptions struct {
 func (s *serverOptions) serverFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "server", Destination: &s.Server, EnvVars: []string{"HOOKHOST_SERVER"},
-			Usage: "fire through a running hookhost serve at `URL`: http://HOST:PORT, unix:PATH, or auto (start one per user)"},
+			Usage: "fire through a running hookhost serve at `URL`: http://HOST:PORT, unix:PATH, or auto (start one per user); " +
+				"$HOOKHOST_TOKEN is proven over TCP, never sent, and a server that fails authentication is a failure"},
 		&cli.DurationFlag{Name: "auto-idle-exit", Value: adapter.AutoIdleExit, Destination: &s.AutoIdleExit,
 			EnvVars: []string{"HOOKHOST_AUTO_IDLE_EXIT"}, Usage: "a server started by --server auto exits after `DURATION` without requests"},
 		&cli.DurationFlag{Name: "server-timeout", Value: adapter.RequestTimeout, Destination: &s.Timeout,
