@@ -177,7 +177,7 @@ func (o *agentOptions) connector(logw io.Writer) adapter.Connector {
 		if err != nil {
 			return nil, err
 		}
-		return o.connect(ctx, dir, cfg, false, logw, local)
+		return o.connect(ctx, dir, cfg, logw, local)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -29,7 +31,8 @@ type serverOptions struct {
 func (s *serverOptions) serverFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "server", Destination: &s.Server, EnvVars: []string{"HOOKHOST_SERVER"},
-			Usage: "fire through a running hookhost serve at `URL`: http://HOST:PORT, unix:PATH, or auto (start one per user)"},
+			Usage: "fire through a running hookhost serve at `URL`: http://HOST:PORT, unix:PATH, or auto (start one per user); " +
+				"$HOOKHOST_TOKEN is proven over TCP, never sent, and a server that fails authentication is a failure"},
 		&cli.DurationFlag{Name: "auto-idle-exit", Value: adapter.AutoIdleExit, Destination: &s.AutoIdleExit,
 			EnvVars: []string{"HOOKHOST_AUTO_IDLE_EXIT"}, Usage: "a server started by --server auto exits after `DURATION` without requests"},
 		&cli.DurationFlag{Name: "server-timeout", Value: adapter.RequestTimeout, Destination: &s.Timeout,
@@ -49,23 +52,19 @@ func (s *serverOptions) validateServer() error {
 
 // connect is the Firer of --server for the hooks directory dir and the
 // config cfg (absolute): the server, and local (the hooks loaded in this
-// process) when it does not answer — never with failClosed, unless the
-// server is auto, whose own failure to start always falls back.
-func (s *serverOptions) connect(ctx context.Context, dir, cfg string, failClosed bool, logw io.Writer,
+// process, which fail closed at guard events on their own) when it does
+// not answer. A server that fails authentication never falls back.
+func (s *serverOptions) connect(ctx context.Context, dir, cfg string, logw io.Writer,
 	local func(context.Context) (adapter.Firer, error)) (adapter.Firer, error) {
 	if s.Server == "auto" {
 		return s.autoServer(ctx, dir, cfg, logw, local)
 	}
-	r, err := adapter.NewRemote(s.Server, os.Getenv("HOOKHOST_TOKEN"))
+	r, err := adapter.NewRemote(s.Server, strings.TrimSpace(os.Getenv(tokenEnv)))
 	if err != nil {
 		return nil, err
 	}
-	r.Timeout = s.Timeout
-	remote := reportingProblems{r, logw}
-	if failClosed {
-		return remote, nil
-	}
-	return &adapter.Fallback{Primary: remote, Local: local, Log: logw}, nil
+	r.Timeout, r.Log = s.Timeout, logw
+	return &adapter.Fallback{Primary: reportingProblems{r, logw}, Local: local, Log: logw}, nil
 }
 
 // autoServer is --server auto: the user's server for this directory and
@@ -88,9 +87,19 @@ func (s *serverOptions) autoServer(ctx context.Context, dir, cfg string, logw io
 		if err != nil {
 			return err
 		}
-		return adapter.StartServer(ctx, adapter.ServerCommand{Exe: exe, Socket: sock, Dir: dir, Config: cfg, IdleExit: s.AutoIdleExit})
+		return adapter.StartServer(ctx, adapter.ServerCommand{Exe: exe, Socket: sock, Dir: dir, Config: cfg,
+			IdleExit: s.AutoIdleExit, Env: withoutEnv(os.Environ(), tokenEnv)})
 	}
-	return &adapter.Fallback{Primary: reportingProblems{adapter.Starting{Firer: r, Start: start}, logw}, Local: local, Log: logw}, nil
+	own := adapter.OwnServer{Firer: adapter.Starting{Firer: r, Start: start}}
+	return &adapter.Fallback{Primary: reportingProblems{own, logw}, Local: local, Log: logw}, nil
+}
+
+// withoutEnv is env less the variable name: the auto server must not
+// inherit the token that $HOOKHOST_TOKEN gives a server the user runs,
+// since its own clients send none (its socket's private directory is
+// its door).
+func withoutEnv(env []string, name string) []string {
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
 }
 
 // reportingProblems writes the load problems a server's answer carries

@@ -129,7 +129,7 @@ func (o *picoclawOptions) remoteFirer(ctx context.Context, hosts *hostLoader, st
 		return hosts.firer(c)
 	})
 	return func(c context.Context, call adapter.Call) (adapter.Firer, error) {
-		return o.connect(c, dir, cfg, false, stderr, func(c context.Context) (adapter.Firer, error) { return local(c, call) })
+		return o.connect(c, dir, cfg, stderr, func(c context.Context) (adapter.Firer, error) { return local(c, call) })
 	}, nil
 }
 

@@ -102,7 +102,7 @@ func (o *serveOptions) flags() []cli.Flag {
 		&cli.StringFlag{Name: "http", Value: defaultHTTP, Destination: &o.HTTP,
 			Usage: "listen on `ADDR`: host:port, or unix:/path for a Unix socket (mode 0600)"},
 		&cli.StringFlag{Name: "token-file", Destination: &o.TokenFile,
-			Usage: "require Authorization: Bearer <the token in `FILE`> (default: $" + tokenEnv + ")"},
+			Usage: "require the token in `FILE` (default: $" + tokenEnv + "): Authorization: Bearer <token>, or a proof of it (docs/operations.md)"},
 		&cli.BoolFlag{Name: "insecure-listen", Destination: &o.InsecureListen,
 			Usage: "allow a non-loopback --http address without a token"},
 		&cli.BoolFlag{Name: "strict", Destination: &o.Strict,

@@ -41,10 +41,17 @@ var listeningLine = regexp.MustCompile(`listening on ((?:http://|unix:)[^"\s]+)`
 // a free loopback port. It is killed when the test ends, if still running.
 func startServe(t *testing.T, env []string, args ...string) *served {
 	t.Helper()
+	return startServeWith(t, "hookhost", nil, env, args...)
+}
+
+// startServeWith is startServe running the executable exe with attr.
+func startServeWith(t *testing.T, exe string, attr *syscall.SysProcAttr, env []string, args ...string) *served {
+	t.Helper()
 	if !containsFlag(args, "--http") {
 		args = append(args, "--http", "127.0.0.1:0")
 	}
-	cmd := exec.Command("hookhost", append([]string{"serve"}, args...)...)
+	cmd := exec.Command(exe, append([]string{"serve"}, args...)...)
+	cmd.SysProcAttr = attr
 	cmd.Env = append(os.Environ(), "GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	cmd.Env = append(cmd.Env, env...)
 	stderr, err := cmd.StderrPipe()

@@ -92,6 +92,10 @@ type ServerCommand struct {
 	// IdleExit is how long it waits for a request before it exits; zero
 	// means AutoIdleExit.
 	IdleExit time.Duration
+	// Env is the server's environment; nil inherits this process's. The
+	// caller leaves out what would make the server want a token its
+	// clients do not send: the socket's private directory is the door.
+	Env []string
 }
 
 // StartServer starts s.Exe as "serve" on s.Socket, detached from this
@@ -120,6 +124,7 @@ func StartServer(ctx context.Context, s ServerCommand) error {
 	defer logf.Close()
 	cmd := exec.Command(s.Exe, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.Env = s.Env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("starting hookhost serve: %w", err)
@@ -163,4 +168,22 @@ func (s Starting) Fire(ctx context.Context, event string, payload map[string]any
 		return host.Result{}, fmt.Errorf("%w: %w", ErrUnavailable, serr)
 	}
 	return s.Firer.Fire(ctx, event, payload)
+}
+
+// OwnServer fires through the server that --server auto started. That
+// server is this user's own, behind a directory only the user can enter,
+// and runs without a token; one that answers 401 anyway was started with
+// one (by an older hookhost that let it inherit $HOOKHOST_TOKEN), and
+// its refusal is no impostor's: it counts as unavailable, so that a
+// Fallback loads the hooks in this process instead.
+type OwnServer struct{ Firer }
+
+// Fire implements Firer.
+func (o OwnServer) Fire(ctx context.Context, event string, payload map[string]any) (host.Result, error) {
+	res, err := o.Firer.Fire(ctx, event, payload)
+	if errors.Is(err, ErrUnauthorized) {
+		return res, fmt.Errorf("%w: the server --server auto started refuses its clients (%v): it was started with a token",
+			ErrUnavailable, err)
+	}
+	return res, err
 }

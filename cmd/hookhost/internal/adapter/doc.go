@@ -27,6 +27,14 @@
 // proceed (exit 1); Serve answers them as Failed does (a denial at the
 // guard methods).
 //
+// A Remote authenticates whoever answers before it sends a secret or
+// trusts a byte (remote_auth.go): the process serving a Unix socket must
+// be this user's or root's; over TCP with a token the token is proven,
+// never sent, and the answer must prove it too (package peerauth). A
+// server that fails is an *AuthError (errors.Is ErrAuth), which a
+// Fallback never falls back from: whoever answered may be impersonating
+// the server.
+//
 // # Goroutines
 //
 // Dialect values are immutable and safe for concurrent use. Serve runs

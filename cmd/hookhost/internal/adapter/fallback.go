@@ -9,8 +9,11 @@ import (
 	"github.com/hookhost/hookhost/host"
 )
 
-// Fallback fires through Primary (a server) and, when it is unavailable,
-// through the Firer that Local opens (the hooks loaded in this process).
+// Fallback fires through Primary (a server) and, when it is unavailable
+// (ErrUnavailable), through the Firer that Local opens (the hooks loaded
+// in this process). Any other failure is returned: above all an
+// *AuthError, since a server that someone may be impersonating is not
+// one that is down.
 type Fallback struct {
 	Primary Firer
 	Local   func(ctx context.Context) (Firer, error)

@@ -82,8 +82,14 @@ func TestRemoteFire(t *testing.T) {
 		t.Errorf("bad payload: %v", err)
 	}
 	noToken, _ := NewRemote("unix:"+sock, "")
-	if _, err := noToken.Fire(context.Background(), "tool.execute.pre", nil); err == nil || !strings.Contains(err.Error(), "401: unauthorized") {
-		t.Errorf("without the token: %v", err)
+	_, err = noToken.Fire(context.Background(), "tool.execute.pre", nil)
+	if ae, ok := errors.AsType[*AuthError](err); !ok || ae.Server != sock || !errors.Is(err, ErrAuth) ||
+		!errors.Is(err, ErrUnauthorized) || errors.Is(err, ErrUnavailable) || !strings.HasSuffix(err.Error(), "(401): unauthorized") {
+		t.Errorf("without the token: %v, want an *AuthError for the 401", err)
+	}
+	_, err = OwnServer{noToken}.Fire(context.Background(), "tool.execute.pre", nil)
+	if !errors.Is(err, ErrUnavailable) || errors.Is(err, ErrAuth) {
+		t.Errorf("the auto server refusing: %v, want ErrUnavailable (the caller falls back)", err)
 	}
 	down, _ := NewRemote("unix:"+filepath.Join(shortTempDir(t), "none.sock"), "")
 	if _, err := down.Fire(context.Background(), "tool.execute.pre", nil); !errors.Is(err, ErrUnavailable) {

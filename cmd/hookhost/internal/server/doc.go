@@ -14,7 +14,7 @@
 // method (with an Allow header), 413 for a body over Options.MaxBody,
 // 415 for a POST whose Content-Type is not application/json, 421 for a
 // Host header that is not a loopback name, 401 for a missing or wrong
-// bearer token.
+// bearer token or proof.
 //
 // # The door
 //
@@ -26,8 +26,12 @@
 // cross-origin only after a CORS preflight, and the server never sends
 // a CORS header), and bodies are bounded. Listen creates Unix sockets
 // with mode 0600. With a token every endpoint but /healthz wants
-// "Authorization: Bearer <token>", compared in constant time; Listen's
-// caller refuses a non-loopback address without one (see Door).
+// "Authorization: Bearer <token>", compared in constant time, or a proof
+// that the client holds the token (package peerauth: checked before the
+// request is served, its body as it is read, the nonce never accepted
+// twice), whose answer the door signs so that the client can tell the
+// server from an impostor; Listen's caller refuses a non-loopback
+// address without a token.
 //
 // # Lifecycle
 //

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -12,8 +13,11 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/peerauth"
 )
 
 // UnixPrefix introduces a Unix socket path in a listen address.
@@ -71,25 +75,112 @@ func Local(ctx context.Context, addr string) (bool, error) {
 
 // door applies the local door's checks before next: on a loopback TCP
 // listener the Host header must name a loopback host (421), and with a
-// token every path but /healthz needs it (401). A Unix socket needs no
-// Host check (no browser reaches one), nor does a non-loopback listener
-// (the token guards it, and its clients name it by its real host name).
+// token every path but /healthz needs it (401): as a bearer token, or
+// proven without being sent (package peerauth), in which case the
+// answer is signed. A Unix socket needs no Host check (no browser
+// reaches one), nor does a non-loopback listener (the token guards it,
+// and its clients name it by its real host name).
 func (s *Server) door(addr net.Addr, next http.Handler) http.Handler {
 	tcp, _ := addr.(*net.TCPAddr)
 	checkHost := tcp != nil && tcp.IP.IsLoopback()
+	nonces := peerauth.NewNonces(0)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if checkHost && !loopbackHost(r.Host) {
 			writeError(w, http.StatusMisdirectedRequest,
 				"Host %q is not a loopback name or address: this server answers only requests addressed to localhost", r.Host)
 			return
 		}
+		if peerauth.Present(r.Header) {
+			s.proven(w, r, nonces, next)
+			return
+		}
 		if s.tokenHash != nil && r.URL.Path != healthPath && !s.authorized(r) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="hookhost"`)
-			writeError(w, http.StatusUnauthorized, "missing or wrong bearer token (want Authorization: Bearer <token>)")
+			unauthorized(w, "missing or wrong bearer token (want Authorization: Bearer <token>)")
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// unauthorized answers 401.
+func unauthorized(w http.ResponseWriter, format string, args ...any) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="hookhost"`)
+	writeError(w, http.StatusUnauthorized, format, args...)
+}
+
+// proven serves a request that proves it holds the token rather than
+// sending it (package peerauth): the proof is checked, and the nonce
+// recorded, before anything else; the body is checked as the handler
+// reads it; the answer is signed. A server without a token cannot sign,
+// so it refuses: the client would refuse its answer anyway.
+func (s *Server) proven(w http.ResponseWriter, r *http.Request, nonces *peerauth.Nonces, next http.Handler) {
+	if s.tokenHash == nil {
+		unauthorized(w, "this server has no token, so it cannot prove itself to a client that has one: "+
+			"give serve the client's token (--token-file or $HOOKHOST_TOKEN), or the client none")
+		return
+	}
+	key := peerauth.KeyFromDigest(*s.tokenHash)
+	now := time.Now()
+	req, err := key.VerifyRequest(r.Method, r.RequestURI, r.Header, now)
+	if err == nil {
+		err = nonces.Use(req, now)
+	}
+	signed := &signedWriter{ResponseWriter: w, answer: key.Answer(req), head: r.Method == http.MethodHead}
+	defer signed.finish()
+	switch {
+	case errors.Is(err, peerauth.ErrBusy):
+		signed.Header().Set("Retry-After", "1")
+		writeError(signed, http.StatusServiceUnavailable, "%v", err)
+	case err != nil:
+		signed.unsigned = true
+		unauthorized(w, "proof of the token: %v", err)
+	default:
+		r.Body = peerauth.Body(r.Body, req, r.ContentLength)
+		next.ServeHTTP(signed, r)
+	}
+}
+
+// A signedWriter holds an answer until it is complete, then signs it
+// (the status and the body) and sends it. Unwrap gives
+// http.ResponseController the connection's writer (for deadlines); a
+// handler must not flush through it, which would send the answer before
+// its proof.
+type signedWriter struct {
+	http.ResponseWriter
+	answer   *peerauth.Answer
+	status   int
+	body     bytes.Buffer
+	head     bool // HEAD: the client receives no body
+	unsigned bool // answered already, unsigned (a failed proof)
+}
+
+func (w *signedWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+}
+
+func (w *signedWriter) Write(p []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	return w.body.Write(p)
+}
+
+func (w *signedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// finish signs and sends the answer.
+func (w *signedWriter) finish() {
+	if w.unsigned {
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+	if !w.head {
+		w.answer.Write(w.body.Bytes())
+	}
+	h := w.Header()
+	w.answer.Sign(h, w.status)
+	h.Set("Content-Length", strconv.Itoa(w.body.Len()))
+	w.ResponseWriter.WriteHeader(w.status)
+	w.ResponseWriter.Write(w.body.Bytes()) // a write error means the client is gone
 }
 
 // authorized compares the request's bearer token with the server's in
