@@ -118,10 +118,17 @@ type HookConfig struct {
 	// Isolation is where the file's (or pack's) hooks run; empty leaves
 	// it to the pack or the defaults. Not for a single hook.
 	Isolation Isolation
+	// ErrorBehavior and TimeoutBehavior say what a failure of the hooks
+	// does to the fire (skip or deny); empty leaves it to the less
+	// specific entries, the pack's HOOK.md, then the event (see
+	// resolveBehaviors).
+	ErrorBehavior   Behavior
+	TimeoutBehavior Behavior
 	// Line is where the entry starts in the file.
 	Line int
 
-	timeoutLines map[string]int
+	timeoutLines  map[string]int
+	behaviorLines map[string]int // by key: error_behavior, timeout_behavior
 }
 
 // A ConfigError is a problem at a line of the config file.
@@ -294,10 +301,10 @@ func (p *configParser) event(name string, k, n *yaml.Node) {
 	p.cfg.Events[name] = ec
 }
 
-var hookKeys = []string{"enabled", "priority", "timeout", "timeouts", "config", "isolation"}
+var hookKeys = []string{"enabled", "priority", "timeout", "timeouts", "config", "isolation", "error_behavior", "timeout_behavior"}
 
 func (p *configParser) hook(key string, k, n *yaml.Node) {
-	hc := HookConfig{Line: k.Line}
+	hc := HookConfig{Line: k.Line, behaviorLines: map[string]int{}}
 	what := "hooks." + key
 	_, hookName, err := splitHookKey(key)
 	if err != nil {
@@ -333,6 +340,10 @@ func (p *configParser) hook(key string, k, n *yaml.Node) {
 			})
 		case "config":
 			hc.Config = p.freeMap(v, what+".config")
+		case "error_behavior":
+			hc.ErrorBehavior, hc.behaviorLines[field] = p.behavior(v, what+".error_behavior"), v.Line
+		case "timeout_behavior":
+			hc.TimeoutBehavior, hc.behaviorLines[field] = p.behavior(v, what+".timeout_behavior"), v.Line
 		}
 	})
 	p.cfg.Hooks[key] = hc

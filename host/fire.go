@@ -93,8 +93,10 @@ type firing struct {
 	// none; an empty Action means not set.
 	terminal, firstAsk, firstAllow, winner, failed Decision
 
-	// ctxEnded records that the caller's context ended the fire.
+	// ctxEnded records that the caller's context ended the fire, and
+	// unrun are the hooks it left uncalled.
 	ctxEnded bool
+	unrun    []*boundHook
 	// watch is set when the caller's context can end the fire; a separate
 	// object so that a firing with a context.Background() stays off the
 	// heap.
@@ -140,11 +142,12 @@ func (fr *firing) run(hooks []*boundHook) (Result, error) {
 		stop := context.AfterFunc(fr.ctx, fr.watch.cancel)
 		defer stop()
 	}
-	for _, b := range hooks {
+	for i, b := range hooks {
 		if b != fr.first && b.strikes.quarantined.Load() {
 			continue
 		}
 		if fr.cancelled() {
+			fr.unrun = hooks[i:]
 			break
 		}
 		if fr.step(b) {
@@ -358,12 +361,12 @@ func (fr *firing) timeoutText(b *boundHook, ctxBound bool) string {
 	return fmt.Sprintf("timed out after %v", b.timeout)
 }
 
-// fail applies the event's behaviour for a failed hook and reports
-// whether the fire ends.
+// fail applies the hook's own behaviour for its failure (behavior.go)
+// and reports whether the fire ends.
 func (fr *firing) fail(b *boundHook, o Outcome, err error) bool {
-	behavior, what := fr.spec.OnError, "failed: "+err.Error()
+	behavior, what := b.onError, "failed: "+err.Error()
 	if o == OutcomeTimeout {
-		behavior, what = fr.spec.OnTimeout, err.Error()
+		behavior, what = b.onTimeout, err.Error()
 	}
 	if behavior != FailClosed {
 		return false
@@ -429,12 +432,27 @@ func (fr *firing) result() (Result, error) {
 		if err == nil { // the caller's deadline passed; its timer has not fired yet
 			err = context.DeadlineExceeded
 		}
-		if fr.spec.OnTimeout == FailClosed && fr.failed.Action == "" {
+		if fr.failed.Action == "" && fr.cancelDenies() {
 			r.Decision = Decision{Action: Deny, Reason: fmt.Sprintf("the fire was cancelled: %v", err)}
 		}
 		return r, fmt.Errorf("fire %s: %w", fr.spec.Name, err)
 	}
 	return r, nil
+}
+
+// cancelDenies reports whether a fire the caller's context ended must
+// deny: its event fails closed on a timeout, or a hook it left uncalled
+// does (a cancelled guard is a guard that did not answer).
+func (fr *firing) cancelDenies() bool {
+	if fr.spec.OnTimeout == FailClosed {
+		return true
+	}
+	for _, b := range fr.unrun {
+		if b.onTimeout == FailClosed {
+			return true
+		}
+	}
+	return false
 }
 
 func (fr *firing) decision() Decision {
