@@ -123,7 +123,7 @@ func TestHookBehaviors(t *testing.T) {
 // errors does not block, a guard that errors does.
 func TestHookBehaviorsPerHook(t *testing.T) {
 	h := hostWithConfig(t, map[string]string{
-		"log.lua":   `hook.on("tool.execute.pre", function() error("log down") end, { name = "log", priority = 10 })`,
+		"log.lua": `hook.on("tool.execute.pre", function() error("log down") end, { name = "log", priority = 10 })`,
 		"guard.star": "def g(params):\n    if params.get(\"cmd\") == \"boom\":\n        fail(\"parser crashed\")\n" +
 			"hook.on(\"tool.execute.pre\", g, name = \"g\")",
 	}, "hooks:\n  guard.star:\n    error_behavior: deny\n", Options{})

@@ -44,7 +44,7 @@ func (h *Host) fireOn(ctx context.Context, snap *snapshot, event string, payload
 		return Result{Event: event, Decision: Decision{Action: t.spec.Default}, Payload: payload, Problems: snap.problemLines},
 			fmt.Errorf("%w: %w", ErrBadPayload, err), false
 	}
-	first := firstToRun(t.hooks)
+	first := firstToRun(t.hooks, h.now)
 	if err := checkPayload(payload, first); err != nil {
 		return badPayload(err)
 	}
@@ -143,12 +143,17 @@ func (fr *firing) run(hooks []*boundHook) (Result, error) {
 		defer stop()
 	}
 	for i, b := range hooks {
-		if b != fr.first && b.strikes.quarantined.Load() {
-			continue
-		}
 		if fr.cancelled() {
 			fr.unrun = hooks[i:]
 			break
+		}
+		if b != fr.first && b.strikes.quarantined.Load() {
+			if held, ends := fr.quarantined(b); held {
+				if ends {
+					break
+				}
+				continue
+			}
 		}
 		if fr.step(b) {
 			break
@@ -158,6 +163,24 @@ func (fr *firing) run(hooks []*boundHook) (Result, error) {
 		fr.badPayload = checkBound(fr.payload, fr.first)
 	}
 	return fr.result()
+}
+
+// quarantined handles a hook whose quarantine flag is set: while the
+// quarantine is in force the hook is not called and fails (held), with
+// its error behaviour, and the trace says since when, until when and
+// why; a quarantine whose cool-down is over ends here, and the hook runs.
+func (fr *firing) quarantined(b *boundHook) (held, ends bool) {
+	now := fr.h.now()
+	qi, ok := b.strikes.info(now)
+	if !ok {
+		if b.strikes.expire(now) {
+			fr.h.quarantineExpired(b.strikes)
+		}
+		return false, false
+	}
+	err := quarantineError(b, qi)
+	fr.trace = append(fr.trace, TraceEntry{Hook: b.id, Priority: b.priority, Outcome: OutcomeError, Error: err.Error()})
+	return true, fr.fail(b, OutcomeError, err)
 }
 
 // step calls one hook and folds its reply; it reports whether the chain
@@ -478,12 +501,7 @@ func (h *Host) noteOverrun(b *boundHook, c *scripting.Call) {
 	if !c.Abandoned() && !stuck {
 		return
 	}
-	if b.strikes.strike(time.Now()) {
-		defer h.quarantineChanged(b.id, true)
-		h.logger.Error("hook quarantined: it could not be stopped at its deadline 3 times within 10 minutes; "+
-			"it stays disabled until its file changes or it is released",
-			"hook", b.id, "file", b.file, "line", b.line)
-	}
+	h.strike(b, "it could not be stopped at its deadline")
 }
 
 // ErrHeapLimit is the cause of a hook's failure when the watchdog
@@ -517,10 +535,12 @@ func (h *Host) heapFailure(b *boundHook, hit uint64) error {
 // host more than one call (why says which), and quarantines a repeat
 // offender.
 func (h *Host) strike(b *boundHook, why string) {
-	if b.strikes.strike(time.Now()) {
-		h.logger.Error("hook quarantined: 3 strikes within 10 minutes (the heap passed its limit while it ran, "+
-			"it could not be stopped at its deadline, or its worker process died); it stays disabled until its file "+
-			"changes or it is released", "hook", b.id, "file", b.file, "line", b.line, "last", why)
+	if b.strikes.strike(h.now(), "3 strikes within 10 minutes, the last: "+why) {
+		qi, _ := b.strikes.info(h.now())
+		h.logger.Error("hook quarantined: 3 strikes within 10 minutes (its call allocated past its memory budget, "+
+			"it could not be stopped at its deadline, or its worker process died); while quarantined it is not "+
+			"called and its error behaviour applies", "hook", b.id, "file", b.file, "line", b.line, "last", why,
+			"until", qi.Until, "offences", qi.Offences)
 		h.quarantineChanged(b.id, true)
 	}
 }

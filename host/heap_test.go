@@ -67,8 +67,8 @@ func TestHeapLimit(t *testing.T) {
 				t.Fatalf("quarantined %v, want [%s]", q, id)
 			}
 			r, _ := h.Fire(context.Background(), "tool.execute.pre", map[string]any{})
-			if len(r.Trace) != 1 || r.Trace[0].Hook != file+":next" {
-				t.Errorf("after quarantine: trace %+v, want only the next hook", r.Trace)
+			if len(r.Trace) != 2 || !strings.Contains(r.Trace[0].Error, "quarantined since") || r.Trace[1].Hook != file+":next" {
+				t.Errorf("after quarantine: trace %+v, want the bomb quarantined, then the next hook", r.Trace)
 			}
 		})
 	}

@@ -155,7 +155,8 @@ end, { name = "guard", timeout = "60s" })`,
 			if q := h.Quarantined(); len(q) != 1 || q[0] != bombID {
 				t.Fatalf("quarantined %v, want only %s", q, bombID)
 			}
-			if r, _ := h.Fire(context.Background(), "tool.execute.post", map[string]any{}); len(r.Trace) != 0 {
+			if r, _ := h.Fire(context.Background(), "tool.execute.post", map[string]any{}); len(r.Trace) != 1 ||
+				r.Trace[0].Outcome != OutcomeError || !strings.Contains(r.Trace[0].Error, "quarantined since") {
 				t.Fatalf("the quarantined bomb ran: %+v", r.Trace)
 			}
 		})

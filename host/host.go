@@ -279,15 +279,18 @@ func (h *Host) Close() error {
 	return nil
 }
 
-// Release lifts the quarantine of a hook. It reports whether the hook was
-// quarantined.
+// Release lifts the quarantine of a hook before its cool-down ends. It
+// reports whether the hook was quarantined.
 func (h *Host) Release(hookID string) bool {
-	if !h.strikes.release(hookID) {
+	if !h.strikes.release(hookID, h.now()) {
 		return false
 	}
 	h.quarantineChanged(hookID, false)
 	return true
 }
 
-// Quarantined lists the ids of quarantined hooks.
-func (h *Host) Quarantined() []string { return h.strikes.list() }
+// Quarantined lists the ids of quarantined hooks (see Quarantines).
+func (h *Host) Quarantined() []string {
+	h.expireQuarantines()
+	return h.strikes.ids(h.now())
+}
