@@ -490,15 +490,27 @@ func (fr *firing) decision() Decision {
 	return Decision{Action: fr.spec.Default}
 }
 
-// noteOverrun counts a strike against a hook that had to be abandoned or
-// came back long after it was interrupted, and quarantines repeat
-// offenders. Lateness counts from the interrupt, not the deadline, so a
-// watchdog delayed by a loaded machine does not blame the hook.
+// noteOverrun counts a strike against a hook whose call had to be
+// abandoned at its deadline, and quarantines repeat offenders. A strike
+// is earned only for a deadline the hook's own code would not honour:
+//
+//   - A call that returned after its interrupt honoured it, however late:
+//     late is what a machine short of CPU makes of any call (the
+//     interrupted goroutine waits for a core like the rest), and nothing
+//     was left behind. Its timeout is its failure, no strike.
+//   - A call abandoned in a builtin that did not return (scripting.Guard)
+//     leaves a goroutine behind: a strike, unless the process was short
+//     of CPU when it was judged (starved, watchdog.go). Then the builtin
+//     may simply not have had a core to finish on, and striking it would
+//     let load switch guards off.
 func (h *Host) noteOverrun(b *boundHook, c *scripting.Call) {
 	h.logger.Warn("hook timed out", "hook", b.id, "file", b.file, "line", b.line, "timeout", b.timeout)
-	at := c.InterruptedAt()
-	stuck := !at.IsZero() && time.Since(at) > abandonGrace
-	if !c.Abandoned() && !stuck {
+	if !c.Abandoned() {
+		return
+	}
+	if why := h.starved(); why != "" {
+		h.logger.Warn("hook abandoned at its deadline while the host was short of CPU; not counted against it",
+			"hook", b.id, "file", b.file, "line", b.line, "starved", why)
 		return
 	}
 	h.strike(b, "it could not be stopped at its deadline")

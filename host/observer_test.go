@@ -5,10 +5,10 @@ import (
 	"context"
 	"log/slog"
 	"strings"
-	"time"
 	"sync"
 	"testing"
 	"testing/fstest"
+	"time"
 )
 
 // recordingObserver keeps what it is told.

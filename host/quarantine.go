@@ -25,11 +25,6 @@ const (
 	// firstCoolDown and maxCoolDown bound a quarantine's length.
 	firstCoolDown = time.Minute
 	maxCoolDown   = 10 * time.Minute
-	// abandonGrace is how long after its interrupt a call may take to
-	// return before it counts as a strike: an interrupted interpreter
-	// stops between instructions almost at once, so a call that returns
-	// much later was stuck inside one Go call.
-	abandonGrace = 250 * time.Millisecond
 )
 
 // quarantine keeps strike records by hook id. Records outlive snapshots,
