@@ -68,6 +68,35 @@ type ConfigLimits struct {
 	// and so how long a fire waits for one that is starting. Zero means
 	// isolate.DefaultStartTimeout.
 	WorkerStart time.Duration
+	// Concurrency is how many hook calls run at once; the others wait in
+	// line for a run slot, and a hook's deadline starts when it has one.
+	// Zero means DefaultConcurrency().
+	Concurrency int
+	// QueueTimeout bounds a hook call's wait for a run slot; past it the
+	// call fails, saying the host was saturated, and its error behaviour
+	// applies. Zero means DefaultQueueTimeout.
+	QueueTimeout time.Duration
+}
+
+// MaxConcurrency is the largest limits.concurrency accepted.
+const MaxConcurrency = 4096
+
+// Concurrency is the number of run slots the config asks for, or the
+// default.
+func (c *Config) Concurrency() int {
+	if c == nil || c.Limits.Concurrency == 0 {
+		return DefaultConcurrency()
+	}
+	return c.Limits.Concurrency
+}
+
+// QueueTimeout is the bound on a hook call's wait for a run slot that
+// the config asks for, or the default.
+func (c *Config) QueueTimeout() time.Duration {
+	if c == nil || c.Limits.QueueTimeout == 0 {
+		return DefaultQueueTimeout
+	}
+	return c.Limits.QueueTimeout
 }
 
 // MinWorkerStart is the smallest limits.worker_start accepted: no worker
@@ -240,8 +269,17 @@ func (p *configParser) root(n *yaml.Node) {
 				p.errorf(v, "strict: want true or false, got %q", v.Value)
 			}
 		case "limits":
-			p.mapping(v, "limits", []string{"memory", "worker_start"}, func(key string, k, v *yaml.Node) {
+			p.mapping(v, "limits", []string{"memory", "worker_start", "concurrency", "queue_timeout"}, func(key string, k, v *yaml.Node) {
 				switch key {
+				case "concurrency":
+					var n int
+					if err := v.Decode(&n); err != nil || v.Tag != "!!int" || n < 1 || n > MaxConcurrency {
+						p.errorf(v, "limits.concurrency: want a number of hook calls from 1 to %d, got %q", MaxConcurrency, v.Value)
+					} else {
+						p.cfg.Limits.Concurrency = n
+					}
+				case "queue_timeout":
+					p.cfg.Limits.QueueTimeout = p.duration(v, "limits.queue_timeout")
 				case "memory":
 					p.cfg.Limits.Memory, p.cfg.Limits.Line = p.size(v, "limits.memory", MinMemoryLimit), k.Line
 				case "worker_start":

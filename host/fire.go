@@ -210,7 +210,10 @@ func (fr *firing) step(b *boundHook) bool {
 	}
 }
 
-// call runs one hook under its deadline and classifies the outcome.
+// call runs one hook under its deadline and classifies the outcome: once
+// its worker is ready, its turn as a suspect has come (heapblame.go) and
+// it has a run slot (runslots.go), so that none of those waits is the
+// hook's time.
 func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 	if b.worker != nil && !b.worker.Ready() {
 		if entry, err := fr.awaitWorker(b); err != nil {
@@ -224,7 +227,17 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 		}
 		defer release()
 	}
-	return fr.callTimed(b)
+	sem, ok := fr.h.slots.tryAcquire()
+	if !ok {
+		var entry TraceEntry
+		var err error
+		if sem, entry, err = fr.awaitSlot(b); err != nil {
+			return reply{}, entry, err
+		}
+	}
+	rep, entry, err := fr.callTimed(b)
+	release(sem)
+	return rep, entry, err
 }
 
 // callTimed is call once the hook may start: it runs the hook under its

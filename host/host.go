@@ -79,6 +79,7 @@ type Host struct {
 	env     *scripting.Env
 	engines map[string]scripting.Engine
 	wd      *watchdog
+	slots   *runSlots // run slots of hook calls (runslots.go)
 	workers *isolate.Pool // the worker processes of isolated files
 	strikes *quarantine
 	now     func() time.Time
@@ -147,6 +148,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	h.workers = isolate.NewPool(isolate.Options{Executable: opts.WorkerExecutable, Logger: h.logger,
 		Limits: workerLimits(h.cfg), StartTimeout: h.cfg.Limits.WorkerStart})
 	h.wd = newWatchdog(h.cfg.MemoryLimit())
+	h.slots = newRunSlots(h.cfg)
 	if rep := h.Rescan(ctx, TriggerStart); rep.Err != nil {
 		h.Close()
 		return nil, rep.Err

@@ -328,12 +328,16 @@ func (w *watchdog) collect() {
 const runnableMetric = "/sched/goroutines/runnable:goroutines"
 
 // starved says why the process is short of CPU now, or "" when it is
-// not: at least GOMAXPROCS goroutines are ready to run but wait for a
-// processor (a whole core's worth of work queued). Both are states,
+// not: hook calls wait for a run slot (the host has more to run than its
+// cores), or at least GOMAXPROCS goroutines are ready to run but wait for
+// a processor (a whole core's worth of work queued). Both are states,
 // not durations: a machine that is merely slow is not starved, and a
 // test does not depend on how fast it runs. It is read only to judge an
 // abandoned call, which is rare.
 func (h *Host) starved() string {
+	if n := h.slots.waiting(); n > 0 {
+		return fmt.Sprintf("%d hook calls waiting for a run slot", n)
+	}
 	sample := []metrics.Sample{{Name: runnableMetric}}
 	metrics.Read(sample)
 	if sample[0].Value.Kind() != metrics.KindUint64 {
