@@ -50,7 +50,7 @@ hooks:
 func TestParseConfigErrors(t *testing.T) {
 	for _, c := range []struct{ name, yaml, want string }{
 		{"unknown top key", "defautls: {}\n", `hookhost.yaml:1: config: unknown key "defautls" (want defaults, limits, events, hooks, strict)`},
-		{"unknown limit", "limits: { cpu: 1s }\n", `hookhost.yaml:1: limits: unknown key "cpu" (want memory, worker_start)`},
+		{"unknown limit", "limits: { cpu: 1s }\n", `hookhost.yaml:1: limits: unknown key "cpu" (want memory, worker_start, concurrency, queue_timeout)`},
 		{"bad size", "limits:\n  memory: 512MB\n", `hookhost.yaml:2: limits.memory: size "512MB": want a whole number and a unit, such as 512MiB or 1GiB`},
 		{"small size", "limits:\n  memory: 1MiB\n", "hookhost.yaml:2: limits.memory: 1MiB is below the 32MiB minimum"},
 		{"size list", "limits:\n  memory: [1]\n", "hookhost.yaml:2: limits.memory: want a size such as 512MiB or 1GiB"},

@@ -37,7 +37,7 @@ hook.on("tool.execute.pre", next)`,
 // limits.memory, says so in the trace, lets the rest of the fire run,
 // and quarantines the hook after three strikes.
 func TestHeapLimit(t *testing.T) {
-	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
+	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB, concurrency: 8 }\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestHeapLimit(t *testing.T) {
 
 // A heap failure is a hook failure: a fail-closed event denies.
 func TestHeapLimitFailsClosed(t *testing.T) {
-	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
+	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB, concurrency: 8 }\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,7 +97,7 @@ func TestHeapBlame(t *testing.T) {
 // bomb's own meter blames it, and it alone is struck until it is
 // quarantined.
 func TestHeapBlameSparesTheHookBesideABomb(t *testing.T) {
-	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
+	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB, concurrency: 8 }\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ hook.on("tool.execute.post", function()
   local t, s = {}, string.rep("x", 1024)
   for i = 1, 1e9 do t[i] = s .. i end
 end, { name = "bomb", timeout = "60s" })`,
-	}, "hooks:\n  spin.lua: { isolation: process }\nlimits: { memory: 128MiB }\n", scripting.Limits{MaxCallMemory: 1 << 40})
+	}, "hooks:\n  spin.lua: { isolation: process }\nlimits: { memory: 128MiB, concurrency: 8 }\n", scripting.Limits{MaxCallMemory: 1 << 40})
 	runtime.GC()
 	spun := make(chan Result)
 	go func() {
@@ -315,7 +315,7 @@ func strikesOf(h *Host, id string) int {
 // blame, however many of its calls ran then: one session's payload must
 // not quarantine a guard that serves every session.
 func TestHeapBlameStrikesOncePerEvent(t *testing.T) {
-	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
+	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB, concurrency: 8 }\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +414,7 @@ func fireBeside(h *Host, started *atomic.Bool, first, second string) (firstDone,
 // heapLimited is a config whose heap limit is 64 MiB.
 func heapLimited(t *testing.T) *Config {
 	t.Helper()
-	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
+	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB, concurrency: 8 }\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

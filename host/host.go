@@ -79,7 +79,7 @@ type Host struct {
 	env     *scripting.Env
 	engines map[string]scripting.Engine
 	wd      *watchdog
-	slots   *runSlots // run slots of hook calls (runslots.go)
+	slots   *runSlots     // run slots of hook calls (runslots.go)
 	workers *isolate.Pool // the worker processes of isolated files
 	strikes *quarantine
 	now     func() time.Time

@@ -27,11 +27,15 @@ import (
 const DefaultQueueTimeout = 5 * time.Second
 
 // DefaultConcurrency is the number of run slots when the config sets no
-// limits.concurrency: twice the processors Go runs on. One per processor
-// would leave a core idle whenever a call waits on something (an isolated
-// hook's worker process, a builtin's I/O); many more would let calls
-// share the cores again. See docs/config.md for the measurements.
-func DefaultConcurrency() int { return 2 * runtime.GOMAXPROCS(0) }
+// limits.concurrency: one per processor Go runs on. Hook calls are CPU
+// work, so one more call than cores only makes two calls share a core
+// and both slower; BenchmarkFireBurst (64 fires at once of a guard doing
+// a few milliseconds of work, on a loaded two-core machine) measured the
+// share of calls that timed out at 3-5 % with one slot per core, 18-23 %
+// with two, 50-57 % with four, and 97 % with no bound. An isolated hook's
+// call holds its slot while its worker process computes, which is CPU
+// work too.
+func DefaultConcurrency() int { return runtime.GOMAXPROCS(0) }
 
 // runSlots bounds the hook calls running at once. The settings change
 // with the config: a new limit is a new channel, and a call gives its
