@@ -534,18 +534,19 @@ func (h *Host) noteOverrun(b *boundHook, c *scripting.Call) {
 var ErrHeapLimit = errors.New("memory limit")
 
 // heapFailure is the failure of a hook the watchdog interrupted because
-// the heap passed its limit (hit is the call's heapHit). A hook found to
-// be the one that grew the heap earns one strike for each time the heap
-// passed the limit, however many of its calls ran then (heapblame.go).
+// the heap passed its limit (hit is the call's heapHit). A hook whose own
+// call's meter explains the heap earns one strike for each time the heap
+// passed the limit, however many of its calls ran then; any other is
+// interrupted without a strike (heapblame.go).
 func (h *Host) heapFailure(b *boundHook, hit uint64) error {
 	limit := scripting.FormatBytes(h.wd.limit.Load())
 	blamed := hit&heapStrike != 0
 	if !blamed {
-		h.logger.Warn("hook interrupted: the host's heap passed its limit while it ran beside other hooks; "+
-			"not counted against it, and those hooks run one at a time for a while to find the one to blame",
-			"hook", b.id, "file", b.file, "line", b.line, "limit", limit)
+		h.logger.Warn("hook interrupted: the host's heap passed its limit while it ran, but its own call's "+
+			"allocations do not explain it; not counted against it", "hook", b.id, "file", b.file, "line", b.line,
+			"limit", limit)
 		return &scripting.Error{File: b.file, Line: b.line, Hook: b.id, Err: ErrHeapLimit,
-			Msg: fmt.Sprintf("memory limit: the host's heap passed %s while this hook ran beside others (not counted against it)", limit)}
+			Msg: fmt.Sprintf("memory limit: the host's heap passed %s while this hook ran (its own allocations do not explain it: not counted against it)", limit)}
 	}
 	h.logger.Warn("hook interrupted: the host's heap passed its limit", "hook", b.id, "file", b.file, "line", b.line,
 		"limit", limit)
