@@ -36,20 +36,24 @@ func hostWithConfig(t *testing.T, files map[string]string, yaml string, opts Opt
 }
 
 // failingHook is a hook named h on event, in the given language, that
-// raises an error (or, with loop, runs until its 20ms deadline).
-func failingHook(lang, event string, loop bool) string {
+// raises an error (or, with loop, runs until its 20ms deadline); opts
+// adds hook.on options, written "key = value, ..." in both languages.
+func failingHook(lang, event string, loop bool, opts string) string {
+	if opts != "" {
+		opts = ", " + opts
+	}
 	if lang == "lua" {
 		body := `error("boom")`
 		if loop {
 			body = `while true do end`
 		}
-		return `hook.on("` + event + `", function() ` + body + ` end, { name = "h", timeout = "20ms" })`
+		return `hook.on("` + event + `", function() ` + body + ` end, { name = "h", timeout = "20ms"` + opts + ` })`
 	}
 	body := `fail("boom")`
 	if loop {
 		body = "while True:\n        pass"
 	}
-	return "def h():\n    " + body + "\nhook.on(\"" + event + "\", h, name = \"h\", timeout = \"20ms\")"
+	return "def h():\n    " + body + "\nhook.on(\"" + event + "\", h, name = \"h\", timeout = \"20ms\"" + opts + ")"
 }
 
 // A hook's failure applies its own behaviour: the hook id's entry beats
@@ -63,6 +67,7 @@ func TestHookBehaviors(t *testing.T) {
 		event  string
 		loop   bool   // the hook times out rather than raising an error
 		pack   string // HOOK.md front-matter lines; the hook is then in pack pk/
+		opts   string // the script's own hook.on options
 		config string // hooks entries, {id} and {file} replaced
 		want   Action
 		reason string // in the deny's reason
@@ -82,6 +87,12 @@ func TestHookBehaviors(t *testing.T) {
 		{name: "file beats pack config", event: pre, pack: "error_behavior: skip", config: "pk/: {error_behavior: skip}\n  {file}: {error_behavior: deny}", want: Deny},
 		{name: "file deny passed over without deny", event: post, config: "{file}: {error_behavior: deny}", want: Continue},
 		{name: "front matter deny passed over without deny", event: post, pack: "error_behavior: deny", want: Continue},
+		{name: "script deny", event: pre, opts: `error_behavior = "deny"`, want: Deny, reason: "boom"},
+		{name: "script timeout deny", event: pre, loop: true, opts: `timeout_behavior = "deny"`, want: Deny, reason: "timed out"},
+		{name: "script skip on a deny event", event: approve, opts: `error_behavior = "skip"`, want: Continue},
+		{name: "script beats front matter", event: pre, pack: "error_behavior: deny", opts: `error_behavior = "skip"`, want: Continue},
+		{name: "operator file beats script", event: pre, opts: `error_behavior = "deny"`, config: "{file}: {error_behavior: skip}", want: Continue},
+		{name: "operator pack beats script", event: pre, pack: "name: x", opts: `error_behavior = "skip"`, config: "pk/: {error_behavior: deny}", want: Deny},
 	} {
 		for _, lang := range []string{"lua", "star"} {
 			t.Run(c.name+"/"+lang, func(t *testing.T) {
@@ -91,7 +102,7 @@ func TestHookBehaviors(t *testing.T) {
 					file = "pk/" + file
 					files["pk/HOOK.md"] = "---\n" + c.pack + "\n---\n"
 				}
-				files[file] = failingHook(lang, c.event, c.loop)
+				files[file] = failingHook(lang, c.event, c.loop, c.opts)
 				id := file + ":h"
 				yaml := ""
 				if c.config != "" {
@@ -171,7 +182,7 @@ hook.on("tool.execute.pre", function() probe.started() while true do end end, { 
 // reported at its line; a bad value is a config error at its line, in
 // hookhost.yaml and in HOOK.md.
 func TestHookBehaviorErrors(t *testing.T) {
-	h := hostWithConfig(t, map[string]string{"g.lua": failingHook("lua", "turn.post", false)},
+	h := hostWithConfig(t, map[string]string{"g.lua": failingHook("lua", "turn.post", false, "")},
 		"hooks:\n  g.lua:h:\n    error_behavior: deny\n", Options{})
 	p := h.Problems()
 	if len(p) != 1 || !strings.Contains(p[0].Error(), "hookhost.yaml:3: hooks.g.lua:h.error_behavior: deny: the hook's event turn.post does not allow deny") {
@@ -181,6 +192,25 @@ func TestHookBehaviorErrors(t *testing.T) {
 		t.Errorf("%+v", r.Decision)
 	}
 
+	for _, lang := range []string{"lua", "star"} {
+		file := "s." + lang
+		h := hostWithConfig(t, map[string]string{file: failingHook(lang, "turn.post", false, `error_behavior = "deny"`)}, "", Options{})
+		p := h.Problems()
+		if len(p) != 1 || !strings.Contains(p[0].Error(), file+`:`) ||
+			!strings.Contains(p[0].Error(), "hook.on: option error_behavior: deny: the event turn.post does not allow deny") {
+			t.Fatalf("%s: problems %v", lang, p)
+		}
+		fsys := fstest.MapFS{file: &fstest.MapFile{Data: []byte(failingHook(lang, "turn.post", false, `timeout_behavior = "closed"`))}}
+		h, err := New(context.Background(), Options{FS: fsys})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = h.Problems()
+		h.Close()
+		if len(p) != 1 || !strings.Contains(p[0].Error(), `hook.on: option timeout_behavior: want "skip" or "deny", got "closed"`) {
+			t.Fatalf("%s: problems %v", lang, p)
+		}
+	}
 	for _, c := range []struct{ yaml, want string }{
 		{"hooks:\n  g.lua:\n    error_behavior: maybe\n", "hookhost.yaml:3: hooks.g.lua.error_behavior: want skip or deny, got \"maybe\""},
 		{"hooks:\n  pk/:\n\n    timeout_behavior: [deny]\n", "hookhost.yaml:4: hooks.pk/.timeout_behavior: want a string"},

@@ -429,7 +429,7 @@ func bind(f *loadedFile, pack *packMeta, h scripting.Hook, cfg *Config, spec Eve
 	b.worker, _ = h.Func.(isolate.WorkerFunction)
 	var from string
 	b.timeout, from = resolveTimeout(h, spec, cfg, byID, byFile, byPack)
-	b.onError, b.onTimeout, b.behaviorErr = resolveBehaviors(id, &spec, pack, cfg.Path, byID, byFile, byPack)
+	b.onError, b.onTimeout, b.behaviorErr = resolveBehaviors(id, f.path, h, &spec, pack, cfg.Path, byID, byFile, byPack)
 	info := HookInfo{ID: id, Event: h.Event, File: f.path, Line: h.Line, Priority: b.priority, Timeout: b.timeout,
 		TimeoutFrom: from, Enabled: enabled, Params: h.Params, Quarantined: b.strikes.blocks(time.Now()), Pack: f.pack,
 		Isolated: f.live.unit != "", ErrorBehavior: b.onError, TimeoutBehavior: b.onTimeout}
