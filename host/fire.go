@@ -236,7 +236,7 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 		}
 	}
 	rep, entry, err := fr.callTimed(b)
-	release(sem)
+	releaseSlot(sem)
 	return rep, entry, err
 }
 

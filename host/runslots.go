@@ -95,7 +95,7 @@ func (s *runSlots) acquire(ctx context.Context) (sem chan struct{}, err error) {
 }
 
 // release gives a slot back to the channel it was taken from.
-func release(sem chan struct{}) { <-sem }
+func releaseSlot(sem chan struct{}) { <-sem }
 
 // waiting is the number of hook calls waiting for a slot.
 func (s *runSlots) waiting() int64 { return s.waiters.Load() }
