@@ -51,13 +51,13 @@ func holderHooks(lang string) map[string]string {
 		return map[string]string{
 			"hold.lua": `local probe = require("probe")
 hook.on("session.end", function() probe.started() while not probe.released() do end end, { name = "hold", timeout = "60s" })`,
-			"guard.lua": `hook.on("tool.approve", function() return hook.allow("ok") end, { name = "g", timeout = "50ms" })`,
+			"guard.lua": `hook.on("tool.approve", function() return hook.allow("ok") end, { name = "g", timeout = "1s" })`,
 		}
 	}
 	return map[string]string{
 		"hold.star": "load(\"probe\", \"probe\")\ndef hold():\n    probe.started()\n    while not probe.released():\n        pass\n" +
 			"hook.on(\"session.end\", hold, name = \"hold\", timeout = \"60s\")",
-		"guard.star": "hook.on(\"tool.approve\", lambda: hook.allow(\"ok\"), name = \"g\", timeout = \"50ms\")",
+		"guard.star": "hook.on(\"tool.approve\", lambda: hook.allow(\"ok\"), name = \"g\", timeout = \"1s\")",
 	}
 }
 
@@ -95,7 +95,7 @@ func TestRunSlots(t *testing.T) {
 			h := hostWithConfig(t, holderHooks(lang), "limits:\n  concurrency: 1\n  queue_timeout: 10m\n",
 				Options{Modules: []stdlib.Module{probe}})
 
-			// The guard waits for the slot longer than its 50ms timeout,
+			// The guard waits for the slot longer than its 1s timeout,
 			// and answers once it runs.
 			letGo := holdSlot(t, h, &started, &released)
 			answered := make(chan Result, 1)
@@ -106,7 +106,7 @@ func TestRunSlots(t *testing.T) {
 			for h.slots.waiting() == 0 {
 				runtime.Gosched()
 			}
-			time.Sleep(100 * time.Millisecond) // longer than the guard's timeout: its deadline has not started
+			time.Sleep(1300 * time.Millisecond) // longer than the guard's timeout: its deadline has not started
 			letGo()
 			if r := <-answered; r.Decision.Action != Allow {
 				t.Fatalf("the queued guard: %+v %+v, want its allow", r.Decision, r.Trace)
