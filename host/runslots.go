@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync/atomic"
@@ -103,7 +104,7 @@ func (s *runSlots) waiting() int64 { return s.waiters.Load() }
 // ErrSaturated is the cause of a hook's failure when it waited for a run
 // slot longer than limits.queue_timeout: the host had more hook calls to
 // run than its cores and its queue could take.
-var ErrSaturated = fmt.Errorf("the host was saturated")
+var ErrSaturated = errors.New("the host was saturated")
 
 // awaitSlot waits, before the hook's clock starts, for a run slot; a
 // wait that ends without one is the hook's failure (a timeout when the
@@ -120,7 +121,7 @@ func (fr *firing) awaitSlot(b *boundHook) (sem chan struct{}, entry TraceEntry, 
 	if fr.ctx.Err() != nil {
 		fr.ctxEnded = true
 		entry.Outcome, entry.Error = OutcomeTimeout, fr.timeoutText(b, false)
-		return nil, entry, fmt.Errorf("%s", entry.Error)
+		return nil, entry, errors.New(entry.Error)
 	}
 	fr.h.logger.Warn("hook call found no run slot: the host is saturated", "hook", b.id, "error", err)
 	entry.Outcome, entry.Error = OutcomeError, err.Error()
