@@ -68,6 +68,35 @@ type ConfigLimits struct {
 	// and so how long a fire waits for one that is starting. Zero means
 	// isolate.DefaultStartTimeout.
 	WorkerStart time.Duration
+	// Concurrency is how many hook calls run at once; the others wait in
+	// line for a run slot, and a hook's deadline starts when it has one.
+	// Zero means DefaultConcurrency().
+	Concurrency int
+	// QueueTimeout bounds a hook call's wait for a run slot; past it the
+	// call fails, saying the host was saturated, and its error behaviour
+	// applies. Zero means DefaultQueueTimeout.
+	QueueTimeout time.Duration
+}
+
+// MaxConcurrency is the largest limits.concurrency accepted.
+const MaxConcurrency = 4096
+
+// Concurrency is the number of run slots the config asks for, or the
+// default.
+func (c *Config) Concurrency() int {
+	if c == nil || c.Limits.Concurrency == 0 {
+		return DefaultConcurrency()
+	}
+	return c.Limits.Concurrency
+}
+
+// QueueTimeout is the bound on a hook call's wait for a run slot that
+// the config asks for, or the default.
+func (c *Config) QueueTimeout() time.Duration {
+	if c == nil || c.Limits.QueueTimeout == 0 {
+		return DefaultQueueTimeout
+	}
+	return c.Limits.QueueTimeout
 }
 
 // MinWorkerStart is the smallest limits.worker_start accepted: no worker
@@ -118,10 +147,17 @@ type HookConfig struct {
 	// Isolation is where the file's (or pack's) hooks run; empty leaves
 	// it to the pack or the defaults. Not for a single hook.
 	Isolation Isolation
+	// ErrorBehavior and TimeoutBehavior say what a failure of the hooks
+	// does to the fire (skip or deny); empty leaves it to the less
+	// specific entries, the pack's HOOK.md, then the event (see
+	// resolveBehaviors).
+	ErrorBehavior   Behavior
+	TimeoutBehavior Behavior
 	// Line is where the entry starts in the file.
 	Line int
 
-	timeoutLines map[string]int
+	timeoutLines  map[string]int
+	behaviorLines map[string]int // by key: error_behavior, timeout_behavior
 }
 
 // A ConfigError is a problem at a line of the config file.
@@ -233,8 +269,17 @@ func (p *configParser) root(n *yaml.Node) {
 				p.errorf(v, "strict: want true or false, got %q", v.Value)
 			}
 		case "limits":
-			p.mapping(v, "limits", []string{"memory", "worker_start"}, func(key string, k, v *yaml.Node) {
+			p.mapping(v, "limits", []string{"memory", "worker_start", "concurrency", "queue_timeout"}, func(key string, k, v *yaml.Node) {
 				switch key {
+				case "concurrency":
+					var n int
+					if err := v.Decode(&n); err != nil || v.Tag != "!!int" || n < 1 || n > MaxConcurrency {
+						p.errorf(v, "limits.concurrency: want a number of hook calls from 1 to %d, got %q", MaxConcurrency, v.Value)
+					} else {
+						p.cfg.Limits.Concurrency = n
+					}
+				case "queue_timeout":
+					p.cfg.Limits.QueueTimeout = p.duration(v, "limits.queue_timeout")
 				case "memory":
 					p.cfg.Limits.Memory, p.cfg.Limits.Line = p.size(v, "limits.memory", MinMemoryLimit), k.Line
 				case "worker_start":
@@ -294,10 +339,10 @@ func (p *configParser) event(name string, k, n *yaml.Node) {
 	p.cfg.Events[name] = ec
 }
 
-var hookKeys = []string{"enabled", "priority", "timeout", "timeouts", "config", "isolation"}
+var hookKeys = []string{"enabled", "priority", "timeout", "timeouts", "config", "isolation", "error_behavior", "timeout_behavior"}
 
 func (p *configParser) hook(key string, k, n *yaml.Node) {
-	hc := HookConfig{Line: k.Line}
+	hc := HookConfig{Line: k.Line, behaviorLines: map[string]int{}}
 	what := "hooks." + key
 	_, hookName, err := splitHookKey(key)
 	if err != nil {
@@ -333,6 +378,10 @@ func (p *configParser) hook(key string, k, n *yaml.Node) {
 			})
 		case "config":
 			hc.Config = p.freeMap(v, what+".config")
+		case "error_behavior":
+			hc.ErrorBehavior, hc.behaviorLines[field] = p.behavior(v, what+".error_behavior"), v.Line
+		case "timeout_behavior":
+			hc.TimeoutBehavior, hc.behaviorLines[field] = p.behavior(v, what+".timeout_behavior"), v.Line
 		}
 	})
 	p.cfg.Hooks[key] = hc

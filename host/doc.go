@@ -42,8 +42,11 @@
 // Lua between two instructions, Starlark at its next step. Work that a
 // script started inside one Go call that might not return (a pathological
 // Lua pattern, a blocking module function) is abandoned at the deadline,
-// so Fire moves on; a hook abandoned three times within ten minutes is
-// quarantined until its file changes or [Host.Release] is called.
+// so Fire moves on; a hook abandoned three times within ten minutes (not
+// counted while the process is starved of CPU) is quarantined for a
+// cool-down of 1 minute, doubling with each repeat up to 10, or until its
+// file changes or [Host.Release] or [Host.ReleaseAll] is called. A
+// quarantined hook is not called and fails: its error behaviour applies.
 // Timeouts resolve most specific setting first (docs/config.md) and are capped at 10
 // minutes.
 //

@@ -44,7 +44,7 @@ func (h *Host) fireOn(ctx context.Context, snap *snapshot, event string, payload
 		return Result{Event: event, Decision: Decision{Action: t.spec.Default}, Payload: payload, Problems: snap.problemLines},
 			fmt.Errorf("%w: %w", ErrBadPayload, err), false
 	}
-	first := firstToRun(t.hooks)
+	first := firstToRun(t.hooks, h.now)
 	if err := checkPayload(payload, first); err != nil {
 		return badPayload(err)
 	}
@@ -93,8 +93,10 @@ type firing struct {
 	// none; an empty Action means not set.
 	terminal, firstAsk, firstAllow, winner, failed Decision
 
-	// ctxEnded records that the caller's context ended the fire.
+	// ctxEnded records that the caller's context ended the fire, and
+	// unrun are the hooks it left uncalled.
 	ctxEnded bool
+	unrun    []*boundHook
 	// watch is set when the caller's context can end the fire; a separate
 	// object so that a firing with a context.Background() stays off the
 	// heap.
@@ -140,12 +142,18 @@ func (fr *firing) run(hooks []*boundHook) (Result, error) {
 		stop := context.AfterFunc(fr.ctx, fr.watch.cancel)
 		defer stop()
 	}
-	for _, b := range hooks {
-		if b != fr.first && b.strikes.quarantined.Load() {
-			continue
-		}
+	for i, b := range hooks {
 		if fr.cancelled() {
+			fr.unrun = hooks[i:]
 			break
+		}
+		if b != fr.first && b.strikes.quarantined.Load() {
+			if held, ends := fr.quarantined(b); held {
+				if ends {
+					break
+				}
+				continue
+			}
 		}
 		if fr.step(b) {
 			break
@@ -155,6 +163,24 @@ func (fr *firing) run(hooks []*boundHook) (Result, error) {
 		fr.badPayload = checkBound(fr.payload, fr.first)
 	}
 	return fr.result()
+}
+
+// quarantined handles a hook whose quarantine flag is set: while the
+// quarantine is in force the hook is not called and fails (held), with
+// its error behaviour, and the trace says since when, until when and
+// why; a quarantine whose cool-down is over ends here, and the hook runs.
+func (fr *firing) quarantined(b *boundHook) (held, ends bool) {
+	now := fr.h.now()
+	qi, ok := b.strikes.info(now)
+	if !ok {
+		if b.strikes.expire(now) {
+			fr.h.quarantineExpired(b.strikes)
+		}
+		return false, false
+	}
+	err := quarantineError(b, qi)
+	fr.trace = append(fr.trace, TraceEntry{Hook: b.id, Priority: b.priority, Outcome: OutcomeError, Error: err.Error()})
+	return true, fr.fail(b, OutcomeError, err)
 }
 
 // step calls one hook and folds its reply; it reports whether the chain
@@ -184,7 +210,10 @@ func (fr *firing) step(b *boundHook) bool {
 	}
 }
 
-// call runs one hook under its deadline and classifies the outcome.
+// call runs one hook under its deadline and classifies the outcome: once
+// its worker is ready, its turn as a suspect has come (heapblame.go) and
+// it has a run slot (runslots.go), so that none of those waits is the
+// hook's time.
 func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 	if b.worker != nil && !b.worker.Ready() {
 		if entry, err := fr.awaitWorker(b); err != nil {
@@ -198,7 +227,17 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 		}
 		defer release()
 	}
-	return fr.callTimed(b)
+	sem, ok := fr.h.slots.tryAcquire()
+	if !ok {
+		var entry TraceEntry
+		var err error
+		if sem, entry, err = fr.awaitSlot(b); err != nil {
+			return reply{}, entry, err
+		}
+	}
+	rep, entry, err := fr.callTimed(b)
+	releaseSlot(sem)
+	return rep, entry, err
 }
 
 // callTimed is call once the hook may start: it runs the hook under its
@@ -358,12 +397,12 @@ func (fr *firing) timeoutText(b *boundHook, ctxBound bool) string {
 	return fmt.Sprintf("timed out after %v", b.timeout)
 }
 
-// fail applies the event's behaviour for a failed hook and reports
-// whether the fire ends.
+// fail applies the hook's own behaviour for its failure (behavior.go)
+// and reports whether the fire ends.
 func (fr *firing) fail(b *boundHook, o Outcome, err error) bool {
-	behavior, what := fr.spec.OnError, "failed: "+err.Error()
+	behavior, what := b.onError, "failed: "+err.Error()
 	if o == OutcomeTimeout {
-		behavior, what = fr.spec.OnTimeout, err.Error()
+		behavior, what = b.onTimeout, err.Error()
 	}
 	if behavior != FailClosed {
 		return false
@@ -429,12 +468,27 @@ func (fr *firing) result() (Result, error) {
 		if err == nil { // the caller's deadline passed; its timer has not fired yet
 			err = context.DeadlineExceeded
 		}
-		if fr.spec.OnTimeout == FailClosed && fr.failed.Action == "" {
+		if fr.failed.Action == "" && fr.cancelDenies() {
 			r.Decision = Decision{Action: Deny, Reason: fmt.Sprintf("the fire was cancelled: %v", err)}
 		}
 		return r, fmt.Errorf("fire %s: %w", fr.spec.Name, err)
 	}
 	return r, nil
+}
+
+// cancelDenies reports whether a fire the caller's context ended must
+// deny: its event fails closed on a timeout, or a hook it left uncalled
+// does (a cancelled guard is a guard that did not answer).
+func (fr *firing) cancelDenies() bool {
+	if fr.spec.OnTimeout == FailClosed {
+		return true
+	}
+	for _, b := range fr.unrun {
+		if b.onTimeout == FailClosed {
+			return true
+		}
+	}
+	return false
 }
 
 func (fr *firing) decision() Decision {
@@ -449,23 +503,30 @@ func (fr *firing) decision() Decision {
 	return Decision{Action: fr.spec.Default}
 }
 
-// noteOverrun counts a strike against a hook that had to be abandoned or
-// came back long after it was interrupted, and quarantines repeat
-// offenders. Lateness counts from the interrupt, not the deadline, so a
-// watchdog delayed by a loaded machine does not blame the hook.
+// noteOverrun counts a strike against a hook whose call had to be
+// abandoned at its deadline, and quarantines repeat offenders. A strike
+// is earned only for a deadline the hook's own code would not honour:
+//
+//   - A call that returned after its interrupt honoured it, however late:
+//     late is what a machine short of CPU makes of any call (the
+//     interrupted goroutine waits for a core like the rest), and nothing
+//     was left behind. Its timeout is its failure, no strike.
+//   - A call abandoned in a builtin that did not return (scripting.Guard)
+//     leaves a goroutine behind: a strike, unless the process was short
+//     of CPU when it was judged (starved, watchdog.go). Then the builtin
+//     may simply not have had a core to finish on, and striking it would
+//     let load switch guards off.
 func (h *Host) noteOverrun(b *boundHook, c *scripting.Call) {
 	h.logger.Warn("hook timed out", "hook", b.id, "file", b.file, "line", b.line, "timeout", b.timeout)
-	at := c.InterruptedAt()
-	stuck := !at.IsZero() && time.Since(at) > abandonGrace
-	if !c.Abandoned() && !stuck {
+	if !c.Abandoned() {
 		return
 	}
-	if b.strikes.strike(time.Now()) {
-		defer h.quarantineChanged(b.id, true)
-		h.logger.Error("hook quarantined: it could not be stopped at its deadline 3 times within 10 minutes; "+
-			"it stays disabled until its file changes or it is released",
-			"hook", b.id, "file", b.file, "line", b.line)
+	if why := h.starved(); why != "" {
+		h.logger.Warn("hook abandoned at its deadline while the host was short of CPU; not counted against it",
+			"hook", b.id, "file", b.file, "line", b.line, "starved", why)
+		return
 	}
+	h.strike(b, "it could not be stopped at its deadline")
 }
 
 // ErrHeapLimit is the cause of a hook's failure when the watchdog
@@ -473,18 +534,19 @@ func (h *Host) noteOverrun(b *boundHook, c *scripting.Call) {
 var ErrHeapLimit = errors.New("memory limit")
 
 // heapFailure is the failure of a hook the watchdog interrupted because
-// the heap passed its limit (hit is the call's heapHit). A hook found to
-// be the one that grew the heap earns one strike for each time the heap
-// passed the limit, however many of its calls ran then (heapblame.go).
+// the heap passed its limit (hit is the call's heapHit). A hook whose own
+// call's meter explains the heap earns one strike for each time the heap
+// passed the limit, however many of its calls ran then; any other is
+// interrupted without a strike (heapblame.go).
 func (h *Host) heapFailure(b *boundHook, hit uint64) error {
 	limit := scripting.FormatBytes(h.wd.limit.Load())
 	blamed := hit&heapStrike != 0
 	if !blamed {
-		h.logger.Warn("hook interrupted: the host's heap passed its limit while it ran beside other hooks; "+
-			"not counted against it, and those hooks run one at a time for a while to find the one to blame",
-			"hook", b.id, "file", b.file, "line", b.line, "limit", limit)
+		h.logger.Warn("hook interrupted: the host's heap passed its limit while it ran, but its own call's "+
+			"allocations do not explain it; not counted against it", "hook", b.id, "file", b.file, "line", b.line,
+			"limit", limit)
 		return &scripting.Error{File: b.file, Line: b.line, Hook: b.id, Err: ErrHeapLimit,
-			Msg: fmt.Sprintf("memory limit: the host's heap passed %s while this hook ran beside others (not counted against it)", limit)}
+			Msg: fmt.Sprintf("memory limit: the host's heap passed %s while this hook ran (its own allocations do not explain it: not counted against it)", limit)}
 	}
 	h.logger.Warn("hook interrupted: the host's heap passed its limit", "hook", b.id, "file", b.file, "line", b.line,
 		"limit", limit)
@@ -499,10 +561,12 @@ func (h *Host) heapFailure(b *boundHook, hit uint64) error {
 // host more than one call (why says which), and quarantines a repeat
 // offender.
 func (h *Host) strike(b *boundHook, why string) {
-	if b.strikes.strike(time.Now()) {
-		h.logger.Error("hook quarantined: 3 strikes within 10 minutes (the heap passed its limit while it ran, "+
-			"it could not be stopped at its deadline, or its worker process died); it stays disabled until its file "+
-			"changes or it is released", "hook", b.id, "file", b.file, "line", b.line, "last", why)
+	if b.strikes.strike(h.now(), "3 strikes within 10 minutes, the last: "+why) {
+		qi, _ := b.strikes.info(h.now())
+		h.logger.Error("hook quarantined: 3 strikes within 10 minutes (its call allocated past its memory budget, "+
+			"it could not be stopped at its deadline, or its worker process died); while quarantined it is not "+
+			"called and its error behaviour applies", "hook", b.id, "file", b.file, "line", b.line, "last", why,
+			"until", qi.Until, "offences", qi.Offences)
 		h.quarantineChanged(b.id, true)
 	}
 }

@@ -37,7 +37,7 @@ hook.on("tool.execute.pre", next)`,
 // limits.memory, says so in the trace, lets the rest of the fire run,
 // and quarantines the hook after three strikes.
 func TestHeapLimit(t *testing.T) {
-	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
+	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB, concurrency: 8 }\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +67,8 @@ func TestHeapLimit(t *testing.T) {
 				t.Fatalf("quarantined %v, want [%s]", q, id)
 			}
 			r, _ := h.Fire(context.Background(), "tool.execute.pre", map[string]any{})
-			if len(r.Trace) != 1 || r.Trace[0].Hook != file+":next" {
-				t.Errorf("after quarantine: trace %+v, want only the next hook", r.Trace)
+			if len(r.Trace) != 2 || !strings.Contains(r.Trace[0].Error, "quarantined since") || r.Trace[1].Hook != file+":next" {
+				t.Errorf("after quarantine: trace %+v, want the bomb quarantined, then the next hook", r.Trace)
 			}
 		})
 	}
@@ -76,7 +76,7 @@ func TestHeapLimit(t *testing.T) {
 
 // A heap failure is a hook failure: a fail-closed event denies.
 func TestHeapLimitFailsClosed(t *testing.T) {
-	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
+	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB, concurrency: 8 }\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,30 +7,43 @@ import (
 	"time"
 )
 
-// Which hook to blame when the heap passes limits.memory. Go cannot say
-// which goroutine allocated what, so when several hooks run at that
-// moment the watchdog cannot tell the one growing the heap from the ones
-// that merely ran beside it. Striking them all would let one file's
-// memory bomb quarantine another file's guard, and a quarantined guard is
-// skipped whatever the event's error behaviour. So a hook is struck only
-// when nothing else ran:
+// Which hook to blame when the heap passes limits.memory. The process
+// heap holds much that no hook allocated (serve's request buffers, other
+// fires' payloads, the host's own work), and Go cannot say which
+// goroutine allocated what; but each call has a meter (scripting.Call.
+// Charged) counting what the call allocated through the interpreter and
+// hookhost's builtins. So a strike is earned only by a call whose own
+// meter explains the heap:
 //
-//   - When the calls running belong to one hook, it is to blame: its
-//     calls are interrupted, and each counts a strike.
-//   - When several hooks run and exactly one of them is a suspect (see
-//     below), only its calls are interrupted, without a strike; the
-//     others run on. Should the heap still be over the limit at the next
-//     sample, the calls still running are judged again.
-//   - Otherwise the watchdog cannot tell: every call running is
-//     interrupted, none counts a strike, and their hooks become suspects
-//     for suspectFor.
+//   - A running call that charged at least 1/heapBlameShare of the
+//     limit grew the heap: the calls of every hook with such a call are
+//     interrupted, and each counts a strike.
+//   - Otherwise no hook's meter explains the heap: the calls are
+//     interrupted to keep the process alive, and none counts a strike.
+//     To spare the others when one of them is the cause (say, memory a
+//     meter does not see), the watchdog narrows down who to interrupt:
+//     when the calls running belong to one hook, only its calls are
+//     interrupted; when several hooks run and exactly one of them is a
+//     suspect (see below), only its calls are; otherwise all are, and
+//     their hooks become suspects for suspectFor.
 //
 // Suspects run one at a time (a fire waits for its turn before its
 // hook's clock starts, as it does for a starting worker), so a suspect
-// that grows the heap again soon runs alone when it does, and is struck.
-// A hook that ran beside a memory bomb is interrupted once, becomes a
-// suspect, and is never struck for it. Calls served by a worker process
-// are never blamed: their memory is not the host's.
+// that grows the heap again soon runs alone when it does. Calls served by
+// a worker process are never blamed: their memory is not the host's.
+//
+// An interrupted call fails, and its error behaviour applies: a guard
+// that fails closed denies that one fire. A call stopped by its own
+// per-call budget (scripting.ErrMemoryLimit) is no strike either: the
+// meter stopped it before it cost the host anything, and the payload it
+// was given may be what made it allocate.
+
+// heapBlameShare is the part of limits.memory a call's meter must show
+// for the call to be blamed when the heap passes the limit. The default
+// per-call budget is an eighth of the limit, so by default a call's own
+// meter stops it before the heap watchdog could blame it; the share
+// matters when Options.Limits raises the per-call budget.
+const heapBlameShare = 16
 
 // watchedCall.heapHit is heapNotHit, or the heap event (a count of the
 // times the heap passed the limit) that interrupted the call, shifted
@@ -126,32 +139,39 @@ func (w *watchdog) checkHeap() {
 	case heap <= uint64(limit):
 		return
 	}
-	culprit, strike := w.blame(running, monoNow())
+	culprits, strike := w.blame(running, monoNow(), limit)
 	w.heapEvents++
 	hit := heapHitOf(w.heapEvents, strike)
 	for _, c := range running {
-		if (culprit == "" || c.Hook == culprit) && c.heapHit.CompareAndSwap(heapNotHit, hit) {
+		if (culprits == nil || slices.Contains(culprits, c.Hook)) && c.heapHit.CompareAndSwap(heapNotHit, hit) {
 			c.Interrupt()
 			w.collectDue, w.emergencyCollected = true, false
 		}
 	}
 }
 
-// blame names the hook whose calls to interrupt among those running,
-// and whether they count a strike; with no name, every call is
-// interrupted and their hooks become suspects.
-func (w *watchdog) blame(running []*watchedCall, now time.Duration) (culprit string, strike bool) {
+// blame names the hooks whose calls to interrupt among those running,
+// and whether they count a strike (only when their calls' meters explain
+// the heap); with none named, every call is interrupted and their hooks
+// become suspects.
+func (w *watchdog) blame(running []*watchedCall, now time.Duration, limit int64) (culprits []string, strike bool) {
 	var hooks []string
 	for _, c := range running {
 		if !slices.Contains(hooks, c.Hook) {
 			hooks = append(hooks, c.Hook)
 		}
+		if c.Charged() >= limit/heapBlameShare && !slices.Contains(culprits, c.Hook) {
+			culprits = append(culprits, c.Hook)
+		}
+	}
+	if culprits != nil {
+		return culprits, true
 	}
 	switch len(hooks) {
 	case 0:
-		return "", false
+		return nil, false
 	case 1:
-		return hooks[0], true
+		return hooks, false
 	}
 	var suspects []string
 	for _, id := range hooks {
@@ -160,7 +180,7 @@ func (w *watchdog) blame(running []*watchedCall, now time.Duration) (culprit str
 		}
 	}
 	if len(suspects) == 1 {
-		return suspects[0], false
+		return suspects, false
 	}
 	next := suspectSet{}
 	if old := w.suspects.Load(); old != nil {
@@ -174,5 +194,5 @@ func (w *watchdog) blame(running []*watchedCall, now time.Duration) (culprit str
 		next[id] = int64(now + suspectFor)
 	}
 	w.suspects.Store(&next)
-	return "", false
+	return nil, false
 }

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -12,29 +13,37 @@ import (
 	"github.com/hookhost/hookhost/stdlib"
 )
 
-// blame names the hook to blame and whether it counts a strike, or makes
-// the hooks running suspects.
+// blame names the hook to blame and whether it counts a strike (only
+// when a call's own meter explains the heap), or makes the hooks running
+// suspects.
 func TestHeapBlame(t *testing.T) {
-	call := func(hook string) *watchedCall {
+	const limit = 1600 // a call is to blame from 100 bytes charged
+	call := func(hook string, charged int64) *watchedCall {
 		c := &watchedCall{}
 		c.Hook = hook
+		_ = c.Charge(charged, 0)
 		return c
 	}
 	cases := []struct {
 		name        string
 		suspects    []string
 		running     []string
-		culprit     string
+		charged     []int64 // by running call; none when nil
+		culprits    []string
 		strike      bool
 		newSuspects []string
 	}{
-		{"nothing running", nil, nil, "", false, nil},
-		{"one hook", nil, []string{"a"}, "a", true, nil},
-		{"one hook, two calls", nil, []string{"a", "a"}, "a", true, nil},
-		{"two hooks, no suspect", nil, []string{"a", "b"}, "", false, []string{"a", "b"}},
-		{"two hooks, one suspect", []string{"b"}, []string{"a", "b"}, "b", false, []string{"b"}},
-		{"two hooks, both suspects", []string{"a", "b"}, []string{"a", "b", "c"}, "", false, []string{"a", "b", "c"}},
-		{"a suspect not running", []string{"z"}, []string{"a", "b"}, "", false, []string{"a", "b", "z"}},
+		{"nothing running", nil, nil, nil, nil, false, nil},
+		{"one hook, its meter low", nil, []string{"a"}, []int64{99}, []string{"a"}, false, nil},
+		{"one hook, its meter high", nil, []string{"a"}, []int64{100}, []string{"a"}, true, nil},
+		{"one hook, two calls", nil, []string{"a", "a"}, []int64{10, 200}, []string{"a"}, true, nil},
+		{"two hooks, one meter high", nil, []string{"a", "b"}, []int64{10, 500}, []string{"b"}, true, nil},
+		{"two hooks, both meters high", nil, []string{"a", "b"}, []int64{700, 500}, []string{"a", "b"}, true, nil},
+		{"a meter beats a suspect", []string{"a"}, []string{"a", "b"}, []int64{0, 500}, []string{"b"}, true, []string{"a"}},
+		{"two hooks, no suspect", nil, []string{"a", "b"}, nil, nil, false, []string{"a", "b"}},
+		{"two hooks, one suspect", []string{"b"}, []string{"a", "b"}, nil, []string{"b"}, false, []string{"b"}},
+		{"two hooks, both suspects", []string{"a", "b"}, []string{"a", "b", "c"}, nil, nil, false, []string{"a", "b", "c"}},
+		{"a suspect not running", []string{"z"}, []string{"a", "b"}, nil, nil, false, []string{"a", "b", "z"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -48,12 +57,16 @@ func TestHeapBlame(t *testing.T) {
 				w.suspects.Store(&s)
 			}
 			var running []*watchedCall
-			for _, id := range tc.running {
-				running = append(running, call(id))
+			for i, id := range tc.running {
+				var charged int64
+				if tc.charged != nil {
+					charged = tc.charged[i]
+				}
+				running = append(running, call(id, charged))
 			}
-			culprit, strike := w.blame(running, now)
-			if culprit != tc.culprit || strike != tc.strike {
-				t.Fatalf("blame = %q, %v; want %q, %v", culprit, strike, tc.culprit, tc.strike)
+			culprits, strike := w.blame(running, now, limit)
+			if !slices.Equal(culprits, tc.culprits) || strike != tc.strike {
+				t.Fatalf("blame = %q, %v; want %q, %v", culprits, strike, tc.culprits, tc.strike)
 			}
 			for _, id := range tc.newSuspects {
 				if !w.isSuspect(id, now) {
@@ -68,11 +81,11 @@ func TestHeapBlame(t *testing.T) {
 	t.Run("suspects expire", func(t *testing.T) {
 		w := unstartedWatchdog(0)
 		now := monoNow()
-		w.blame([]*watchedCall{call("a"), call("b")}, now)
+		w.blame([]*watchedCall{call("a", 0), call("b", 0)}, now, limit)
 		if !w.isSuspect("a", now+suspectFor-time.Second) || w.isSuspect("a", now+suspectFor) {
 			t.Fatal("a suspect does not stay one for suspectFor, and no longer")
 		}
-		w.blame([]*watchedCall{call("c"), call("d")}, now+suspectFor)
+		w.blame([]*watchedCall{call("c", 0), call("d", 0)}, now+suspectFor, limit)
 		if s := w.suspects.Load(); len(*s) != 2 {
 			t.Fatalf("expired suspects kept: %v", *s)
 		}
@@ -80,11 +93,11 @@ func TestHeapBlame(t *testing.T) {
 }
 
 // A memory bomb in one file that runs while another file's guard runs
-// does not get the guard struck or quarantined: the first time, both are
-// interrupted and neither is struck; then they run one at a time, the
-// guard decides, and the bomb alone is struck until it is quarantined.
+// does not get the guard struck, quarantined or even interrupted: the
+// bomb's own meter blames it, and it alone is struck until it is
+// quarantined.
 func TestHeapBlameSparesTheHookBesideABomb(t *testing.T) {
-	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
+	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB, concurrency: 8 }\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,43 +132,28 @@ end, { name = "guard", timeout = "60s" })`,
 				file: bomb,
 			}, Options{Config: cfg, Modules: []stdlib.Module{probe}, Limits: scripting.Limits{MaxCallMemory: 1 << 40}})
 			bombID := file + ":bomb"
-			for round := 1; round <= 1+strikeLimit; round++ {
+			for round := 1; round <= strikeLimit; round++ {
 				runtime.GC()
 				released.Store(false)
 				guardDone, bombDone := fireBeside(h, &started, "tool.execute.pre", "tool.execute.post")
-				var guard, bombed Result
-				if round == 1 {
-					// Nothing is a suspect yet: the bomb runs beside the
-					// guard until the heap passes the limit, which
-					// interrupts both.
-					bombed = <-bombDone
-					released.Store(true)
-					guard = <-guardDone
-					for _, r := range []Result{guard, bombed} {
-						if len(r.Trace) != 1 || r.Trace[0].Outcome != OutcomeError ||
-							!strings.Contains(r.Trace[0].Error, "beside others (not counted against it)") {
-							t.Fatalf("round 1: trace %+v, want an interruption not counted", r.Trace)
-						}
-					}
-				} else {
-					// Both are suspects: the bomb waits for the guard's
-					// turn, then runs alone and is blamed.
-					time.Sleep(20 * time.Millisecond) // the bomb fire starts waiting (or not yet: either way it runs after the guard)
-					released.Store(true)
-					guard, bombed = <-guardDone, <-bombDone
-					if guard.Decision.Action != Deny || guard.Decision.Reason != "guarded" {
-						t.Fatalf("round %d: the guard decided %+v, trace %+v", round, guard.Decision, guard.Trace)
-					}
-					want := `hook "` + bombID + `": memory limit: the host's heap passed 64MiB while this hook ran`
-					if len(bombed.Trace) != 1 || !strings.Contains(bombed.Trace[0].Error, want) {
-						t.Fatalf("round %d: the bomb's trace %+v, want %q", round, bombed.Trace, want)
-					}
+				// The bomb's meter shows what it built: it alone is
+				// interrupted and struck, and the guard runs on.
+				bombed := <-bombDone
+				released.Store(true)
+				guard := <-guardDone
+				if guard.Decision.Action != Deny || guard.Decision.Reason != "guarded" {
+					t.Fatalf("round %d: the guard decided %+v, trace %+v", round, guard.Decision, guard.Trace)
+				}
+				want := `hook "` + bombID + `": memory limit: the host's heap passed 64MiB while this hook ran`
+				if len(bombed.Trace) != 1 || !strings.Contains(bombed.Trace[0].Error, want) {
+					t.Fatalf("round %d: the bomb's trace %+v, want %q", round, bombed.Trace, want)
 				}
 			}
 			if q := h.Quarantined(); len(q) != 1 || q[0] != bombID {
 				t.Fatalf("quarantined %v, want only %s", q, bombID)
 			}
-			if r, _ := h.Fire(context.Background(), "tool.execute.post", map[string]any{}); len(r.Trace) != 0 {
+			if r, _ := h.Fire(context.Background(), "tool.execute.post", map[string]any{}); len(r.Trace) != 1 ||
+				r.Trace[0].Outcome != OutcomeError || !strings.Contains(r.Trace[0].Error, "quarantined since") {
 				t.Fatalf("the quarantined bomb ran: %+v", r.Trace)
 			}
 		})
@@ -173,7 +171,7 @@ hook.on("tool.execute.post", function()
   local t, s = {}, string.rep("x", 1024)
   for i = 1, 1e9 do t[i] = s .. i end
 end, { name = "bomb", timeout = "60s" })`,
-	}, "hooks:\n  spin.lua: { isolation: process }\nlimits: { memory: 128MiB }\n", scripting.Limits{MaxCallMemory: 1 << 40})
+	}, "hooks:\n  spin.lua: { isolation: process }\nlimits: { memory: 128MiB, concurrency: 8 }\n", scripting.Limits{MaxCallMemory: 1 << 40})
 	runtime.GC()
 	spun := make(chan Result)
 	go func() {
@@ -183,7 +181,7 @@ end, { name = "bomb", timeout = "60s" })`,
 	time.Sleep(100 * time.Millisecond) // the isolated hook is spinning by now, or soon
 	bombed := fireOK(t, h, "tool.execute.post", map[string]any{})
 	if len(bombed.Trace) != 1 || !strings.Contains(bombed.Trace[0].Error, "heap passed 128MiB while this hook ran") ||
-		strings.Contains(bombed.Trace[0].Error, "beside others") {
+		strings.Contains(bombed.Trace[0].Error, "not counted") {
 		t.Fatalf("the bomb's trace %+v, want it blamed", bombed.Trace)
 	}
 	if r := <-spun; len(r.Trace) != 1 || r.Trace[0].Outcome != OutcomeTimeout {
@@ -192,11 +190,15 @@ end, { name = "bomb", timeout = "60s" })`,
 }
 
 // Fresh memory bombs, each a hook never seen before, that run beside a
-// guard already suspected cannot get the guard struck: as the one suspect
-// running it is interrupted, never struck, and each bomb, left alone, is.
-func TestHeapBlameNeverStrikesASuspectBesideOthers(t *testing.T) {
+// guard cannot get the guard struck or interrupted: each bomb's meter
+// blames it alone.
+func TestHeapBlameNeverStrikesAGuardBesideBombs(t *testing.T) {
 	cfg := heapLimited(t)
-	probe, started := startedProbe()
+	var started, released atomic.Bool
+	probe := stdlib.Module{Name: "probe", Funcs: []stdlib.Func{
+		{Name: "started", Impl: func(*stdlib.Call) (any, error) { started.Store(true); return nil, nil }},
+		{Name: "released", Impl: func(*stdlib.Call) (any, error) { return released.Load(), nil }},
+	}}
 	events := []string{"session.end", "file.save.post", "message.received", "notification"}
 	bombs := ""
 	for i, event := range events {
@@ -206,23 +208,92 @@ func TestHeapBlameNeverStrikesASuspectBesideOthers(t *testing.T) {
 		"guard.lua": `local probe = require("probe")
 hook.on("tool.execute.pre", function()
   probe.started()
-  while true do end
+  while not probe.released() do end
+  return hook.deny("guarded")
 end, { name = "guard", timeout = "60s" })`,
 		"bombs.lua": bombs,
 	}, Options{Config: cfg, Modules: []stdlib.Module{probe}, Limits: scripting.Limits{MaxCallMemory: 1 << 40}})
 	for round, event := range events {
 		runtime.GC()
-		guardDone, bombDone := fireBeside(h, started, "tool.execute.pre", event)
-		guard, bombed := <-guardDone, <-bombDone
-		if len(guard.Trace) != 1 || !strings.Contains(guard.Trace[0].Error, "beside others (not counted against it)") {
-			t.Fatalf("round %d: the guard's trace %+v, want an interruption not counted", round, guard.Trace)
+		released.Store(false)
+		guardDone, bombDone := fireBeside(h, &started, "tool.execute.pre", event)
+		bombed := <-bombDone
+		released.Store(true)
+		guard := <-guardDone
+		if guard.Decision.Action != Deny || guard.Decision.Reason != "guarded" {
+			t.Fatalf("round %d: the guard decided %+v, trace %+v", round, guard.Decision, guard.Trace)
 		}
-		if round > 0 && (len(bombed.Trace) != 1 || !strings.HasSuffix(bombed.Trace[0].Error, "heap passed 64MiB while this hook ran")) {
-			t.Fatalf("round %d: the bomb's trace %+v, want it blamed once alone", round, bombed.Trace)
+		if len(bombed.Trace) != 1 || !strings.HasSuffix(bombed.Trace[0].Error, "heap passed 64MiB while this hook ran") {
+			t.Fatalf("round %d: the bomb's trace %+v, want it blamed", round, bombed.Trace)
 		}
 	}
 	if q := h.Quarantined(); len(q) != 0 {
 		t.Fatalf("quarantined %v, want none", q)
+	}
+	if n := strikesOf(h, "guard.lua:guard"); n != 0 {
+		t.Fatalf("the guard has %d strikes, want none", n)
+	}
+}
+
+// A heap that something other than the hooks grew (here the test itself,
+// as serve's request buffers once did) interrupts the hooks running to
+// keep the process alive, but strikes none of them: their meters show
+// they did not grow it. The guard fails with its own error behaviour
+// (deny at tool.approve) and is never quarantined.
+func TestHeapGrownElsewhereIsNoStrike(t *testing.T) {
+	cfg := heapLimited(t)
+	for _, c := range []struct{ file, code string }{
+		{"guard.lua", `local probe = require("probe")
+hook.on("tool.approve", function()
+  probe.started()
+  while true do end
+end, { name = "guard", timeout = "60s" })`},
+		{"guard.star", "load(\"probe\", \"probe\")\ndef guard():\n    probe.started()\n    while True:\n        pass\n" +
+			"hook.on(\"tool.approve\", guard, name = \"guard\", timeout = \"60s\")"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			probe, started := startedProbe()
+			h := newTestHost(t, map[string]string{c.file: c.code}, Options{Config: cfg, Modules: []stdlib.Module{probe}})
+			id := c.file + ":guard"
+			for round := range strikeLimit + 1 {
+				runtime.GC()
+				started.Store(false)
+				done := make(chan Result, 1)
+				go func() {
+					r, _ := h.Fire(context.Background(), "tool.approve", map[string]any{})
+					done <- r
+				}()
+				for !started.Load() {
+					runtime.Gosched()
+				}
+				// Hold 96 MiB the hook did not allocate until the fire ends.
+				var held [][]byte
+				var r Result
+			grow:
+				for {
+					select {
+					case r = <-done:
+						break grow
+					default:
+						if len(held) < 96 {
+							held = append(held, make([]byte, 1<<20))
+						} else {
+							runtime.Gosched()
+						}
+					}
+				}
+				runtime.KeepAlive(held)
+				if len(r.Trace) != 1 || !strings.Contains(r.Trace[0].Error, "(its own allocations do not explain it: not counted against it)") {
+					t.Fatalf("round %d: trace %+v, want an interruption not counted", round, r.Trace)
+				}
+				if r.Decision.Action != Deny {
+					t.Fatalf("round %d: %+v, want the guard's failure to deny", round, r.Decision)
+				}
+			}
+			if n := strikesOf(h, id); n != 0 || len(h.Quarantined()) != 0 {
+				t.Fatalf("%d strikes, quarantined %v: want none", n, h.Quarantined())
+			}
+		})
 	}
 }
 
@@ -243,7 +314,7 @@ func strikesOf(h *Host, id string) int {
 // blame, however many of its calls ran then: one session's payload must
 // not quarantine a guard that serves every session.
 func TestHeapBlameStrikesOncePerEvent(t *testing.T) {
-	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
+	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB, concurrency: 8 }\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,9 +356,9 @@ end, { name = "guard", timeout = "60s" })`}, Options{Config: cfg, Modules: []std
 	}
 }
 
-// A suspect interrupted without a strike, which caught the interrupt and
-// built more before it left, leaves its memory live until it returns: the
-// hook left running beside it is not blamed for that heap.
+// A bomb that caught the interrupt and built more before it left leaves
+// its memory live until it returns: the hook left running beside it is
+// not blamed for that heap, by its meter or by the unwinding rule.
 func TestHeapBlameWaitsForInterruptedCallsToLeave(t *testing.T) {
 	cfg := heapLimited(t)
 	probe, started := startedProbe()
@@ -298,12 +369,6 @@ hook.on("tool.execute.post", function()
   pcall(function() for i = 1, 1e9 do t[i] = s .. i end end)
   return t
 end, { name = "bomb", timeout = "60s" })`,
-		"spin.lua": `local probe = require("probe")
-hook.on("tool.execute.pre", function()
-  probe.started()
-  local n = 0
-  for i = 1, 3e6 do n = n + i end
-end, { name = "spin", timeout = "60s" })`,
 		"guard.lua": `local probe = require("probe")
 hook.on("session.end", function()
   probe.started()
@@ -311,20 +376,13 @@ hook.on("session.end", function()
   for i = 1, 3e6 do n = n + i end
 end, { name = "guard", timeout = "60s" })`,
 	}, Options{Config: cfg, Modules: []stdlib.Module{probe}, Limits: scripting.Limits{MaxCallMemory: 1 << 40}})
-	besideBomb := func(event string) (guard, bomb Result) {
-		runtime.GC()
-		gd, bd := fireBeside(h, started, event, "tool.execute.post")
-		return <-gd, <-bd
-	}
-	// Make the bomb a suspect: beside spin, neither can be blamed.
-	spin, _ := besideBomb("tool.execute.pre")
-	if !h.wd.isSuspect("bomb.lua:bomb", monoNow()) {
-		t.Fatalf("the bomb is not a suspect after running beside spin: %+v", spin.Trace)
-	}
 	for round := range 3 {
-		guard, _ := besideBomb("session.end")
+		runtime.GC()
+		gd, bd := fireBeside(h, started, "session.end", "tool.execute.post")
+		guard := <-gd
+		<-bd
 		if len(guard.Trace) == 1 && strings.HasSuffix(guard.Trace[0].Error, "while this hook ran") {
-			t.Fatalf("round %d: the guard was blamed for the suspect's heap: %+v", round, guard.Trace)
+			t.Fatalf("round %d: the guard was blamed for the bomb's heap: %+v", round, guard.Trace)
 		}
 	}
 	if n := strikesOf(h, "guard.lua:guard"); n != 0 {
@@ -355,7 +413,7 @@ func fireBeside(h *Host, started *atomic.Bool, first, second string) (firstDone,
 // heapLimited is a config whose heap limit is 64 MiB.
 func heapLimited(t *testing.T) *Config {
 	t.Helper()
-	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB }\n"))
+	cfg, err := ParseConfig("hookhost.yaml", []byte("limits: { memory: 64MiB, concurrency: 8 }\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,11 +460,12 @@ end, { name = "holder", timeout = "60s" })`,
 		held <- r
 	}()
 	<-holding
-	// Beside the holder, the first bomb cannot be blamed: both are
-	// interrupted, and the holder stays in its builtin, unwinding.
+	// Beside the holder, which built 30 MiB itself, both meters explain
+	// the heap: both are interrupted and blamed, and the holder stays in
+	// its builtin, unwinding.
 	first := fireOK(t, h, "file.save.post", map[string]any{})
-	if len(first.Trace) != 1 || !strings.Contains(first.Trace[0].Error, "beside others") {
-		t.Fatalf("the first bomb's trace %+v, want an interruption not counted", first.Trace)
+	if len(first.Trace) != 1 || !strings.HasSuffix(first.Trace[0].Error, "heap passed 64MiB while this hook ran") {
+		t.Fatalf("the first bomb's trace %+v, want it blamed", first.Trace)
 	}
 	// The second bomb runs alone while the holder unwinds: it is stopped
 	// at half as much again as the limit, not left to grow.
@@ -420,8 +479,8 @@ end, { name = "holder", timeout = "60s" })`,
 	default:
 	}
 	close(release)
-	if r := <-held; len(r.Trace) != 1 || !strings.Contains(r.Trace[0].Error, "beside others") {
-		t.Fatalf("the holder's trace %+v, want an interruption not counted", r.Trace)
+	if r := <-held; len(r.Trace) != 1 || !strings.HasSuffix(r.Trace[0].Error, "heap passed 64MiB while this hook ran") {
+		t.Fatalf("the holder's trace %+v, want it blamed", r.Trace)
 	}
 }
 

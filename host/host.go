@@ -79,6 +79,7 @@ type Host struct {
 	env     *scripting.Env
 	engines map[string]scripting.Engine
 	wd      *watchdog
+	slots   *runSlots     // run slots of hook calls (runslots.go)
 	workers *isolate.Pool // the worker processes of isolated files
 	strikes *quarantine
 	now     func() time.Time
@@ -151,6 +152,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	h.workers = isolate.NewPool(isolate.Options{Executable: opts.WorkerExecutable, Logger: h.logger,
 		Limits: workerLimits(h.cfg), StartTimeout: h.cfg.Limits.WorkerStart})
 	h.wd = newWatchdog(h.cfg.MemoryLimit())
+	h.slots = newRunSlots(h.cfg)
 	if rep := h.Rescan(ctx, TriggerStart); rep.Err != nil {
 		h.Close()
 		return nil, rep.Err
@@ -283,15 +285,18 @@ func (h *Host) Close() error {
 	return nil
 }
 
-// Release lifts the quarantine of a hook. It reports whether the hook was
-// quarantined.
+// Release lifts the quarantine of a hook before its cool-down ends. It
+// reports whether the hook was quarantined.
 func (h *Host) Release(hookID string) bool {
-	if !h.strikes.release(hookID) {
+	if !h.strikes.release(hookID, h.now()) {
 		return false
 	}
 	h.quarantineChanged(hookID, false)
 	return true
 }
 
-// Quarantined lists the ids of quarantined hooks.
-func (h *Host) Quarantined() []string { return h.strikes.list() }
+// Quarantined lists the ids of quarantined hooks (see Quarantines).
+func (h *Host) Quarantined() []string {
+	h.expireQuarantines()
+	return h.strikes.ids(h.now())
+}

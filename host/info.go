@@ -13,9 +13,12 @@ func (h *Host) Hooks() []HookInfo {
 		return nil
 	}
 	out := slices.Clone(snap.hooks)
+	now := h.now()
 	for i := range out { // quarantine changes between snapshots
 		if r := h.strikes.peek(out[i].ID); r != nil {
-			out[i].Quarantined = r.quarantined.Load()
+			qi, ok := r.info(now)
+			out[i].Quarantined, out[i].QuarantinedSince, out[i].QuarantinedUntil, out[i].QuarantineReason =
+				ok, qi.Since, qi.Until, qi.Reason
 		}
 	}
 	return out

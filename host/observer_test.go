@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+	"time"
 )
 
 // recordingObserver keeps what it is told.
@@ -140,7 +141,9 @@ func TestObserverQuarantineReleased(t *testing.T) {
 	obs := &recordingObserver{}
 	h := newTestHost(t, map[string]string{"a.lua": `hook.on("tool.approve", function() end, { name = "a" })`}, Options{Observer: obs})
 	r, _ := h.strikes.record("a.lua:a", h.Files()[0].Version)
-	r.quarantined.Store(true)
+	if !r.strike(time.Now(), "a") && !r.strike(time.Now(), "b") && !r.strike(time.Now(), "c") {
+		t.Fatal("three strikes did not quarantine")
+	}
 	if !h.Release("a.lua:a") || h.Release("a.lua:a") {
 		t.Fatal("release")
 	}

@@ -29,6 +29,9 @@ type packMeta struct {
 	name, description, version string
 	enabled                    bool
 	config                     map[string]any
+	// errorBehavior and timeoutBehavior apply to all the pack's hooks
+	// where the operator's config says nothing (see resolveBehaviors).
+	errorBehavior, timeoutBehavior Behavior
 }
 
 // packInfo is a pack as a scan found it: its HOOK.md content, unparsed.
@@ -171,7 +174,7 @@ func loadPack(p *packInfo, prev *packState) (*packState, FileOutcome) {
 	return &packState{dir: p.dir, meta: meta, liveHash: hash, lastHash: hash}, o
 }
 
-var packKeys = []string{"name", "description", "version", "enabled", "config"}
+var packKeys = []string{"name", "description", "version", "enabled", "config", "error_behavior", "timeout_behavior"}
 
 // parsePackMeta reads the YAML front matter of a HOOK.md: the lines
 // between a first line "---" and the next "---". Errors name the line of
@@ -206,6 +209,10 @@ func parsePackMeta(file, dir string, data []byte) (*packMeta, error) {
 				}
 			case "config":
 				meta.config = p.freeMap(v, key)
+			case "error_behavior":
+				meta.errorBehavior = p.behavior(v, key)
+			case "timeout_behavior":
+				meta.timeoutBehavior = p.behavior(v, key)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package host
 
 import (
 	"slices"
+	"time"
 
 	"github.com/hookhost/hookhost/stdlib"
 )
@@ -14,9 +15,9 @@ import (
 
 // firstToRun is the first hook a fire would call, unless the fire ends
 // before; nil when none would.
-func firstToRun(hooks []*boundHook) *boundHook {
+func firstToRun(hooks []*boundHook, now func() time.Time) *boundHook {
 	for _, b := range hooks {
-		if !b.strikes.quarantined.Load() {
+		if !b.strikes.quarantined.Load() || !b.strikes.blocks(now()) {
 			return b
 		}
 	}

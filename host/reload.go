@@ -153,6 +153,7 @@ func (s *fileSet) changes(cur *snapshot) bool {
 func (h *Host) publishLocked(events map[string]*EventSpec, set *fileSet) (*snapshot, []string) {
 	h.gen++
 	h.wd.setHeapLimit(h.cfg.MemoryLimit())
+	h.slots.configure(h.cfg)
 	h.workers.SetLimits(workerLimits(h.cfg))
 	snap, released := buildSnapshot(snapshotInput{gen: h.gen, now: h.now(), events: events, cfg: h.cfg,
 		files: set.files, q: h.strikes, strict: h.strict || h.cfg.Strict,

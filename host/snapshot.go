@@ -99,6 +99,10 @@ type boundHook struct {
 	// worker is fn when the hook is isolated: its worker may be starting,
 	// which the fire waits for before the hook's clock starts.
 	worker isolate.WorkerFunction
+	// onError and onTimeout are what the hook's failure does to the fire
+	// (behavior.go); behaviorErr is the config's mistake in them.
+	onError, onTimeout Behavior
+	behaviorErr        error
 }
 
 // HookInfo describes a loaded hook, for listings.
@@ -121,6 +125,15 @@ type HookInfo struct {
 	// Isolated is set when the hook runs in a worker process (its file
 	// or pack is configured "isolation: process").
 	Isolated bool `json:"isolated,omitempty"`
+	// ErrorBehavior and TimeoutBehavior are what the hook's failure does
+	// to its fire: skip or deny (see docs/config.md).
+	ErrorBehavior   Behavior `json:"error_behavior"`
+	TimeoutBehavior Behavior `json:"timeout_behavior"`
+	// QuarantinedSince, QuarantinedUntil and QuarantineReason describe
+	// the hook's quarantine while Quarantined is set.
+	QuarantinedSince time.Time `json:"quarantined_since,omitzero"`
+	QuarantinedUntil time.Time `json:"quarantined_until,omitzero"`
+	QuarantineReason string    `json:"quarantine_reason,omitempty"`
 }
 
 // FileStatus describes a script file.
@@ -340,6 +353,9 @@ func (s *snapshot) addFile(f *loadedFile, pack *packMeta, cfg *Config, q *quaran
 	st.Version, st.Hooks = f.live.hash, len(hooks)
 	for _, h := range hooks {
 		b, info, lifted := bind(f, pack, h, cfg, s.events[h.Event].spec, q)
+		if b.behaviorErr != nil {
+			s.problems = append(s.problems, b.behaviorErr)
+		}
 		if lifted {
 			released = append(released, b.id)
 		}
@@ -420,9 +436,10 @@ func bind(f *loadedFile, pack *packMeta, h scripting.Hook, cfg *Config, spec Eve
 	b.worker, _ = h.Func.(isolate.WorkerFunction)
 	var from string
 	b.timeout, from = resolveTimeout(h, spec, cfg, byID, byFile, byPack)
+	b.onError, b.onTimeout, b.behaviorErr = resolveBehaviors(id, f.path, h, &spec, pack, cfg.Path, byID, byFile, byPack)
 	info := HookInfo{ID: id, Event: h.Event, File: f.path, Line: h.Line, Priority: b.priority, Timeout: b.timeout,
-		TimeoutFrom: from, Enabled: enabled, Params: h.Params, Quarantined: b.strikes.quarantined.Load(), Pack: f.pack,
-		Isolated: f.live.unit != ""}
+		TimeoutFrom: from, Enabled: enabled, Params: h.Params, Quarantined: b.strikes.blocks(time.Now()), Pack: f.pack,
+		Isolated: f.live.unit != "", ErrorBehavior: b.onError, TimeoutBehavior: b.onTimeout}
 	if pack != nil {
 		info.PackDescription = pack.description
 	}

@@ -21,6 +21,9 @@ type Status struct {
 	// not a hook pack, one nested too deep).
 	Notes       []string
 	Quarantined []string
+	// Quarantines describe the quarantined hooks: since when, until
+	// when, and why.
+	Quarantines []QuarantineInfo
 	// Strict reports strict mode (Options.Strict or the config's strict).
 	Strict bool
 	// Problems are the load problems, one per line (Result.Problems).
@@ -38,13 +41,18 @@ type ConfigStatus struct {
 
 // Status reports what the host is serving now.
 func (h *Host) Status() Status {
+	qs := h.Quarantines()
+	ids := make([]string, len(qs))
+	for i, q := range qs {
+		ids[i] = q.Hook
+	}
 	snap := h.current.Load()
 	if snap == nil {
-		return Status{Quarantined: h.strikes.list()}
+		return Status{Quarantined: ids, Quarantines: qs}
 	}
 	return Status{Generation: snap.gen, LoadedAt: snap.loadedAt, Files: slices.Clone(snap.files),
 		Config: snap.config, Packs: slices.Clone(snap.packs), Notes: slices.Clone(snap.notes),
-		Quarantined: h.strikes.list(), Strict: snap.strict, Problems: slices.Clone(snap.problemLines)}
+		Quarantined: ids, Quarantines: qs, Strict: snap.strict, Problems: slices.Clone(snap.problemLines)}
 }
 
 // Unhealthy lists, in strict mode, the files (and packs) that have no
@@ -61,7 +69,7 @@ func (s Status) Unhealthy() []string {
 
 // MarshalJSON writes the status as the daemon's status endpoint answers
 // it: generation, loaded_at (RFC 3339), files, config, packs, notes,
-// quarantined, strict and problems, the lists never null.
+// quarantined, quarantines, strict and problems, the lists never null.
 func (s Status) MarshalJSON() ([]byte, error) {
 	files := make([]fileJSON, len(s.Files))
 	for i, f := range s.Files {
@@ -71,19 +79,24 @@ func (s Status) MarshalJSON() ([]byte, error) {
 	if packs == nil {
 		packs = []PackStatus{}
 	}
+	quarantines := s.Quarantines
+	if quarantines == nil {
+		quarantines = []QuarantineInfo{}
+	}
 	return marshal(struct {
-		Generation  uint64       `json:"generation"`
-		LoadedAt    string       `json:"loaded_at"`
-		Files       []fileJSON   `json:"files"`
-		Config      configJSON   `json:"config"`
-		Packs       []PackStatus `json:"packs"`
-		Notes       []string     `json:"notes"`
-		Quarantined []string     `json:"quarantined"`
-		Strict      bool         `json:"strict"`
-		Problems    []string     `json:"problems"`
+		Generation  uint64           `json:"generation"`
+		LoadedAt    string           `json:"loaded_at"`
+		Files       []fileJSON       `json:"files"`
+		Config      configJSON       `json:"config"`
+		Packs       []PackStatus     `json:"packs"`
+		Notes       []string         `json:"notes"`
+		Quarantined []string         `json:"quarantined"`
+		Quarantines []QuarantineInfo `json:"quarantines"`
+		Strict      bool             `json:"strict"`
+		Problems    []string         `json:"problems"`
 	}{s.Generation, s.LoadedAt.UTC().Format(time.RFC3339), files,
 		configJSON{Path: s.Config.Path, Error: errorText(s.Config.Err)},
-		packs, nonNil(s.Notes), nonNil(s.Quarantined), s.Strict, nonNil(s.Problems)})
+		packs, nonNil(s.Notes), nonNil(s.Quarantined), quarantines, s.Strict, nonNil(s.Problems)})
 }
 
 type fileJSON struct {

@@ -71,14 +71,21 @@ hook.on("tool.approve", lambda: stuck.wait(), name = "h", timeout = "30ms")`},
 			if !contains(h.Quarantined(), id) {
 				t.Fatalf("%s not quarantined: %v", id, h.Quarantined())
 			}
-			if e := entry(fire(), id); e != nil {
-				t.Fatalf("a quarantined hook ran: %+v", e)
+			// Quarantined, the guard is not called, and its event's
+			// error behaviour (deny at tool.approve) applies.
+			r := fire()
+			if e := entry(r, id); e == nil || e.Outcome != OutcomeError || !strings.Contains(e.Error, "quarantined since") {
+				t.Fatalf("a quarantined hook: %+v", e)
+			}
+			if r.Decision.Action != Deny || !strings.Contains(r.Decision.Reason, "quarantined since") ||
+				!strings.Contains(r.Decision.Reason, "could not be stopped at its deadline") {
+				t.Fatalf("a quarantined guard: %+v, want a deny saying why", r.Decision)
 			}
 			if !h.Release(id) || contains(h.Quarantined(), id) {
 				t.Fatalf("release failed")
 			}
-			if entry(fire(), id) == nil {
-				t.Fatalf("a released hook did not run")
+			if e := entry(fire(), id); e == nil || e.Outcome != OutcomeTimeout {
+				t.Fatalf("a released hook did not run: %+v", e)
 			}
 			obs.mu.Lock()
 			defer obs.mu.Unlock()

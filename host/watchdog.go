@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -320,4 +321,30 @@ func (w *watchdog) collect() {
 		runtime.GC()
 		runtime.GC()
 	}()
+}
+
+// runnableMetric counts the goroutines ready to run that wait for a
+// processor.
+const runnableMetric = "/sched/goroutines/runnable:goroutines"
+
+// starved says why the process is short of CPU now, or "" when it is
+// not: hook calls wait for a run slot (the host has more to run than its
+// cores), or at least GOMAXPROCS goroutines are ready to run but wait for
+// a processor (a whole core's worth of work queued). Both are states,
+// not durations: a machine that is merely slow is not starved, and a
+// test does not depend on how fast it runs. It is read only to judge an
+// abandoned call, which is rare.
+func (h *Host) starved() string {
+	if n := h.slots.waiting(); n > 0 {
+		return fmt.Sprintf("%d hook calls waiting for a run slot", n)
+	}
+	sample := []metrics.Sample{{Name: runnableMetric}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		return ""
+	}
+	if n, procs := sample[0].Value.Uint64(), runtime.GOMAXPROCS(0); n >= uint64(procs) {
+		return fmt.Sprintf("%d goroutines waiting for one of %d processors", n, procs)
+	}
+	return ""
 }

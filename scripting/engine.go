@@ -137,6 +137,9 @@ type Hook struct {
 	Timeout time.Duration
 	// Enabled is opts.enabled (default true).
 	Enabled bool
+	// ErrorBehavior and TimeoutBehavior are opts.error_behavior and
+	// opts.timeout_behavior: "skip", "deny", or empty when not declared.
+	ErrorBehavior, TimeoutBehavior string
 	// Params are the function's parameter names as bound from the payload,
 	// for listings. A Lua vararg appears as "...", a Starlark **kwargs as
 	// "**name".

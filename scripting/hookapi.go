@@ -155,6 +155,10 @@ type HookOptions struct {
 	Priority int64
 	Timeout  time.Duration
 	Enabled  bool
+	// ErrorBehavior and TimeoutBehavior are "skip", "deny", or empty when
+	// the script declared none: what the hook's failure does to its fire
+	// (the operator's config beats them; the host resolves them).
+	ErrorBehavior, TimeoutBehavior string
 }
 
 // ParseHookOptions reads hook.on's options from a neutral map (a Lua
@@ -199,10 +203,29 @@ func (o *HookOptions) set(key string, v any) error {
 			return fmt.Errorf("option enabled: want a bool, got %s", stdlib.TypeName(v))
 		}
 		o.Enabled = b
+	case "error_behavior", "timeout_behavior":
+		b, ok := v.(string)
+		if !ok || b != "skip" && b != "deny" {
+			return fmt.Errorf("option %s: want \"skip\" or \"deny\", got %s", key, behaviorText(v))
+		}
+		if key == "error_behavior" {
+			o.ErrorBehavior = b
+		} else {
+			o.TimeoutBehavior = b
+		}
 	default:
-		return fmt.Errorf("unknown option %q (want name, priority, timeout, enabled)", key)
+		return fmt.Errorf("unknown option %q (want name, priority, timeout, enabled, error_behavior, timeout_behavior)", key)
 	}
 	return nil
+}
+
+// behaviorText names a bad behaviour value: a string quoted, clipped;
+// anything else by its type.
+func behaviorText(v any) string {
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", Clip(s, 64))
+	}
+	return stdlib.TypeName(v)
 }
 
 // MaxTimeout is the longest budget any hook call may have.

@@ -78,12 +78,14 @@ func decodeLimits(m map[string]any) scripting.Limits {
 // behind.
 func hookMessage(h scripting.Hook) map[string]any {
 	return map[string]any{"event": h.Event, "name": h.Name, "line": int64(h.Line), "priority": h.Priority,
-		"timeout": int64(h.Timeout), "enabled": h.Enabled, "params": h.Params}
+		"timeout": int64(h.Timeout), "enabled": h.Enabled, "params": h.Params,
+		"error_behavior": h.ErrorBehavior, "timeout_behavior": h.TimeoutBehavior}
 }
 
 func decodeHook(m map[string]any) scripting.Hook {
 	h := scripting.Hook{Event: str(m, "event"), Name: str(m, "name"), Line: int(integer(m, "line")),
-		Priority: integer(m, "priority"), Timeout: time.Duration(integer(m, "timeout")), Enabled: m["enabled"] == true}
+		Priority: integer(m, "priority"), Timeout: time.Duration(integer(m, "timeout")), Enabled: m["enabled"] == true,
+		ErrorBehavior: str(m, "error_behavior"), TimeoutBehavior: str(m, "timeout_behavior")}
 	if ps, ok := m["params"].([]any); ok {
 		for _, p := range ps {
 			if s, ok := p.(string); ok {

@@ -28,6 +28,9 @@ type HookEntry struct {
 	// Isolated is true for a hook that runs in a worker process
 	// ("isolation: process"); omitted in process.
 	Isolated bool `json:"isolated,omitempty"`
+	// QuarantinedUntil is when the hook's quarantine ends by itself
+	// (RFC 3339); omitted while it is not quarantined.
+	QuarantinedUntil string `json:"quarantined_until,omitempty"`
 }
 
 // NewHookEntry is the entry of one hook.
@@ -36,10 +39,14 @@ func NewHookEntry(h host.HookInfo) HookEntry {
 	if params == nil {
 		params = []string{}
 	}
-	return HookEntry{ID: h.ID, Event: h.Event, File: h.File, Line: h.Line, Priority: h.Priority,
+	e := HookEntry{ID: h.ID, Event: h.Event, File: h.File, Line: h.Line, Priority: h.Priority,
 		TimeoutMS: Milliseconds(h.Timeout), TimeoutFrom: h.TimeoutFrom, Enabled: h.Enabled,
 		Quarantined: h.Quarantined, Params: params, Pack: h.Pack, PackDescription: h.PackDescription,
 		Isolated: h.Isolated}
+	if h.Quarantined && !h.QuarantinedUntil.IsZero() {
+		e.QuarantinedUntil = h.QuarantinedUntil.UTC().Format(time.RFC3339)
+	}
+	return e
 }
 
 // HookEntries is the listing of hooks; never nil, so no hooks is [].

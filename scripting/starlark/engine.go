@@ -68,7 +68,8 @@ func (Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.
 	for i, r := range reg.regs {
 		sig := signatureOf(r.fn)
 		p.hooks[i] = scripting.Hook{Event: r.event, Name: r.Name, Line: r.line, Priority: r.Priority,
-			Timeout: r.Timeout, Enabled: r.Enabled, Params: sig.display(), Binds: sig.binding(),
+			Timeout: r.Timeout, Enabled: r.Enabled, ErrorBehavior: r.ErrorBehavior, TimeoutBehavior: r.TimeoutBehavior,
+			Params: sig.display(), Binds: sig.binding(),
 			Func: &function{prog: p, fn: r.fn, sig: sig}}
 	}
 	if env.Testing {
