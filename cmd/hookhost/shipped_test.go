@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/testrun"
+	"github.com/hookhost/hookhost/host"
 )
 
 // shippedDir is the guardrails directory hookhost ships (what serve and
@@ -45,4 +47,38 @@ func lastDecision(res testrun.Result) string {
 	}
 	d := res.Fires[len(res.Fires)-1].Result.Decision
 	return "\n\tgot " + string(d.Action) + " by " + d.Hook + ": " + d.Reason
+}
+
+// TestShippedGuardsFailClosed: every shipped hook on an event that can
+// deny fails closed — its error, its timeout, its memory limit or its
+// quarantine denies the call rather than letting it through — because
+// its pack's HOOK.md declares it so.
+func TestShippedGuardsFailClosed(t *testing.T) {
+	ctx := context.Background()
+	h, err := host.New(ctx, host.Options{Dir: shippedDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	canDeny := map[string]bool{}
+	for _, spec := range host.AgentEvents() {
+		canDeny[spec.Name] = slices.Contains(spec.Actions, host.Deny)
+	}
+	// At loop.continue deny means "let the agent stop", which is what a
+	// hook that fails and decides nothing already gives: no guard there.
+	canDeny["loop.continue"] = false
+	guards := 0
+	for _, hk := range h.Hooks() {
+		if !canDeny[hk.Event] {
+			continue
+		}
+		guards++
+		if hk.ErrorBehavior != host.FailClosed || hk.TimeoutBehavior != host.FailClosed {
+			t.Errorf("%s on %s: error_behavior %s, timeout_behavior %s; a shipped guard fails closed (declare deny in its HOOK.md)",
+				hk.ID, hk.Event, hk.ErrorBehavior, hk.TimeoutBehavior)
+		}
+	}
+	if guards < 8 {
+		t.Errorf("%d shipped hooks on events that can deny; want at least 8", guards)
+	}
 }
