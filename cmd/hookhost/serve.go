@@ -297,7 +297,8 @@ func watch(ctx context.Context, h *host.Host, logger *slog.Logger) {
 	}
 }
 
-// onHangups reopens the decision log and then rescans, on every SIGHUP.
+// onHangups reopens the decision log, releases every quarantined hook
+// and then rescans, on every SIGHUP.
 // The reopen comes first so that the rescan's report (the "reloaded"
 // line with trigger=signal) also says the reopen is done: a fire that
 // finished before the reopen is in the old file, one that starts after
@@ -312,9 +313,12 @@ func onHangups(ctx context.Context, hangups <-chan os.Signal, h *host.Host, dlog
 			if !ok {
 				return
 			}
-			logger.Info("SIGHUP: reopening the decision log and rescanning the hooks directory")
+			logger.Info("SIGHUP: reopening the decision log, releasing every quarantined hook and rescanning the hooks directory")
 			if err := dlog.reopen(); err != nil {
 				logger.Error("decision log: reopening", "error", err)
+			}
+			if ids := releaseAll(h); len(ids) > 0 {
+				logger.Info("SIGHUP: released from quarantine", "hooks", strings.Join(ids, ","))
 			}
 			h.Rescan(ctx, host.TriggerSignal) // the report goes to the observers
 		}

@@ -41,10 +41,17 @@ var listeningLine = regexp.MustCompile(`listening on ((?:http://|unix:)[^"\s]+)`
 // a free loopback port. It is killed when the test ends, if still running.
 func startServe(t *testing.T, env []string, args ...string) *served {
 	t.Helper()
+	return startServeArgv(t, []string{"hookhost"}, env, args...)
+}
+
+// startServeArgv is startServe running argv (a hookhost binary, or a
+// command that runs one, such as prlimit) with "serve" and args.
+func startServeArgv(t *testing.T, argv, env []string, args ...string) *served {
+	t.Helper()
 	if !containsFlag(args, "--http") {
 		args = append(args, "--http", "127.0.0.1:0")
 	}
-	cmd := exec.Command("hookhost", append([]string{"serve"}, args...)...)
+	cmd := exec.Command(argv[0], append(append(argv[1:len(argv):len(argv)], "serve"), args...)...)
 	cmd.Env = append(os.Environ(), "GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	cmd.Env = append(cmd.Env, env...)
 	stderr, err := cmd.StderrPipe()

@@ -24,6 +24,9 @@ func (s *Server) handler(addr net.Addr, act *activity) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/v1/fire/{event}", allow(http.MethodPost, jsonBody(http.HandlerFunc(s.fire))))
 	mux.Handle("/v1/hooks", allow(http.MethodGet, http.HandlerFunc(s.hooks)))
+	// A hook id may hold slashes (a pack's files), so the id is what lies
+	// between /v1/hooks/ and /release.
+	mux.Handle("/v1/hooks/", allow(http.MethodPost, jsonBody(http.HandlerFunc(s.release))))
 	mux.Handle("/v1/status", allow(http.MethodGet, http.HandlerFunc(s.status)))
 	mux.Handle(healthPath, allow(http.MethodGet, http.HandlerFunc(s.health)))
 	mux.Handle("/metrics", allow(http.MethodGet, s.metricsHandler()))
@@ -236,6 +239,27 @@ func isJSON(contentType string) bool {
 
 func (s *Server) hooks(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, wire.HookEntries(s.backend.Hooks()))
+}
+
+// released is the answer of POST /v1/hooks/{id}/release.
+type released struct {
+	Released []string `json:"released"`
+}
+
+// release answers POST /v1/hooks/{id}/release: it lifts the hook's
+// quarantine, or answers 404 when the id names no quarantined hook.
+func (s *Server) release(w http.ResponseWriter, r *http.Request) {
+	id, ok := strings.CutSuffix(strings.TrimPrefix(r.URL.Path, "/v1/hooks/"), "/release")
+	if !ok || id == "" {
+		writeError(w, http.StatusNotFound, "no such endpoint %s (want POST /v1/hooks/{id}/release)", r.URL.Path)
+		return
+	}
+	if !s.backend.Release(id) {
+		writeError(w, http.StatusNotFound, "hook %q is not quarantined (see GET /v1/status)", id)
+		return
+	}
+	s.logger.Info("released from quarantine at a client's request", "hook", id)
+	writeJSON(w, http.StatusOK, released{Released: []string{id}})
 }
 
 func (s *Server) status(w http.ResponseWriter, _ *http.Request) {

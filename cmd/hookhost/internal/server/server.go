@@ -56,6 +56,9 @@ type Backend interface {
 	Fire(ctx context.Context, event string, payload map[string]any) (host.Result, error)
 	Hooks() []host.HookInfo
 	Status() host.Status
+	// Release lifts a hook's quarantine and reports whether it was
+	// quarantined.
+	Release(hookID string) bool
 }
 
 var _ Backend = (*host.Host)(nil)
