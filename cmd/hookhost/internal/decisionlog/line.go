@@ -91,13 +91,13 @@ func overCap(maxPayload int) string {
 // whose JSON passes maxPayload is left out with a marker.
 func (e *entry) encode(maxPayload int) ([]byte, error) {
 	ln := line{
-		Time:       e.start.UTC().Format(time.RFC3339Nano),
-		Event:      e.event,
-		Decision:   e.decision,
-		DurationMS: wire.Milliseconds(e.duration),
-		Generation: e.generation,
-		Hooks:      e.trace,
-		Problems:   e.problems,
+		Time:           e.start.UTC().Format(time.RFC3339Nano),
+		Event:          e.event,
+		Decision:       e.decision,
+		DurationMS:     wire.Milliseconds(e.duration),
+		Generation:     e.generation,
+		Hooks:          e.trace,
+		Problems:       e.problems,
 		Error:          e.err,
 		PayloadOmitted: e.omitted,
 	}
