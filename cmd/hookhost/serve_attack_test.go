@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -24,11 +26,24 @@ import (
 // cap. During and after each, serve must stay alive, "rm -rf /" must be
 // denied and no hook quarantined; the test logs serve's peak memory.
 
-// attackAS is serve's address space. Serve itself needs a few hundred
-// MiB of it (the runtime's reservations, thread stacks); what the
-// attacks asked for before serve bounded its clients (300 connections ×
-// 8 MiB bodies) did not fit.
+// attackAS is serve's address space. Serve itself reserves some 1.3 GiB
+// of it at rest (the runtime's and the interpreters' reservations, which
+// cost no memory); what the attacks asked for before serve bounded its
+// clients (160 connections × 8 MiB bodies) did not fit beside that.
 const attackAS = 2 << 30
+
+// buildShipped builds hookhost as it ships (docs/operations.md): static,
+// with the documented tags.
+func buildShipped(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "hookhost")
+	cmd := exec.Command("go", "build", "-tags", documentedTags, "-o", bin, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building hookhost: %v\n%s", err, out)
+	}
+	return bin
+}
 
 // attackLimit bounds each attack's wait for what serve must do.
 const attackLimit = 90 * time.Second
@@ -152,7 +167,7 @@ const maxFootprint = 256 << 20
 // guard still denies beside them, nothing is quarantined, and serve's
 // memory stays small.
 func TestServeAttackIdleBodies(t *testing.T) {
-	bin := buildHookhost(t)
+	bin := buildShipped(t)
 	s := startAttacked(t, bin)
 	const conns = 160
 	first := `{"tool_name":"Bash","params":{"command":"` + strings.Repeat("x", 60) + `"},"pad":"`
@@ -184,7 +199,7 @@ func TestServeAttackIdleBodies(t *testing.T) {
 // here): all of them end, each answered 408 or closed, while serve stays
 // alive and guarded.
 func TestServeAttackTrickle(t *testing.T) {
-	bin := buildHookhost(t)
+	bin := buildShipped(t)
 	s := startAttacked(t, bin, "--request-timeout", "2s")
 	const conns = 320
 	ctx, cancel := context.WithTimeout(context.Background(), attackLimit)
@@ -248,7 +263,7 @@ func trickle(ctx context.Context, c net.Conn) string {
 // every other one is answered deny, none hangs, and nothing is
 // quarantined.
 func TestServeAttackFireFlood(t *testing.T) {
-	bin := buildHookhost(t)
+	bin := buildShipped(t)
 	s := startAttacked(t, bin, "--max-fires", "2", "--fire-queue", "8")
 	const fires = 200
 	payload := `{"tool_name":"Bash","params":{"command":"` + strings.Repeat("echo hello && ", 300) + `rm -rf /"}}`
@@ -298,5 +313,49 @@ func TestServeAttackFireFlood(t *testing.T) {
 	}
 	s.checkMemory("after the flood")
 	s.checkGuarded("after the flood")
+	s.stop()
+}
+
+// 16 clients at once each send an 8 MiB body of tiny values ({},{},…),
+// which would decode to some 170 MiB apiece: each is refused, 413 (it
+// could never fit the request memory) or 503 (the memory was taken by
+// the others' bodies; serve then closes the connection with the rest of
+// the body unread, so the client may see the connection reset before
+// the answer), without being decoded, and serve stays small.
+func TestServeAttackManyValues(t *testing.T) {
+	bin := buildShipped(t)
+	s := startAttacked(t, bin)
+	const clients = 16
+	body := `{"tool_name":"Bash","params":{"command":"rm -rf /"},"pad":[` + strings.Repeat(`{},`, (8<<20-100)/3) + `{}]}`
+	client := &http.Client{Timeout: attackLimit}
+	codes := make(chan int, clients)
+	var wg sync.WaitGroup
+	for range clients {
+		wg.Go(func() {
+			resp, err := client.Post(s.base+"/v1/fire/tool.execute.pre", "application/json", strings.NewReader(body))
+			if err != nil {
+				if !errors.Is(err, syscall.ECONNRESET) && !errors.Is(err, syscall.EPIPE) && !errors.Is(err, io.EOF) {
+					t.Errorf("a fire of tiny values: %v", err)
+				}
+				codes <- 0 // cut
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			codes <- resp.StatusCode
+		})
+	}
+	wg.Wait()
+	close(codes)
+	count := map[int]int{}
+	for code := range codes {
+		count[code]++
+		if code != 413 && code != 503 && code != 0 {
+			t.Errorf("a body of 8 MiB of tiny values answered %d, want 413 or 503", code)
+		}
+	}
+	t.Logf("%d bodies of 8 MiB of tiny values (0: cut): %v", clients, count)
+	s.checkMemory("after the bodies of tiny values")
+	s.checkGuarded("after the bodies of tiny values")
 	s.stop()
 }

@@ -188,9 +188,10 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, h *hold) ([]by
 			if !h.grow(next - int64(cap(buf))) {
 				return nil, http.StatusServiceUnavailable, errors.New("busy: the request memory is taken by other requests")
 			}
+			// The old buffer stays charged: it is garbage the collector
+			// has yet to free, and the budget bounds the heap.
 			grown := make([]byte, len(buf), next)
 			copy(grown, buf)
-			h.shrink(int64(cap(buf))) // the old buffer is garbage now
 			buf = grown
 		}
 		n, err := src.Read(buf[len(buf):cap(buf)])

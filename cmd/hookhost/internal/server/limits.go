@@ -63,7 +63,9 @@ func (c *limitConn) Close() error {
 }
 
 // A memBudget is the bytes that requests may hold at once: body buffers
-// as they grow, then an estimate of the decoded payload and the answer.
+// as they grow (with the smaller ones they replaced, garbage until the
+// collector frees them), then an estimate of the decoded payload and the
+// answer.
 // It is shared by all requests; a request that cannot get what it needs
 // is answered 503 (or 413 when it could never fit).
 type memBudget struct {
@@ -99,12 +101,6 @@ func (h *hold) grow(n int64) bool {
 	}
 	h.n += n
 	return true
-}
-
-// shrink gives n bytes back.
-func (h *hold) shrink(n int64) {
-	h.budget.give(n)
-	h.n -= n
 }
 
 // release gives everything back; the request holds nothing after.
