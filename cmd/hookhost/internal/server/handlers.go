@@ -185,7 +185,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, h *hold) ([]by
 	for {
 		if len(buf) == cap(buf) {
 			next := min(max(2*int64(cap(buf)), bodyChunk), limit)
-			if !h.grow(next - int64(cap(buf))) {
+			if !h.grow(next) {
 				return nil, http.StatusServiceUnavailable, errors.New("busy: the request memory is taken by other requests")
 			}
 			// The old buffer stays charged: it is garbage the collector

@@ -188,7 +188,9 @@ func TestFireQueueBounds(t *testing.T) {
 // memory is 503.
 func TestRequestMemory(t *testing.T) {
 	fb := &fakeBackend{started: make(chan struct{}), release: make(chan struct{})}
-	srv, addr := startServer(t, Options{Backend: fb, MaxBody: 16 << 10, RequestMemory: 64 << 10})
+	// A 12 KiB body takes some 48 KiB: its buffers as they grew (4, 8,
+	// 12 KiB) and twice its size for decoding; two fit, not three.
+	srv, addr := startServer(t, Options{Backend: fb, MaxBody: 16 << 10, RequestMemory: 128 << 10})
 	base := "http://" + addr
 	tiny := `{"a":[` + strings.Repeat(`{},`, 4<<10) + `{}]}`
 	code, _, body := request{method: "POST", path: "/v1/fire/allow.me", contentType: jsonCT, body: tiny}.do(t, base)
@@ -207,7 +209,11 @@ func TestRequestMemory(t *testing.T) {
 			resp.Body.Close()
 			done <- resp.StatusCode
 		}()
-		<-fb.started
+		select {
+		case <-fb.started:
+		case code := <-done:
+			t.Fatalf("a fire that fits the memory answered %d before it ran", code)
+		}
 	}
 	code, hdr, body := request{method: "POST", path: "/v1/fire/allow.me", contentType: jsonCT, body: big}.do(t, base)
 	if code != 503 || hdr.Get("Retry-After") == "" || !strings.Contains(body, "request memory") {
