@@ -102,9 +102,9 @@ func (s *Server) fire(w http.ResponseWriter, r *http.Request) {
 	cost := decodedCost(body)
 	switch {
 	case cost > s.memory.limit:
-		writeError(w, http.StatusRequestEntityTooLarge,
+		s.refuse(w, http.StatusRequestEntityTooLarge, fmt.Errorf(
 			"the payload would take about %d bytes once decoded (it has many small values), over the request memory of %d bytes",
-			cost, s.memory.limit)
+			cost, s.memory.limit))
 		return
 	case !h.grow(cost):
 		s.refuse(w, http.StatusServiceUnavailable, errors.New("busy: the request memory is taken by other requests"))
@@ -144,14 +144,14 @@ func (s *Server) decodeAndFire(r *http.Request, body []byte) (host.Result, error
 	return s.backend.Fire(r.Context(), r.PathValue("event"), payload)
 }
 
-// refuse answers an error; a 503 for lack of capacity says when to retry
-// and is logged (at most once in busyWarnPeriod).
+// refuse answers an error, with a fresh write deadline (the body's may
+// just have passed); a 503 for lack of capacity says when to retry and
+// is logged (at most once in busyWarnPeriod).
 //
 // The agent endpoints (/v1/agents/..., not yet served) must not answer a
 // bare 503 here: an agent reads most errors as "proceed", so over
 // capacity they answer a deny in the agent's own format instead.
 func (s *Server) refuse(w http.ResponseWriter, status int, err error) {
-	// The body's deadline may just have passed, and the answer's with it.
 	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.requestTimeout))
 	if status == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", strconv.Itoa(int(RetryAfter/time.Second)))
