@@ -80,12 +80,12 @@ func newServeCommand() *cli.Command {
 			"   [--idle-exit DURATION] [--max-body BYTES] [--max-request-memory BYTES] [--max-connections N]\n" +
 			"   [--max-fires N] [--fire-queue N] [--request-timeout DURATION] [--idle-timeout DURATION]",
 		Description: "Loads the hooks directory, hot-reloads it (and the config) on every change, and serves\n" +
-			"POST /v1/fire/{event}, GET /v1/hooks, GET /v1/status, GET /healthz and GET /metrics on ADDR\n" +
-			"(default " + defaultHTTP + "; unix:/path for a Unix socket). SIGHUP rescans and reopens the\n" +
-			"decision log; SIGTERM or SIGINT finishes the requests in flight and exits 0. Every client\n" +
-			"is bounded: past --max-connections new connections wait; past --max-fires running and\n" +
-			"--fire-queue waiting, or --max-request-memory, a fire is answered 503 with Retry-After. See\n" +
-			"docs/operations.md.\n\n" +
+			"POST /v1/fire/{event}, GET /v1/hooks, GET /v1/status, POST /v1/hooks/{id}/release, GET /healthz\n" +
+			"and GET /metrics on ADDR (default " + defaultHTTP + "; unix:/path for a Unix socket). SIGHUP\n" +
+			"reopens the decision log, releases every quarantined hook and rescans; SIGTERM or SIGINT\n" +
+			"finishes the requests in flight and exits 0. Every client is bounded: past --max-connections\n" +
+			"new connections wait; past --max-fires running and --fire-queue waiting, or\n" +
+			"--max-request-memory, a fire is answered 503 with Retry-After. See docs/operations.md.\n\n" +
 			"Examples:\n" +
 			"   hookhost serve\n" +
 			"   hookhost serve --dir ./hooks.d --config hookhost.yaml --decision-log decisions.jsonl\n" +
