@@ -137,7 +137,7 @@ func startServeAs(t *testing.T, uid int, bin string, args ...string) *served {
 	if err := os.WriteFile(filepath.Join(bin, "hookhost"), data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return startServeWith(t, filepath.Join(bin, "hookhost"), &syscall.SysProcAttr{
+	return startServeWith(t, []string{filepath.Join(bin, "hookhost")}, &syscall.SysProcAttr{
 		Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}, nil, args...)
 }
 

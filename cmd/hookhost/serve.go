@@ -48,6 +48,18 @@ type serveOptions struct {
 	IdleExit time.Duration
 	// MaxBody bounds request bodies, in bytes.
 	MaxBody int64
+	// MaxConnections caps the connections open at once.
+	MaxConnections int
+	// MaxFires caps the fires running at once.
+	MaxFires int
+	// FireQueue caps the fires waiting for a slot (0: none).
+	FireQueue int
+	// RequestTimeout bounds each request's headers, body and answer.
+	RequestTimeout time.Duration
+	// IdleTimeout closes idle keep-alive connections.
+	IdleTimeout time.Duration
+	// MaxRequestMemory bounds what all requests hold at once, in bytes.
+	MaxRequestMemory int64
 
 	// envToken is $HOOKHOST_TOKEN, read by the command's action.
 	envToken string
@@ -65,12 +77,15 @@ func newServeCommand() *cli.Command {
 		Usage: "watch the hooks directory and serve fires over HTTP",
 		UsageText: "hookhost serve [--dir D] [--config F] [--http ADDR] [--token-file F] [--insecure-listen] [--strict]\n" +
 			"   [--log-format text|json] [--log-level L] [--decision-log PATH|-] [--decision-log-payload]\n" +
-			"   [--idle-exit DURATION] [--max-body BYTES]",
+			"   [--idle-exit DURATION] [--max-body BYTES] [--max-request-memory BYTES] [--max-connections N]\n" +
+			"   [--max-fires N] [--fire-queue N] [--request-timeout DURATION] [--idle-timeout DURATION]",
 		Description: "Loads the hooks directory, hot-reloads it (and the config) on every change, and serves\n" +
-			"POST /v1/fire/{event}, GET /v1/hooks, GET /v1/status, GET /healthz and GET /metrics on ADDR\n" +
-			"(default " + defaultHTTP + "; unix:/path for a Unix socket). SIGHUP rescans and reopens the\n" +
-			"decision log; SIGTERM or SIGINT finishes the requests in flight and exits 0. See\n" +
-			"docs/operations.md.\n\n" +
+			"POST /v1/fire/{event}, GET /v1/hooks, GET /v1/status, POST /v1/hooks/{id}/release, GET /healthz\n" +
+			"and GET /metrics on ADDR (default " + defaultHTTP + "; unix:/path for a Unix socket). SIGHUP\n" +
+			"reopens the decision log, releases every quarantined hook and rescans; SIGTERM or SIGINT\n" +
+			"finishes the requests in flight and exits 0. Every client is bounded: past --max-connections\n" +
+			"new connections wait; past --max-fires running and --fire-queue waiting, or\n" +
+			"--max-request-memory, a fire is answered 503 with Retry-After. See docs/operations.md.\n\n" +
 			"Examples:\n" +
 			"   hookhost serve\n" +
 			"   hookhost serve --dir ./hooks.d --config hookhost.yaml --decision-log decisions.jsonl\n" +
@@ -117,6 +132,18 @@ func (o *serveOptions) flags() []cli.Flag {
 			Usage: "exit 0 after `DURATION` without requests (0: never)"},
 		&cli.Int64Flag{Name: "max-body", Value: server.DefaultMaxBody, Destination: &o.MaxBody,
 			Usage: "refuse request bodies over `BYTES` (413)"},
+		&cli.Int64Flag{Name: "max-request-memory", Value: server.DefaultRequestMemory, Destination: &o.MaxRequestMemory,
+			Usage: "bound what all requests hold at once (bodies, decoded payloads, answers) to `BYTES`; past it 503"},
+		&cli.IntFlag{Name: "max-connections", Value: server.DefaultMaxConns, Destination: &o.MaxConnections,
+			Usage: "serve at most `N` connections at once; more wait to be accepted"},
+		&cli.IntFlag{Name: "max-fires", Value: server.DefaultMaxFires(), Destination: &o.MaxFires,
+			Usage: "run at most `N` fires at once (default: twice the cores)"},
+		&cli.IntFlag{Name: "fire-queue", Value: server.DefaultFireQueue, Destination: &o.FireQueue,
+			Usage: "let at most `N` more fires wait for a slot, each up to --request-timeout; past it 503"},
+		&cli.DurationFlag{Name: "request-timeout", Value: server.DefaultRequestTimeout, Destination: &o.RequestTimeout,
+			Usage: "give each request `DURATION` for its headers, then for its body, then for taking its answer"},
+		&cli.DurationFlag{Name: "idle-timeout", Value: server.DefaultIdleTimeout, Destination: &o.IdleTimeout,
+			Usage: "close a keep-alive connection idle for `DURATION`"},
 	)
 }
 
@@ -133,6 +160,18 @@ func (o *serveOptions) validate(args []string) error {
 		return usageErrorf("--idle-exit %s: cannot be negative", o.IdleExit)
 	case o.MaxBody <= 0:
 		return usageErrorf("--max-body %d: want a positive number of bytes", o.MaxBody)
+	case o.MaxRequestMemory < o.MaxBody:
+		return usageErrorf("--max-request-memory %d: want at least --max-body (%d bytes)", o.MaxRequestMemory, o.MaxBody)
+	case o.MaxConnections <= 0:
+		return usageErrorf("--max-connections %d: want a positive number", o.MaxConnections)
+	case o.MaxFires <= 0:
+		return usageErrorf("--max-fires %d: want a positive number", o.MaxFires)
+	case o.FireQueue < 0:
+		return usageErrorf("--fire-queue %d: cannot be negative", o.FireQueue)
+	case o.RequestTimeout <= 0:
+		return usageErrorf("--request-timeout %s: want a positive duration", o.RequestTimeout)
+	case o.IdleTimeout <= 0:
+		return usageErrorf("--idle-timeout %s: want a positive duration", o.IdleTimeout)
 	case o.DecisionLogPayload && o.DecisionLog == "":
 		return usageErrorf("--decision-log-payload needs --decision-log")
 	}
@@ -212,14 +251,24 @@ func runServe(ctx context.Context, opts *serveOptions, _ io.Reader, stdout, stde
 		return failedErrorf("serve: %v", err)
 	}
 	defer ln.Close()
-	srv, err := server.New(server.Options{Backend: h, Metrics: m.Handler(metricsError), Token: token,
-		MaxBody: opts.MaxBody, IdleExit: opts.IdleExit, DrainTimeout: opts.drainTimeout, Logger: logger})
+	srv, err := server.New(opts.serverOptions(h, m.Handler(metricsError), token, logger))
 	if err != nil {
 		return failedErrorf("serve: %v", err)
 	}
 	logger.Info("listening on "+listenURL(ln.Addr().Network(), ln.Addr().String()), "addr", ln.Addr().String(),
 		"dir", opts.Dir, "token", token != "", "generation", h.Status().Generation)
 	return serveUntilDone(ctx, srv, ln, h, dlog, opts.hangups, logger)
+}
+
+// serverOptions are the server's options from serve's.
+func (o *serveOptions) serverOptions(backend server.Backend, metrics http.Handler, token string, logger *slog.Logger) server.Options {
+	queue := o.FireQueue
+	if queue == 0 {
+		queue = -1 // the server's zero means its default; --fire-queue 0 means none
+	}
+	return server.Options{Backend: backend, Metrics: metrics, Token: token, MaxBody: o.MaxBody, IdleExit: o.IdleExit,
+		DrainTimeout: o.drainTimeout, Logger: logger, MaxConns: o.MaxConnections, MaxFires: o.MaxFires, FireQueue: queue,
+		RequestTimeout: o.RequestTimeout, IdleTimeout: o.IdleTimeout, RequestMemory: o.MaxRequestMemory}
 }
 
 // serveUntilDone serves, hot-reloading, and rescanning and reopening the
@@ -248,7 +297,8 @@ func watch(ctx context.Context, h *host.Host, logger *slog.Logger) {
 	}
 }
 
-// onHangups reopens the decision log and then rescans, on every SIGHUP.
+// onHangups reopens the decision log, releases every quarantined hook
+// and then rescans, on every SIGHUP.
 // The reopen comes first so that the rescan's report (the "reloaded"
 // line with trigger=signal) also says the reopen is done: a fire that
 // finished before the reopen is in the old file, one that starts after
@@ -263,9 +313,12 @@ func onHangups(ctx context.Context, hangups <-chan os.Signal, h *host.Host, dlog
 			if !ok {
 				return
 			}
-			logger.Info("SIGHUP: reopening the decision log and rescanning the hooks directory")
+			logger.Info("SIGHUP: reopening the decision log, releasing every quarantined hook and rescanning the hooks directory")
 			if err := dlog.reopen(); err != nil {
 				logger.Error("decision log: reopening", "error", err)
+			}
+			if ids := h.ReleaseAll(); len(ids) > 0 {
+				logger.Info("SIGHUP: released from quarantine", "hooks", strings.Join(ids, ","))
 			}
 			h.Rescan(ctx, host.TriggerSignal) // the report goes to the observers
 		}

@@ -41,16 +41,18 @@ var listeningLine = regexp.MustCompile(`listening on ((?:http://|unix:)[^"\s]+)`
 // a free loopback port. It is killed when the test ends, if still running.
 func startServe(t *testing.T, env []string, args ...string) *served {
 	t.Helper()
-	return startServeWith(t, "hookhost", nil, env, args...)
+	return startServeWith(t, []string{"hookhost"}, nil, env, args...)
 }
 
-// startServeWith is startServe running the executable exe with attr.
-func startServeWith(t *testing.T, exe string, attr *syscall.SysProcAttr, env []string, args ...string) *served {
+// startServeWith is startServe running argv (a hookhost binary, or a
+// command that runs one, such as prlimit) with "serve" and args, and
+// with attr.
+func startServeWith(t *testing.T, argv []string, attr *syscall.SysProcAttr, env []string, args ...string) *served {
 	t.Helper()
 	if !containsFlag(args, "--http") {
 		args = append(args, "--http", "127.0.0.1:0")
 	}
-	cmd := exec.Command(exe, append([]string{"serve"}, args...)...)
+	cmd := exec.Command(argv[0], append(append(argv[1:len(argv):len(argv)], "serve"), args...)...)
 	cmd.SysProcAttr = attr
 	cmd.Env = append(os.Environ(), "GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 	cmd.Env = append(cmd.Env, env...)

@@ -16,6 +16,12 @@ import (
 // DefaultQueue is how many lines may wait for the writer.
 const DefaultQueue = 4096
 
+// DefaultQueuedPayloads bounds the bytes of payloads waiting in the queue
+// (as their JSON would take): past it a line is queued without its
+// payload, with a payload_omitted marker, so a slow disk cannot make the
+// log hold the payloads of thousands of fires.
+const DefaultQueuedPayloads = 4 << 20
+
 // Options configure a Log.
 type Options struct {
 	// Payload writes each fire's payload into its line.
@@ -23,6 +29,12 @@ type Options struct {
 	// Queue is how many lines may wait for the writer; 0 means
 	// DefaultQueue.
 	Queue int
+	// MaxPayload caps the bytes of a payload in a line; 0 means
+	// DefaultMaxPayload.
+	MaxPayload int
+	// QueuedPayloads bounds the bytes of payloads waiting in the queue; 0
+	// means DefaultQueuedPayloads.
+	QueuedPayloads int
 	// Logger is told about write and reopen failures; nil discards.
 	Logger *slog.Logger
 }
@@ -31,13 +43,15 @@ type Options struct {
 // safe for concurrent use.
 type Log struct {
 	opts    Options
-	queue   chan host.FireReport
+	queue   chan entry
 	reopen  chan chan error
 	quit    chan struct{}
 	done    chan struct{}
 	dropped atomic.Uint64
 	closed  atomic.Bool
 	once    sync.Once
+	// queuedPayloads is the bytes of payloads in the queue.
+	queuedPayloads atomic.Int64
 
 	// Owned by the writer goroutine.
 	w     io.Writer
@@ -46,6 +60,10 @@ type Log struct {
 	batch bytes.Buffer // lines encoded and not yet written
 	lines int          // how many
 	bad   bool         // the last write failed (logged once per failing streak)
+	// torn says that a failed write left part of a line in the log: the
+	// next write starts with a newline, so its first line is not glued to
+	// the torn one.
+	torn bool
 }
 
 var _ host.Observer = (*Log)(nil)
@@ -75,10 +93,16 @@ func newLog(opts Options) *Log {
 	if opts.Queue <= 0 {
 		opts.Queue = DefaultQueue
 	}
+	if opts.MaxPayload <= 0 {
+		opts.MaxPayload = DefaultMaxPayload
+	}
+	if opts.QueuedPayloads <= 0 {
+		opts.QueuedPayloads = DefaultQueuedPayloads
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Log{opts: opts, queue: make(chan host.FireReport, opts.Queue),
+	return &Log{opts: opts, queue: make(chan entry, opts.Queue),
 		reopen: make(chan chan error), quit: make(chan struct{}), done: make(chan struct{})}
 }
 
@@ -91,15 +115,24 @@ func openFile(path string) (*os.File, error) {
 }
 
 // FireDone queues the fire's line, or counts it dropped when the queue
-// is full or the log closed. It never blocks.
+// is full or the log closed. It never blocks, and keeps of the report
+// only what the line needs (the payload only when it is to be logged and
+// fits the caps).
 func (l *Log) FireDone(r host.FireReport) {
 	if l.closed.Load() {
 		l.dropped.Add(1)
 		return
 	}
+	e := newEntry(r, l.opts.Payload, l.opts.MaxPayload)
+	if e.payload != nil && l.queuedPayloads.Add(int64(e.payloadSize)) > int64(l.opts.QueuedPayloads) {
+		l.queuedPayloads.Add(-int64(e.payloadSize))
+		e.payload, e.payloadSize = nil, 0
+		e.omitted = "the log's queue held too many payloads (the disk is slower than the fires)"
+	}
 	select {
-	case l.queue <- r:
+	case l.queue <- e:
 	default:
+		l.queuedPayloads.Add(-int64(e.payloadSize))
 		l.dropped.Add(1)
 	}
 }
@@ -181,25 +214,42 @@ func (l *Log) drain() {
 }
 
 // add encodes one line into the batch.
-func (l *Log) add(r host.FireReport) {
-	line, err := encodeLine(r, l.opts.Payload)
+func (l *Log) add(e entry) {
+	line, err := e.encode(l.opts.MaxPayload)
+	l.queuedPayloads.Add(-int64(e.payloadSize))
 	if err != nil {
 		l.dropped.Add(1)
-		l.opts.Logger.Error("decision log: encoding a line", "event", r.Result.Event, "error", err)
+		l.opts.Logger.Error("decision log: encoding a line", "event", e.event, "error", err)
 		return
 	}
 	l.batch.Write(line)
 	l.lines++
 }
 
-// flush writes the batch; a failed write drops its lines.
+// flush writes the batch; a failed write drops its lines. After a write
+// that failed partway, the next starts with a newline: the torn line
+// stays torn (a reader skips it as one bad line), and the next line
+// starts clean.
 func (l *Log) flush() {
 	if l.lines == 0 {
 		return
 	}
-	_, err := l.w.Write(l.batch.Bytes())
+	data := l.batch.Bytes()
+	mended := l.torn
+	if mended {
+		data = append([]byte{'\n'}, data...)
+	}
+	n, err := l.w.Write(data)
+	n = min(max(n, 0), len(data)) // whatever the writer claims
+	if n > 0 {
+		l.torn = data[n-1] != '\n'
+	}
 	if err != nil {
-		l.dropped.Add(uint64(l.lines))
+		whole := bytes.Count(data[:n], []byte{'\n'})
+		if mended && n > 0 {
+			whole-- // the newline that ended the torn line
+		}
+		l.dropped.Add(uint64(l.lines - whole))
 		if !l.bad {
 			l.opts.Logger.Error("decision log: writing failed; lines are dropped until a write succeeds", "error", err)
 		}
@@ -220,7 +270,7 @@ func (l *Log) reopenFile() error {
 		return err
 	}
 	old := l.file
-	l.file, l.w = f, f
+	l.file, l.w, l.torn = f, f, false
 	if err := old.Close(); err != nil {
 		l.opts.Logger.Warn("decision log: closing the old file", "error", err)
 	}

@@ -270,3 +270,175 @@ func TestOpenFails(t *testing.T) {
 		t.Errorf("Open in a missing directory = nil error")
 	}
 }
+
+// A writer that fails partway through one write, as a full disk does:
+// it takes the first cut bytes of that write, then works again.
+type tearingWriter struct {
+	cut     int
+	failed  bool
+	written chan struct{} // told after each write
+	buf     bytes.Buffer
+}
+
+func (w *tearingWriter) Write(p []byte) (int, error) {
+	defer func() { w.written <- struct{}{} }()
+	if !w.failed {
+		w.failed = true
+		n := min(w.cut, len(p))
+		w.buf.Write(p[:n])
+		return n, errors.New("no space left on device")
+	}
+	return w.buf.Write(p)
+}
+
+// After a write that failed partway, the next line starts clean: the
+// torn line is a line of its own, never glued to the next.
+func TestTornLineIsNotGlued(t *testing.T) {
+	first := newEntry(report("first", 0), false, DefaultMaxPayload)
+	one, _ := first.encode(DefaultMaxPayload)
+	for _, tc := range []struct {
+		name    string
+		cut     int
+		dropped uint64
+		torn    bool // the log holds a torn line
+	}{
+		{"nothing written", 0, 1, false},
+		{"mid-line", len(one) / 2, 1, true},
+		{"all but the newline", len(one) - 1, 1, true},
+		{"the whole line, then the error", len(one), 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := &tearingWriter{cut: tc.cut, written: make(chan struct{}, 4)}
+			l := New(w, Options{})
+			l.FireDone(report("first", 0))
+			<-w.written // the torn write, alone in its batch
+			l.FireDone(report("second", 1))
+			<-w.written
+			l.FireDone(report("third", 2))
+			l.Close()
+			if l.Dropped() != tc.dropped {
+				t.Errorf("Dropped = %d, want %d", l.Dropped(), tc.dropped)
+			}
+			text := w.buf.String()
+			all := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+			if tc.torn {
+				if all[0] != strings.TrimSuffix(string(one[:tc.cut]), "\n") {
+					t.Errorf("the torn line is %q", all[0])
+				}
+				all = all[1:]
+			}
+			got := lines(t, strings.Join(all, "\n")) // fails on a glued line
+			var events []string
+			for _, ln := range got {
+				events = append(events, ln["event"].(string))
+			}
+			want := []string{"second", "third"}
+			if tc.dropped == 0 {
+				want = append([]string{"first"}, want...)
+			}
+			if fmt.Sprint(events) != fmt.Sprint(want) {
+				t.Errorf("whole lines %v, want %v:\n%s", events, want, text)
+			}
+		})
+	}
+}
+
+// A payload is logged up to MaxPayload bytes of JSON; past it the line
+// says so instead, whether the estimate or only the encoding finds it
+// too large.
+func TestPayloadCap(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		input   map[string]any
+		omitted bool
+	}{
+		{"small", map[string]any{"command": "ls"}, false},
+		{"just under", map[string]any{"s": strings.Repeat("x", 1000-len(`{"s":""}`))}, false},
+		{"a long string", map[string]any{"s": strings.Repeat("x", 1001)}, true},
+		{"many values", map[string]any{"a": func() []any {
+			v := make([]any, 600)
+			for i := range v {
+				v[i] = map[string]any{}
+			}
+			return v
+		}()}, true},
+		{"escapes", map[string]any{"s": strings.Repeat("\x01", 200)}, true},
+		{"a long number", map[string]any{"n": json.Number(strings.Repeat("9", 2000))}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			l := New(&buf, Options{Payload: true, MaxPayload: 1000})
+			r := report("e", 0)
+			r.Input = tc.input
+			l.FireDone(r)
+			l.Close()
+			got := lines(t, buf.String())
+			if len(got) != 1 {
+				t.Fatalf("%d lines", len(got))
+			}
+			_, hasPayload := got[0]["payload"]
+			omitted, _ := got[0]["payload_omitted"].(string)
+			if hasPayload == tc.omitted || (omitted != "") != tc.omitted {
+				t.Errorf("payload %v, payload_omitted %q; want omitted %v", hasPayload, omitted, tc.omitted)
+			}
+			if tc.omitted && (!strings.Contains(omitted, "over the log's cap of 1000 bytes") || buf.Len() > 2000) {
+				t.Errorf("line of %d bytes, marker %q", buf.Len(), omitted)
+			}
+		})
+	}
+}
+
+// While the writer is stuck, payloads wait in the queue only up to
+// QueuedPayloads bytes; later lines are queued without theirs.
+func TestQueuedPayloadsAreBounded(t *testing.T) {
+	w := &blockingWriter{entered: make(chan struct{}), release: make(chan struct{})}
+	l := New(w, Options{Payload: true, QueuedPayloads: 3000})
+	big := func(i int) host.FireReport {
+		r := report("e", i)
+		r.Input = map[string]any{"s": strings.Repeat("x", 900)}
+		return r
+	}
+	l.FireDone(big(0))
+	<-w.entered
+	for i := 1; i <= 5; i++ {
+		l.FireDone(big(i))
+	}
+	close(w.release)
+	l.Close()
+	got := lines(t, w.buf.String())
+	var withPayload, omitted int
+	for _, ln := range got {
+		if _, ok := ln["payload"]; ok {
+			withPayload++
+		}
+		if s, _ := ln["payload_omitted"].(string); strings.Contains(s, "queue held too many payloads") {
+			omitted++
+		}
+	}
+	// The first is with the writer; three of the next five fit 3000 bytes.
+	if len(got) != 6 || withPayload != 4 || omitted != 2 {
+		t.Errorf("%d lines, %d with a payload, %d omitted; want 6, 4, 2:\n%s", len(got), withPayload, omitted, w.buf.String())
+	}
+}
+
+// jsonSize never says more than the JSON takes, so a payload it passes
+// as over the cap surely is.
+func TestJSONSizeIsALowerBound(t *testing.T) {
+	for _, v := range []any{
+		map[string]any{},
+		map[string]any{"a": "b", "c": []any{int64(1), 2.5, true, nil, json.Number("12")}},
+		map[string]any{"nested": map[string]any{"x": []any{}, "y": map[string]any{"z": "é\n\"<"}}},
+		[]any{"", "", map[string]any{"k": false}},
+	} {
+		data, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, over := jsonSize(v, 1<<20); got > len(data) || over {
+			t.Errorf("jsonSize(%s) = %d (over %v), more than its %d bytes", data, got, over, len(data))
+		}
+		if _, over := jsonSize(v, len(data)-1); len(data) > 2 && !strings.Contains(string(data), `"`) && !over {
+			t.Errorf("jsonSize(%s) not over %d", data, len(data)-1)
+		}
+	}
+}

@@ -6,15 +6,30 @@
 //	POST /v1/fire/{event}   the payload as the body; answers the fire --json object
 //	GET  /v1/hooks          the hook listing, as list --json
 //	GET  /v1/status         the host's status (generation, files, config, quarantine)
+//	POST /v1/hooks/{id}/release  lifts a hook's quarantine: {"released": ["id"]}, or 404
 //	GET  /healthz           200 "ok", or 503 naming the files that make the host unhealthy
 //	GET  /metrics           whatever handler Options.Metrics is (Prometheus text in serve)
 //
 // Every error is a JSON object {"error": "…"}: 400 for a body that is
 // not a JSON object, 404 for an unknown path or event, 405 for a wrong
-// method (with an Allow header), 413 for a body over Options.MaxBody,
-// 415 for a POST whose Content-Type is not application/json, 421 for a
-// Host header that is not a loopback name, 401 for a missing or wrong
-// bearer token or proof.
+// method (with an Allow header), 408 for a body that did not arrive
+// within Options.RequestTimeout, 413 for a body over Options.MaxBody (or
+// one that would decode to more than Options.RequestMemory), 415 for a
+// POST whose Content-Type is not application/json, 421 for a Host header
+// that is not a loopback name, 401 for a missing or wrong bearer token or proof,
+// and 503 with Retry-After when the fire slots, their queue or the
+// request memory are taken.
+//
+// # Bounds
+//
+// No client can make the server hold more than the options allow: at
+// most MaxConns connections are open (more wait in the kernel's accept
+// backlog); a body is read as it arrives into a buffer that grows with
+// what was received, never with what Content-Length declares; bodies,
+// decoded payloads and answers together take at most RequestMemory;
+// headers, body and answer each have RequestTimeout; idle keep-alive
+// connections close after IdleTimeout; at most MaxFires fires run and
+// FireQueue wait, each at most RequestTimeout, for a slot.
 //
 // # The door
 //

@@ -9,7 +9,10 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"os"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hookhost/hookhost/host"
 	"github.com/hookhost/hookhost/host/wire"
@@ -19,15 +22,35 @@ import (
 // door's checks, then the routes.
 func (s *Server) handler(addr net.Addr, act *activity) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/v1/fire/{event}", allow(http.MethodPost, http.HandlerFunc(s.fire)))
+	mux.Handle("/v1/fire/{event}", allow(http.MethodPost, jsonBody(http.HandlerFunc(s.fire))))
 	mux.Handle("/v1/hooks", allow(http.MethodGet, http.HandlerFunc(s.hooks)))
+	// A hook id may hold slashes (a pack's files), so the id is what lies
+	// between /v1/hooks/ and /release.
+	mux.Handle("/v1/hooks/", allow(http.MethodPost, jsonBody(http.HandlerFunc(s.release))))
 	mux.Handle("/v1/status", allow(http.MethodGet, http.HandlerFunc(s.status)))
 	mux.Handle(healthPath, allow(http.MethodGet, http.HandlerFunc(s.health)))
 	mux.Handle("/metrics", allow(http.MethodGet, s.metricsHandler()))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint %s (see GET /v1/hooks, POST /v1/fire/{event})", r.URL.Path)
 	})
-	return act.track(logRequests(s.logger, s.door(addr, mux)))
+	return act.track(logRequests(s.logger, s.deadlines(s.door(addr, mux))))
+}
+
+// deadlines gives every request RequestTimeout to send its body (its
+// headers had as long, through http.Server.ReadHeaderTimeout) and to
+// take its answer: a client that trickles a byte a second, or never
+// reads, is cut there. The fire handler lifts the read deadline once it
+// has the body and renews the write deadline when its answer is ready,
+// since a fire may rightly run longer. Whatever body a handler leaves
+// unread, net/http discards under the same deadline.
+func (s *Server) deadlines(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		deadline := time.Now().Add(s.requestTimeout)
+		rc.SetReadDeadline(deadline) // an error: the connection is gone or not a deadline kind, and Read says so
+		rc.SetWriteDeadline(deadline)
+		next.ServeHTTP(w, r)
+	})
 }
 
 // healthPath is the one endpoint that needs no token.
@@ -49,29 +72,57 @@ func allow(method string, h http.Handler) http.Handler {
 	})
 }
 
-// fire answers POST /v1/fire/{event} with the fire --json object.
+// jsonBody answers 415 to a request whose Content-Type is not
+// application/json: a browser sends such a POST cross-origin only after
+// a CORS preflight, which the server never grants.
+func jsonBody(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ct := r.Header.Get("Content-Type"); !isJSON(ct) {
+			writeError(w, http.StatusUnsupportedMediaType, "want Content-Type: application/json, got %q", ct)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// fire answers POST /v1/fire/{event} with the fire --json object. The
+// body is read first, as it arrives, into memory taken from the
+// request budget; then the fire waits for a slot, decodes and runs. Over
+// either bound it answers 503 with Retry-After.
 func (s *Server) fire(w http.ResponseWriter, r *http.Request) {
-	if ct := r.Header.Get("Content-Type"); !isJSON(ct) {
-		writeError(w, http.StatusUnsupportedMediaType, "want Content-Type: application/json, got %q", ct)
-		return
-	}
-	body, status, err := s.readBody(w, r)
+	h := &hold{budget: s.memory}
+	defer h.release()
+	body, status, err := s.readBody(w, r, h)
 	if err != nil {
-		writeError(w, status, "%v", err)
+		s.refuse(w, status, err)
 		return
 	}
-	payload, err := wire.DecodePayload(body)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "%v", err)
-		return
-	}
-	event := r.PathValue("event")
-	res, err := s.backend.Fire(r.Context(), event, payload)
+	// The body is in: a fire may run past the request deadline.
+	http.NewResponseController(w).SetReadDeadline(time.Time{})
+	cost := decodedCost(body)
 	switch {
+	case cost > s.memory.limit:
+		s.refuse(w, http.StatusRequestEntityTooLarge, fmt.Errorf(
+			"the payload would take about %d bytes once decoded (it has many small values), over the request memory of %d bytes",
+			cost, s.memory.limit))
+		return
+	case !h.grow(cost):
+		s.refuse(w, http.StatusServiceUnavailable, errors.New("busy: the request memory is taken by other requests"))
+		return
+	}
+	if !s.fires.enter(r.Context(), s.requestTimeout) {
+		s.refuse(w, http.StatusServiceUnavailable, errors.New("busy: every fire slot is taken and the queue is full or did not move"))
+		return
+	}
+	res, err := s.decodeAndFire(r, body)
+	s.fires.leave()
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.requestTimeout))
+	event := r.PathValue("event")
+	switch {
+	case errors.As(err, new(payloadError)), errors.Is(err, host.ErrBadPayload):
+		writeError(w, http.StatusBadRequest, "%v", err)
 	case errors.Is(err, host.ErrUnknownEvent):
 		writeError(w, http.StatusNotFound, "unknown event %q (see GET /v1/hooks)", event)
-	case errors.Is(err, host.ErrBadPayload):
-		writeError(w, http.StatusBadRequest, "%v", err)
 	case errors.Is(err, host.ErrClosed):
 		writeError(w, http.StatusServiceUnavailable, "the host is shutting down")
 	case err != nil: // the client went away during the fire
@@ -81,32 +132,100 @@ func (s *Server) fire(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// readBody reads the request body, at most s.maxBody bytes; on failure
-// it returns the status to answer.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, int, error) {
+// A payloadError is a body that does not decode to a payload.
+type payloadError struct{ error }
+
+// decodeAndFire decodes the body and fires, in a fire slot.
+func (s *Server) decodeAndFire(r *http.Request, body []byte) (host.Result, error) {
+	payload, err := wire.DecodePayload(body)
+	if err != nil {
+		return host.Result{}, payloadError{err}
+	}
+	return s.backend.Fire(r.Context(), r.PathValue("event"), payload)
+}
+
+// refuse answers an error, with a fresh write deadline (the body's may
+// just have passed); a 503 for lack of capacity says when to retry and
+// is logged (at most once in busyWarnPeriod).
+//
+// The agent endpoints (/v1/agents/..., not yet served) must not answer a
+// bare 503 here: an agent reads most errors as "proceed", so over
+// capacity they answer a deny in the agent's own format instead.
+func (s *Server) refuse(w http.ResponseWriter, status int, err error) {
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.requestTimeout))
+	if status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", strconv.Itoa(int(RetryAfter/time.Second)))
+		if s.busy.due() {
+			s.logger.Warn("refusing requests for lack of capacity (503, Retry-After); see serve's --max-fires, --fire-queue and --max-request-memory",
+				"error", err)
+		}
+	}
+	writeError(w, status, "%v", err)
+}
+
+// bodyChunk is the first buffer a body gets; it doubles as the body
+// arrives, so a client that declares a large body and sends little holds
+// little.
+const bodyChunk = 4 << 10
+
+// readBody reads the request body as it arrives, at most s.maxBody
+// bytes, into a buffer that grows with what was received (never with
+// what Content-Length declares) and is charged to h. On failure it
+// returns the status to answer.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, h *hold) ([]byte, int, error) {
 	if r.ContentLength > s.maxBody {
 		return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("the body is %d bytes, over the limit of %d", r.ContentLength, s.maxBody)
 	}
-	body, err := readAll(http.MaxBytesReader(w, r.Body, s.maxBody), r.ContentLength)
+	src := http.MaxBytesReader(w, r.Body, s.maxBody)
+	limit := s.maxBody + 1 // room to see EOF, or a byte too many
+	if r.ContentLength >= 0 {
+		limit = r.ContentLength + 1
+	}
+	var buf []byte
+	for {
+		if len(buf) == cap(buf) {
+			next := min(max(2*int64(cap(buf)), bodyChunk), limit)
+			if !h.grow(next) {
+				return nil, http.StatusServiceUnavailable, errors.New("busy: the request memory is taken by other requests")
+			}
+			// The old buffer stays charged: it is garbage the collector
+			// has yet to free, and the budget bounds the heap.
+			grown := make([]byte, len(buf), next)
+			copy(grown, buf)
+			buf = grown
+		}
+		n, err := src.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, 0, nil
+		}
+		if err != nil {
+			return nil, bodyErrorStatus(err), bodyError(err, s.maxBody)
+		}
+	}
+}
+
+// bodyErrorStatus is the answer to a body that failed to arrive.
+func bodyErrorStatus(err error) int {
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("the body is over the limit of %d bytes", s.maxBody)
-	case err != nil:
-		return nil, http.StatusBadRequest, fmt.Errorf("reading the body: %w", err)
+		return http.StatusRequestEntityTooLarge
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return http.StatusRequestTimeout
 	}
-	return body, 0, nil
+	return http.StatusBadRequest
 }
 
-// readAll reads a body of length n (-1: unknown) in one allocation when
-// n is known.
-func readAll(r io.Reader, n int64) ([]byte, error) {
-	if n <= 0 {
-		return io.ReadAll(r)
+func bodyError(err error, maxBody int64) error {
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return fmt.Errorf("the body is over the limit of %d bytes", maxBody)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return errors.New("the body did not arrive within the request timeout")
 	}
-	body := make([]byte, n)
-	_, err := io.ReadFull(r, body)
-	return body, err
+	return fmt.Errorf("reading the body: %w", err)
 }
 
 // isJSON reports whether a Content-Type is application/json, with any
@@ -121,6 +240,27 @@ func isJSON(contentType string) bool {
 
 func (s *Server) hooks(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, wire.HookEntries(s.backend.Hooks()))
+}
+
+// released is the answer of POST /v1/hooks/{id}/release.
+type released struct {
+	Released []string `json:"released"`
+}
+
+// release answers POST /v1/hooks/{id}/release: it lifts the hook's
+// quarantine, or answers 404 when the id names no quarantined hook.
+func (s *Server) release(w http.ResponseWriter, r *http.Request) {
+	id, ok := strings.CutSuffix(strings.TrimPrefix(r.URL.Path, "/v1/hooks/"), "/release")
+	if !ok || id == "" {
+		writeError(w, http.StatusNotFound, "no such endpoint %s (want POST /v1/hooks/{id}/release)", r.URL.Path)
+		return
+	}
+	if !s.backend.Release(id) {
+		writeError(w, http.StatusNotFound, "hook %q is not quarantined (see GET /v1/status)", id)
+		return
+	}
+	s.logger.Info("released from quarantine at a client's request", "hook", id)
+	writeJSON(w, http.StatusOK, released{Released: []string{id}})
 }
 
 func (s *Server) status(w http.ResponseWriter, _ *http.Request) {

@@ -24,6 +24,7 @@ type fakeBackend struct {
 	mu        sync.Mutex
 	payloads  []map[string]any
 	unhealthy []string
+	released  map[string]bool
 	// started, when set, is told when a fire begins; the fire then waits
 	// for release.
 	started chan struct{}
@@ -46,6 +47,20 @@ func (f *fakeBackend) Fire(ctx context.Context, event string, payload map[string
 
 func (f *fakeBackend) Hooks() []host.HookInfo {
 	return []host.HookInfo{{ID: "a.lua:x", Event: "allow.me", File: "a.lua", Line: 1, Enabled: true}}
+}
+
+// Release releases "q.lua:x" once.
+func (f *fakeBackend) Release(id string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if id != "q.lua:x" && id != "pack/q.lua:x" || f.released[id] {
+		return false
+	}
+	if f.released == nil {
+		f.released = map[string]bool{}
+	}
+	f.released[id] = true
+	return true
 }
 
 // Status is strict, with the unhealthy files failing and never loaded.
@@ -148,6 +163,14 @@ func TestRequests(t *testing.T) {
 		{"localhost", request{method: "GET", path: "/v1/hooks", host: "localhost:7878"}, 200, `"id":"a.lua:x"`},
 		{"IPv6 loopback", request{method: "GET", path: "/v1/hooks", host: "[::1]:7878"}, 200, `"params":[]`},
 		{"status", request{method: "GET", path: "/v1/status"}, 200, `{"generation":7,`},
+		{"release", request{method: "POST", path: "/v1/hooks/q.lua:x/release", contentType: jsonCT}, 200, `{"released":["q.lua:x"]}`},
+		{"release again", request{method: "POST", path: "/v1/hooks/q.lua:x/release", contentType: jsonCT}, 404, `hook \"q.lua:x\" is not quarantined`},
+		{"release a pack's hook", request{method: "POST", path: "/v1/hooks/pack%2Fq.lua:x/release", contentType: jsonCT}, 200, `{"released":["pack/q.lua:x"]}`},
+		{"release an unknown hook", request{method: "POST", path: "/v1/hooks/nope.lua:x/release", contentType: jsonCT}, 404, `not quarantined`},
+		{"release without an id", request{method: "POST", path: "/v1/hooks//release", contentType: jsonCT}, 404, `no such endpoint`},
+		{"release, not JSON", request{method: "POST", path: "/v1/hooks/q.lua:x/release", contentType: "text/plain"}, 415, `want Content-Type: application/json`},
+		{"GET a release", request{method: "GET", path: "/v1/hooks/q.lua:x/release"}, 405, `want POST`},
+		{"under the hooks", request{method: "POST", path: "/v1/hooks/q.lua:x", contentType: jsonCT}, 404, `want POST /v1/hooks/{id}/release`},
 		{"health", request{method: "GET", path: "/healthz"}, 200, "ok\n"},
 		{"metrics", request{method: "GET", path: "/metrics"}, 200, "m 1\n"},
 	} {
@@ -202,6 +225,14 @@ func TestToken(t *testing.T) {
 	code, _, _ := request{method: "POST", path: "/v1/fire/allow.me", contentType: jsonCT, auth: "Bearer s3cret", body: "{}"}.do(t, base)
 	if code != 200 {
 		t.Errorf("fire with the token: %d", code)
+	}
+	release := request{method: "POST", path: "/v1/hooks/q.lua:x/release", contentType: jsonCT}
+	if code, _, body := release.do(t, base); code != 401 {
+		t.Errorf("release without the token: %d %s, want 401", code, body)
+	}
+	release.auth = "Bearer s3cret"
+	if code, _, body := release.do(t, base); code != 200 {
+		t.Errorf("release with the token: %d %s, want 200", code, body)
 	}
 }
 
