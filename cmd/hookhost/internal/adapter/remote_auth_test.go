@@ -26,6 +26,7 @@ func (b fixedBackend) Fire(_ context.Context, event string, payload map[string]a
 }
 func (fixedBackend) Hooks() []host.HookInfo { return nil }
 func (fixedBackend) Status() host.Status    { return host.Status{} }
+func (fixedBackend) Release(string) bool    { return false }
 
 // serveOn runs a real server (package server) on a loopback port with
 // token, answering res; it returns http://HOST:PORT.
