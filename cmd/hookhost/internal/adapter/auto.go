@@ -161,8 +161,8 @@ type Starting struct {
 // Fire implements Firer.
 func (s Starting) Fire(ctx context.Context, event string, payload map[string]any) (host.Result, error) {
 	res, err := s.Firer.Fire(ctx, event, payload)
-	if !errors.Is(err, ErrUnavailable) || errors.Is(err, ErrNoAnswer) {
-		return res, err // a server that accepted and hung runs: starting another cannot help
+	if !errors.Is(err, ErrUnavailable) || errors.Is(err, ErrNoAnswer) || errors.Is(err, ErrBusy) {
+		return res, err // a server that accepted and hung, or is busy, runs: starting another cannot help
 	}
 	if serr := s.Start(ctx); serr != nil {
 		return host.Result{}, fmt.Errorf("%w: %w", ErrUnavailable, serr)

@@ -30,6 +30,12 @@ var ErrUnavailable = errors.New("no hookhost server answers")
 // fall back to loading the hooks itself.
 var ErrNoAnswer = errors.New("the server did not answer in time")
 
+// ErrBusy is returned, wrapped with ErrUnavailable, when a server
+// answered 503: it runs but ran no hook (its fire slots or request
+// memory were taken), so it is not started again, and the caller may
+// fall back to loading the hooks itself.
+var ErrBusy = errors.New("the server is busy")
+
 // ConnectTimeout bounds connecting to a server: one that does not accept
 // within it counts as unavailable.
 const ConnectTimeout = 200 * time.Millisecond
@@ -219,6 +225,11 @@ func refusal(status int, body []byte) error {
 		return fmt.Errorf("%w: the server says: %s", host.ErrUnknownEvent, msg)
 	case http.StatusBadRequest, http.StatusRequestEntityTooLarge:
 		return fmt.Errorf("%w: the server says: %s", host.ErrBadPayload, msg)
+	case http.StatusServiceUnavailable:
+		// The server ran no hook (its fire slots or request memory are
+		// taken): the hooks loaded here decide instead, still failing
+		// closed on their own, rather than blocking every call of a burst.
+		return fmt.Errorf("%w: %w (503): %s", ErrUnavailable, ErrBusy, msg)
 	}
 	return fmt.Errorf("the server answered %d: %s", status, msg)
 }

@@ -59,6 +59,10 @@ func TestRemoteFire(t *testing.T) {
 		case r.URL.Path == "/v1/fire/nope":
 			w.WriteHeader(http.StatusNotFound)
 			io.WriteString(w, `{"error":"unknown event \"nope\""}`)
+		case r.URL.Path == "/v1/fire/busy.event":
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, `{"error":"busy: every fire slot is taken"}`)
 		case r.URL.Path == "/v1/fire/tool.execute.pre" && string(body) == `{"n":1}`+"\n":
 			io.WriteString(w, `{"event":"tool.execute.pre","decision":{"action":"deny","reason":"no","hook":"a.lua:g"},`+
 				`"payload":{"n":1},"messages":[],"trace":[],"problems":["b.lua:1: bad"]}`)
@@ -74,6 +78,14 @@ func TestRemoteFire(t *testing.T) {
 	res, err := r.Fire(context.Background(), "tool.execute.pre", map[string]any{"n": int64(1)})
 	if err != nil || res.Decision.Action != host.Deny || res.Payload["n"] != int64(1) || len(res.Problems) != 1 {
 		t.Errorf("Fire = %+v, %v", res, err)
+	}
+	if _, err := r.Fire(context.Background(), "busy.event", nil); !errors.Is(err, ErrUnavailable) || !errors.Is(err, ErrBusy) {
+		t.Errorf("a busy server: %v, want ErrUnavailable (the hooks here decide instead)", err)
+	}
+	started := false
+	starting := Starting{Firer: r, Start: func(context.Context) error { started = true; return nil }}
+	if _, err := starting.Fire(context.Background(), "busy.event", nil); !errors.Is(err, ErrBusy) || started {
+		t.Errorf("Starting, a busy server: %v, started %v; want ErrBusy and no start (it runs)", err, started)
 	}
 	if _, err := r.Fire(context.Background(), "nope", nil); !errors.Is(err, host.ErrUnknownEvent) {
 		t.Errorf("unknown event: %v", err)
