@@ -299,7 +299,11 @@ func runBounded(t *testing.T, bin string, limit time.Duration, stdin []byte, arg
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = time.Second
+	// WaitDelay is there for a process hookhost leaves behind holding its
+	// output (a worker): on a loaded machine, copying what hookhost wrote
+	// can itself wait more than a second after it exits, so only a hang
+	// waits this long.
+	cmd.WaitDelay = hostileHang
 	start := time.Now()
 	err := cmd.Run()
 	out := fireAnswer{stdout: stdout.Bytes(), stderr: stderr.Bytes(), elapsed: time.Since(start)}
@@ -315,6 +319,8 @@ func runBounded(t *testing.T, bin string, limit time.Duration, stdin []byte, arg
 	switch {
 	case errors.As(err, &ee):
 		out.exit = ee.ExitCode()
+	case errors.Is(err, exec.ErrWaitDelay):
+		t.Fatalf("hookhost exited, but its output was still open %v later: something it started outlived it", hostileHang)
 	case err != nil:
 		t.Fatal(err)
 	}
