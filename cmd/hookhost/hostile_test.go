@@ -394,9 +394,13 @@ func TestHostileMemoryIsolated(t *testing.T) {
 	}
 }
 
-// SIGTERM ends serve within 2 s whatever a hook is doing: spinning in the
+// SIGTERM ends serve whatever a hook is doing: spinning in the
 // interpreter, stuck in a builtin, consuming a huge range, or spinning in
-// an isolated worker.
+// an isolated worker. What is checked is the path serve took, which load
+// does not change, not how long it took, which load does: the fire is
+// cancelled after the grace, so serve neither waits for the hook's 60 s
+// deadline (it would miss startupLimit) nor stops at the drain timeout
+// (it logs "stopping anyway").
 func TestHostileServeSIGTERM(t *testing.T) {
 	for _, c := range []struct{ name, file, code, config string }{
 		{"lua spin", "spin.lua", `hook.on("turn.pre", function() print("spinning") while true do end end, { name = "spin", timeout = "60s" })`, ""},
@@ -419,13 +423,11 @@ func TestHostileServeSIGTERM(t *testing.T) {
 			s.waitLog("spinning")
 			start := time.Now()
 			s.signal(syscall.SIGTERM)
-			select {
-			case <-s.exited:
-			case <-time.After(2 * time.Second):
-				t.Fatalf("serve was still running 2s after SIGTERM:\n%s", s.log)
-			}
 			if code := s.wait(); code != 0 {
 				t.Errorf("exit %d after SIGTERM, want 0:\n%s", code, s.log)
+			}
+			if strings.Contains(s.log.String(), "stopping anyway") {
+				t.Errorf("serve waited for the drain timeout: the fire in flight was not cancelled:\n%s", s.log)
 			}
 			t.Logf("exited %v after SIGTERM", time.Since(start).Round(time.Millisecond))
 		})
