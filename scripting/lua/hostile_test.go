@@ -237,6 +237,12 @@ func settled(t *testing.T) {
 // runner's, the test's own and the memory sampler.
 var baseGoroutines int
 
+// resultDeadline is the deadline of calls whose test is about their
+// result, not their deadline: it is far from what they take (a few
+// milliseconds) because a loaded machine under -race can stall even a
+// short call past a second, and only a failure reaches it.
+const resultDeadline = time.Minute
+
 // callWithDeadline calls fn as the host does: a timer stands in for the
 // host's watchdog.
 func callWithDeadline(fn scripting.Function, payload map[string]any, timeout time.Duration) (any, error) {
