@@ -12,9 +12,12 @@ import (
 
 // TestWorkerStartLimit: limits.worker_start bounds an isolated file's
 // worker start. A worker that takes a second to start fails to load
-// the file under a 300 ms limit, saying why, and loads under a 5 s one
+// the file under a 300 ms limit, saying why, and loads under a minute
 // once the config is edited (a reload that changes the config loads
-// again the files that failed, under the new limit).
+// again the files that failed, under the new limit). The second limit is
+// far from the second the worker sleeps because the rest of its start
+// (a race-built binary on a loaded machine) can itself take seconds, and
+// only a failure waits it out.
 func TestWorkerStartLimit(t *testing.T) {
 	for name, src := range map[string]string{
 		"a.lua":  `hook.on("tool.execute.pre", function() return hook.deny("isolated") end, { name = "a" })`,
@@ -42,7 +45,7 @@ func testWorkerStartLimit(t *testing.T, name, src string) {
 		t.Fatalf("problems %q, want %s's worker not starting within its limit", p, name)
 	}
 
-	writeFiles(t, root, map[string]string{"hookhost.yaml": "defaults: { isolation: process }\nlimits: { worker_start: 5s }\n"})
+	writeFiles(t, root, map[string]string{"hookhost.yaml": "defaults: { isolation: process }\nlimits: { worker_start: 1m }\n"})
 	if rep := h.Rescan(context.Background(), "test"); rep.Err != nil {
 		t.Fatal(rep.Err)
 	}

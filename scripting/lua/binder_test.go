@@ -230,7 +230,7 @@ end, { name = "h" })`
 		if i%7 == 0 {
 			pick, want = 0, "made by the top level"
 		}
-		out, err := callWithDeadline(p.Hooks()[0].Func, map[string]any{"n": n, "pick": min(pick, n)}, time.Second)
+		out, err := callWithDeadline(p.Hooks()[0].Func, map[string]any{"n": n, "pick": min(pick, n)}, resultDeadline)
 		if err != nil {
 			t.Fatalf("call %d: %v", i, err)
 		}
@@ -270,7 +270,7 @@ func TestBindingRefusesWhatIsNotNeutral(t *testing.T) {
 	for _, bad := range []any{math.NaN(), math.Inf(-1), int32(1), struct{}{}, deep} {
 		for _, x := range []any{float64(1), bad, []any{bad}, float64(2)} {
 			payload := map[string]any{"params": map[string]any{"x": x}}
-			out, err := callWithDeadline(p.Hooks()[0].Func, payload, time.Second)
+			out, err := callWithDeadline(p.Hooks()[0].Func, payload, resultDeadline)
 			if stdlib.Check(payload) != nil {
 				if !errors.Is(err, scripting.ErrNotNeutral) {
 					t.Fatalf("x = %v: got %v, %v; want an error wrapping ErrNotNeutral", scripting.Show(x), out, err)
@@ -299,7 +299,7 @@ func TestKeptArgumentsPinNoLargeString(t *testing.T) {
 		kept bool
 	}{{10, true}, {maxKeptStrings + 1, false}, {20, true}, {1 << 20, false}} {
 		content := strings.Repeat("x", tc.size)
-		out, err := callWithDeadline(p.Hooks()[0].Func, map[string]any{"file": map[string]any{"content": content}}, time.Second)
+		out, err := callWithDeadline(p.Hooks()[0].Func, map[string]any{"file": map[string]any{"content": content}}, resultDeadline)
 		if err != nil {
 			t.Fatal(err)
 		}

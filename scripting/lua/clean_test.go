@@ -172,7 +172,7 @@ func TestFrozenErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer p.Close()
-			_, err = callWithDeadline(p.Hooks()[0].Func, map[string]any{}, time.Second)
+			_, err = callWithDeadline(p.Hooks()[0].Func, map[string]any{}, resultDeadline)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatalf("unexpected error: %v", err)
@@ -202,7 +202,7 @@ hook.on("e", function() bump() return hook.respond(bump()) end, { name = "h" })`
 	}
 	defer p.Close()
 	for i := range 3 {
-		out, err := callWithDeadline(p.Hooks()[0].Func, map[string]any{}, time.Second)
+		out, err := callWithDeadline(p.Hooks()[0].Func, map[string]any{}, resultDeadline)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,7 +226,7 @@ func TestGrownStateNotPooled(t *testing.T) {
 		idle int
 	}{{10, 1}, {60000, 0}} {
 		fillPool(t, p.(*program), 1)
-		if _, err := callWithDeadline(p.Hooks()[0].Func, map[string]any{"n": tc.n}, time.Second); err != nil {
+		if _, err := callWithDeadline(p.Hooks()[0].Func, map[string]any{"n": tc.n}, resultDeadline); err != nil {
 			t.Fatal(err)
 		}
 		if got := idleStates(p); got != tc.idle {

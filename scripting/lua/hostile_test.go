@@ -35,7 +35,13 @@ type hostileCase struct {
 	limits scripting.Limits
 }
 
-const hostileSlack = 2 * time.Second
+// hostileSlack is how long after its deadline a hostile call may take to
+// return, and how long the goroutines it started may run on after it
+// returns, before the test calls it stuck. It is generous, for a loaded
+// machine under the race detector (it only ever waits for a failure): a
+// call that is not contained does not return at all, takes minutes, or
+// returns a result where the case wants an error.
+const hostileSlack = 10 * time.Second
 
 var hostileCases = []hostileCase{
 	{name: "unpack a huge range", body: `return hook.respond(select("#", unpack({}, 1, 1e8)))`, want: "unpack: too many results"},
@@ -215,14 +221,14 @@ func runHostile(t *testing.T, tc hostileCase) {
 }
 
 // settled fails when goroutines the call started (guarded matches) are
-// still running a while after it came back: abandoned work must stop.
+// still running hostileSlack after it came back: abandoned work must
+// stop.
 func settled(t *testing.T) {
 	t.Helper()
-	for range 200 {
+	for deadline := time.Now().Add(hostileSlack); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if runtime.NumGoroutine() <= baseGoroutines {
 			return
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 	t.Errorf("%d goroutines still run after the call (want at most %d)", runtime.NumGoroutine(), baseGoroutines)
 }
@@ -230,6 +236,12 @@ func settled(t *testing.T) {
 // baseGoroutines is what the capped child runs besides a call: the test
 // runner's, the test's own and the memory sampler.
 var baseGoroutines int
+
+// resultDeadline is the deadline of calls whose test is about their
+// result, not their deadline: it is far from what they take (a few
+// milliseconds) because a loaded machine under -race can stall even a
+// short call past a second, and only a failure reaches it.
+const resultDeadline = time.Minute
 
 // callWithDeadline calls fn as the host does: a timer stands in for the
 // host's watchdog.
