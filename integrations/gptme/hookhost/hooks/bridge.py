@@ -73,6 +73,8 @@ def _to_confirmation(answer: Answer, tool_use: Any
             f"approval required, and nobody can approve here: {reason}")
     if answer.action == "modify":
         return _edit(answer, tool_use)
+    if not answer.authenticated:
+        return None  # an unauthenticated allow is no opinion: gptme decides
     return ConfirmationResult.confirm()  # allow, continue
 
 

@@ -1,0 +1,17 @@
+hook.on("tool.execute.pre", function(params)
+  local c = params.content or params.command or ""
+  if c == "deny-me" then return hook.deny("denied by the test hook") end
+  if c == "ask-me" then return hook.ask("a person must approve this") end
+  if c == "abort-me" then return hook.abort_turn("aborted by the test hook") end
+  if c == "respond-me" then return hook.respond("canned result") end
+  if c == "allow-me" then return hook.allow("allowed by the test hook") end
+  if c == "modify-me" then
+    local p = {}
+    for k, v in pairs(params) do p[k] = v end
+    if params.content then p.content = "echo rewritten" else p.command = "echo rewritten" end
+    return hook.modify({params = p})
+  end
+end)
+hook.on("session.start", function()
+  return hook.message("hello from hookhost")
+end)
