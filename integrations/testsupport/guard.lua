@@ -15,3 +15,8 @@ end)
 hook.on("session.start", function()
   return hook.message("hello from hookhost")
 end)
+hook.on("generation.pre", function(model)
+  if model == "abort-model" then return hook.abort_turn("no model calls today") end
+  if model == "respond-model" then return hook.respond("canned answer") end
+  if model == "modify-model" then return hook.modify({model = "safer-model"}) end
+end)
