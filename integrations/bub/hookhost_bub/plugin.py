@@ -49,7 +49,7 @@ class HookhostPlugin:
         try:
             answer = _fire("tool.execute.pre", _tool_payload(call, state))
         except HookhostError as err:
-            return ToolCallDecision.deny(f"hookhost: {err}")
+            return ToolCallDecision.deny(str(err))
         return _to_tool_decision(answer)
 
     @hookimpl
@@ -74,7 +74,7 @@ class HookhostPlugin:
         try:
             answer = _fire("generation.pre", payload)
         except HookhostError as err:
-            return LlmCallDecision.finish(f"hookhost: {err}")
+            return LlmCallDecision.finish(str(err))
         return _to_llm_decision(answer, request)
 
 

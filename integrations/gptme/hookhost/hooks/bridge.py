@@ -57,17 +57,22 @@ def confirm(tool_use: Any, preview: str | None = None,
     try:
         answer = _fire("tool.execute.pre", _tool_payload(tool_use, workspace))
     except HookhostError as err:
-        return ConfirmationResult.skip(f"hookhost: {err}")
+        return ConfirmationResult.skip(str(err))
     return _to_confirmation(answer, tool_use)
 
 
 def _to_confirmation(answer: Answer, tool_use: Any
                      ) -> ConfirmationResult | None:
     reason = answer.reason or f"hookhost: {answer.action}"
-    if answer.blocks or answer.action == "respond":
+    if answer.blocks:
+        return ConfirmationResult.skip(reason)
+    if answer.action == "respond":
         # gptme cannot use a substitute result: not running the tool is
         # the closest it can do.
-        return ConfirmationResult.skip(reason)
+        return ConfirmationResult.skip(
+            "hookhost answered with a result in the tool's place, which "
+            "gptme cannot use: the tool does not run"
+            + (f" ({answer.reason})" if answer.reason else ""))
     if answer.action == "ask":
         return None if _someone_can_ask() else ConfirmationResult.skip(
             f"approval required, and nobody can approve here: {reason}")
