@@ -20,3 +20,10 @@ hook.on("generation.pre", function(model)
   if model == "respond-model" then return hook.respond("canned answer") end
   if model == "modify-model" then return hook.modify({model = "safer-model"}) end
 end)
+-- Spins far past any HOOKHOST_TIMEOUT a test sets, and denies if it ever
+-- times out, so a bridge can only see a timeout or a deny.
+hook.on("tool.execute.pre", function(params)
+  if (params.content or params.command) == "spin-me" then
+    while true do end
+  end
+end, {name = "spin", timeout = "60s", timeout_behavior = "deny", error_behavior = "deny"})

@@ -117,6 +117,12 @@ class WithToken(Base):
         self.assertEqual(call.arguments, {"command": "echo rewritten"})
         self.assertEqual(builtin.seen, [{"command": "echo rewritten"}])
 
+    def test_hook_slower_than_the_timeout(self) -> None:
+        _, decision, builtin = self.tool("spin-me", HOOKHOST_TIMEOUT="0.5")
+        self.assertEqual(decision.action, "deny")
+        self.assertIn("did not answer within 0.5s", decision.message)
+        self.assertEqual(builtin.seen, [])
+
     def test_wrong_token(self) -> None:
         _, decision, _ = self.tool("allow-me", HOOKHOST_TOKEN="other")
         self.assertEqual(decision.action, "deny")

@@ -117,6 +117,11 @@ class WithToken(Base):
         self.assertEqual(self.confirm("deny-me").message,
                          "denied by the test hook")
 
+    def test_hook_slower_than_the_timeout(self) -> None:
+        got = self.confirm("spin-me", HOOKHOST_TIMEOUT="0.5")
+        self.assertEqual(got.action, ConfirmAction.SKIP)
+        self.assertIn("did not answer within 0.5s", got.message)
+
     def test_wrong_token_is_refused(self) -> None:
         got = self.confirm("allow-me", HOOKHOST_TOKEN="other")
         self.assertEqual(got.action, ConfirmAction.SKIP)

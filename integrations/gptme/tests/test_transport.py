@@ -1,9 +1,12 @@
 """The transport: hookhost's proof against its documented known answer, and
 the vendored copies in both bridges being the same file."""
 
+import os
+import struct
 import sys
 import unittest
 from pathlib import Path
+from unittest import mock
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -35,6 +38,29 @@ class ProofV1(unittest.TestCase):
     def test_token_is_trimmed(self) -> None:
         self.assertEqual(_transport._key(" s3cret-token\n"),
                          _transport._key("s3cret-token"))
+
+
+class PeerCheck(unittest.TestCase):
+    """A Unix socket served by another user is refused before sending
+    (SO_PEERCRED: Linux, where CI runs)."""
+
+    def sock(self, uid: int) -> mock.Mock:
+        sock = mock.Mock()
+        sock.getsockopt.return_value = struct.pack("3i", 4242, uid, uid)
+        return sock
+
+    def test_other_user_is_refused(self) -> None:
+        with mock.patch.object(os, "getuid", return_value=1000):
+            with self.assertRaisesRegex(_transport.HookhostError,
+                                        "served by uid 1001, pid 4242, not "
+                                        "by this user .uid 1000. or root; "
+                                        "nothing was sent"):
+                _transport._check_peer(self.sock(1001), "/s.sock")
+
+    def test_same_user_and_root_pass(self) -> None:
+        with mock.patch.object(os, "getuid", return_value=1000):
+            _transport._check_peer(self.sock(1000), "/s.sock")
+            _transport._check_peer(self.sock(0), "/s.sock")
 
 
 class Vendored(unittest.TestCase):
