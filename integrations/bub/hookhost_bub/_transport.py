@@ -152,8 +152,9 @@ def _exchange(config: Config, path: str, body: bytes
         resp = conn.getresponse()
         data = resp.read(MAX_ANSWER + 1)
     except socket.timeout:
-        raise HookhostError(f"hookhost at {config.url} did not answer within "
-                            f"{config.timeout:g}s (HOOKHOST_TIMEOUT)") from None
+        raise HookhostError(
+            f"hookhost at {config.url} did not answer within "
+            f"{config.timeout:g}s (HOOKHOST_TIMEOUT)") from None
     except HookhostError:
         raise
     except (OSError, http.client.HTTPException) as err:
@@ -286,7 +287,8 @@ def _parse(data: bytes, authenticated: bool) -> Answer:
     if not isinstance(payload, dict):
         payload = {}
     if not isinstance(messages, list):
-        raise HookhostError("hookhost's answer has messages that are not a list")
+        raise HookhostError(
+            "hookhost's answer has messages that are not a list")
     return Answer(action, str(decision.get("reason") or ""),
                   decision.get("result"), payload,
                   [m for m in messages if isinstance(m, dict)], authenticated)

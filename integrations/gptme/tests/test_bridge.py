@@ -21,7 +21,8 @@ sys.path[:0] = [os.environ.get("GPTME_SRC") or str(HERE / "standin"),
                 str(BRIDGE), str(BRIDGE.parent / "testsupport")]
 
 import hookhost_serve as hs  # noqa: E402
-from gptme.hooks import HookType, get_hooks, register_hook, trigger_hook  # noqa: E402
+from gptme.hooks import (  # noqa: E402
+    HookType, get_hooks, register_hook, trigger_hook)
 from gptme.hooks.confirm import (  # noqa: E402
     ConfirmAction, ConfirmationResult, get_confirmation)
 
@@ -78,7 +79,8 @@ class WithToken(Base):
         cls.serve.__exit__()
 
     def test_allow(self) -> None:
-        self.assertEqual(self.confirm("allow-me").action, ConfirmAction.CONFIRM)
+        self.assertEqual(self.confirm("allow-me").action,
+                         ConfirmAction.CONFIRM)
 
     def test_no_opinion_confirms(self) -> None:
         self.assertEqual(self.confirm("ls").action, ConfirmAction.CONFIRM)
@@ -159,7 +161,8 @@ class WithoutToken(Base):
 
     def test_allow_is_no_opinion(self) -> None:
         register_hook("cli", HookType.TOOL_CONFIRM, _ask_person, priority=0)
-        self.assertEqual(self.confirm("allow-me").message, "the person said no")
+        self.assertEqual(self.confirm("allow-me").message,
+                         "the person said no")
 
     def test_deny_still_blocks(self) -> None:
         self.assertEqual(self.confirm("deny-me").message,
@@ -182,7 +185,8 @@ class OverUnixSocket(Base):
         cls.serve.__exit__()
 
     def test_allow_deny_modify(self) -> None:
-        self.assertEqual(self.confirm("allow-me").action, ConfirmAction.CONFIRM)
+        self.assertEqual(self.confirm("allow-me").action,
+                         ConfirmAction.CONFIRM)
         self.assertEqual(self.confirm("deny-me").action, ConfirmAction.SKIP)
         self.assertEqual(self.confirm("modify-me").edited_content,
                          "echo rewritten")
