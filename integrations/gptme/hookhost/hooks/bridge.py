@@ -108,10 +108,16 @@ def _messages(answer: Answer) -> Iterator[Message]:
 
 
 def _observe(event: str, payload: dict[str, Any]) -> Iterator[Message]:
+    """Fire an event gptme only lets add messages; say what is lost."""
     try:
-        yield from _messages(_fire(event, payload))
+        answer = _fire(event, payload)
     except HookhostError as err:
         logger.warning("hookhost: %s: %s", event, err)
+        return
+    if answer.action not in ("continue", "allow"):
+        logger.warning("hookhost: %s: gptme cannot apply a %s here; only "
+                       "its messages are used", event, answer.action)
+    yield from _messages(answer)
 
 
 def tool_post(data: Any) -> Iterator[Message]:
