@@ -1,0 +1,1 @@
+"""hookhost bridge for bub (see plugin.py)."""

@@ -1,0 +1,1 @@
+"""hookhost bridge for gptme: a folder plugin (see hooks/bridge.py)."""

@@ -1,0 +1,5 @@
+"""gptme loads this package and calls its register()."""
+
+from .bridge import register
+
+__all__ = ["register"]

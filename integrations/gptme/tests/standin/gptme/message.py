@@ -1,0 +1,7 @@
+from dataclasses import dataclass
+
+
+@dataclass
+class Message:
+    role: str
+    content: str
