@@ -193,10 +193,14 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 		line, msg := yamlSyntaxError(err)
 		return nil, &ConfigError{File: name, Line: line, Msg: msg}
 	}
-	p := &configParser{file: name, cfg: &Config{Path: name}}
-	if len(doc.Content) > 0 {
-		p.root(doc.Content[0])
+	if len(doc.Content) == 0 || doc.Content[0].ShortTag() == "!!null" {
+		// An emptied config would quietly drop every setting the operator
+		// made (fail-closed behaviours, strict, protected paths): it is an
+		// error, so a running host keeps its last good config.
+		return nil, &ConfigError{File: name, Msg: "the config is empty (no settings at all); write {} for a config that keeps every default"}
 	}
+	p := &configParser{file: name, cfg: &Config{Path: name}}
+	p.root(doc.Content[0])
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)
 	}

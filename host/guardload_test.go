@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -241,9 +242,6 @@ func TestSymlinksStayInside(t *testing.T) {
 				writeFile(t, filepath.Join(dir, "p", "HOOK.md"), "---\ndescription: a pack\n---\n")
 				symlink(t, filepath.Join(out, "x"+ext), filepath.Join(dir, "p", "x"+ext))
 			}, problem: "p/x" + ext + outsideMsg},
-			{name: "pack-outside", setup: func(t *testing.T, dir, out string) {
-				symlink(t, filepath.Join(out, "pack"), filepath.Join(dir, "p"))
-			}, note: "p: a symlink that leads outside the hooks directory, ignored"},
 			{name: "dangling", setup: func(t *testing.T, dir, out string) {
 				symlink(t, "gone"+ext, filepath.Join(dir, "x"+ext))
 			}, problem: "x" + ext + ": cannot read: "},
@@ -547,10 +545,12 @@ func TestDirectoryGoneKeepsServing(t *testing.T) {
 type lockableFS struct {
 	fstest.MapFS
 	locked *atomic.Bool
+	// dir is the directory the lock closes; "" for the top one.
+	dir string
 }
 
 func (l lockableFS) ReadDir(name string) ([]fs.DirEntry, error) {
-	if l.locked.Load() {
+	if l.locked.Load() && name == cmp.Or(l.dir, ".") {
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrPermission}
 	}
 	return l.MapFS.ReadDir(name)
@@ -636,5 +636,63 @@ func TestDirFSConforms(t *testing.T) {
 		if _, err := DirFS(dir).Open(name); !errors.Is(err, fs.ErrInvalid) {
 			t.Errorf("%s: %v, want an invalid path", name, err)
 		}
+	}
+}
+
+// A pack directory that becomes unreadable (chmod -x hooks.d/guards) or
+// is replaced by a symlink to a directory outside: its guards are never
+// dropped in silence. A host that loaded keeps its last good hooks and
+// reports the directory; a first load fails with the error.
+func TestPackDirectoryUnreadableOrOutside(t *testing.T) {
+	for _, ext := range []string{".lua", ".star"} {
+		t.Run(ext[1:]+"/unreadable", func(t *testing.T) {
+			locked := &atomic.Bool{}
+			fsys := lockableFS{MapFS: fstest.MapFS{
+				"p/HOOK.md": {Data: []byte("---\ndescription: a pack\n---\n")},
+				"p/g" + ext: {Data: []byte(guardFor(ext, "v1"))},
+			}, locked: locked, dir: "p"}
+			h, err := New(context.Background(), Options{FS: fsys})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			locked.Store(true)
+			want := "./p: cannot read the hooks directory: readdir p: permission denied"
+			var de *DirError
+			if rep := h.Rescan(context.Background(), TriggerSignal); !errors.As(rep.Err, &de) || rep.Err.Error() != want || !rep.Published {
+				t.Fatalf("locked: %+v", rep)
+			}
+			if r := fireOK(t, h, "tool.approve", nil); r.Decision.Reason != "v1" || len(r.Problems) != 1 || r.Problems[0] != want {
+				t.Fatalf("locked: %+v problems %q", r.Decision, r.Problems)
+			}
+			if _, err := New(context.Background(), Options{FS: fsys}); !errors.As(err, &de) {
+				t.Fatalf("a first load with the pack locked: %v, want a *DirError", err)
+			}
+		})
+		t.Run(ext[1:]+"/outside", func(t *testing.T) {
+			dir, out := t.TempDir(), t.TempDir()
+			writeFile(t, filepath.Join(dir, "p", "HOOK.md"), "---\ndescription: a pack\n---\n")
+			writeFile(t, filepath.Join(dir, "p", "g"+ext), guardFor(ext, "v1"))
+			writeFile(t, filepath.Join(out, "pack", "HOOK.md"), "---\ndescription: outside\n---\n")
+			h, err := New(context.Background(), Options{Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			if err := os.Rename(filepath.Join(dir, "p"), filepath.Join(out, "moved")); err != nil {
+				t.Fatal(err)
+			}
+			symlink(t, filepath.Join(out, "pack"), filepath.Join(dir, "p"))
+			var de *DirError
+			if rep := h.Rescan(context.Background(), TriggerSignal); !errors.As(rep.Err, &de) || !errors.Is(rep.Err, ErrOutsideDir) {
+				t.Fatalf("linked out: %+v", rep)
+			}
+			if r := fireOK(t, h, "tool.approve", nil); r.Decision.Reason != "v1" || len(r.Problems) != 1 {
+				t.Fatalf("linked out: %+v problems %q", r.Decision, r.Problems)
+			}
+			if _, err := New(context.Background(), Options{Dir: dir}); !errors.As(err, &de) || !errors.Is(err, ErrOutsideDir) {
+				t.Fatalf("a first load with the pack linked out: %v, want a *DirError", err)
+			}
+		})
 	}
 }

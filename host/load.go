@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -122,9 +123,10 @@ func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, prevP
 	return set, nil
 }
 
-// A DirError is a reload's error when the hooks directory itself cannot
-// be read: it is missing (moved away, deleted), not a directory, or not
-// readable. A host that loaded before keeps its last good hooks serving
+// A DirError is a reload's error when the hooks directory itself, or a
+// subdirectory of it (a hook pack, or what may be one), cannot be read:
+// it is missing (moved away, deleted), not a directory, not readable, or
+// (a subdirectory) a symlink that leads outside the hooks directory. A host that loaded before keeps its last good hooks serving
 // and shows the error among its problems until the directory is back; a
 // first load (New) fails with it.
 type DirError struct {
@@ -187,12 +189,30 @@ func (h *Host) scan() (*scanResult, error) {
 		case entryScript:
 			sc.files[name] = scannedFile{name: name}
 		case entryDir:
-			h.scanPack(sc, name)
+			if err := h.scanPack(sc, name); err != nil {
+				return nil, err
+			}
 		default:
+			if h.outsideDir(name, err) {
+				// A pack linked in from elsewhere cannot be read, and
+				// leaving it out would drop its guards in silence.
+				return nil, &DirError{Dir: h.dirName() + "/" + name, Err: err}
+			}
 			sc.noteOutside(name, err)
 		}
 	}
 	return sc, nil
+}
+
+// outsideDir reports whether a top-level entry left out for leading
+// outside the hooks directory (err) is a directory there: a hook pack,
+// perhaps, that the host must not read.
+func (h *Host) outsideDir(name string, err error) bool {
+	if !errors.Is(err, ErrOutsideDir) || h.dir == "" {
+		return false
+	}
+	info, serr := os.Stat(filepath.Join(h.dir, filepath.FromSlash(name)))
+	return serr == nil && info.IsDir()
 }
 
 type entryKind int

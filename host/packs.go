@@ -82,16 +82,17 @@ func (p PackStatus) MarshalJSON() ([]byte, error) {
 }
 
 // scanPack looks at a subdirectory: a pack's scripts are added to the
-// scan, anything else is noted.
-func (h *Host) scanPack(sc *scanResult, dir string) {
+// scan, anything else is noted. A subdirectory that cannot be read is a
+// *DirError: it may be a pack (chmod -x hooks.d/guards), and leaving it
+// out would drop its guards in silence.
+func (h *Host) scanPack(sc *scanResult, dir string) error {
 	entries, err := fs.ReadDir(h.fsys, dir)
 	if err != nil {
-		sc.notes = append(sc.notes, fmt.Sprintf("%s/: cannot be read, ignored: %v", dir, err))
-		return
+		return &DirError{Dir: h.dirName() + "/" + dir, Err: err}
 	}
 	if !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == PackManifest }) {
 		sc.notes = append(sc.notes, fmt.Sprintf("%s/: not a hook pack (no %s), ignored", dir, PackManifest))
-		return
+		return nil
 	}
 	p := &packInfo{dir: dir}
 	p.data, p.err = fs.ReadFile(h.fsys, path.Join(dir, PackManifest))
@@ -110,6 +111,7 @@ func (h *Host) scanPack(sc *scanResult, dir string) {
 			sc.noteOutside(name, err)
 		}
 	}
+	return nil
 }
 
 // loadPacks parses each pack's HOOK.md when it changed since prev; a bad

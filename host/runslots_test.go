@@ -19,7 +19,7 @@ func TestParseConfigRunSlots(t *testing.T) {
 		wait        time.Duration
 		err         string
 	}{
-		{yaml: "", concurrency: DefaultConcurrency(), wait: DefaultQueueTimeout},
+		{yaml: "{}", concurrency: DefaultConcurrency(), wait: DefaultQueueTimeout},
 		{yaml: "limits:\n  concurrency: 3\n  queue_timeout: 250ms\n", concurrency: 3, wait: 250 * time.Millisecond},
 		{yaml: "limits:\n  concurrency: 0\n", err: "hookhost.yaml:2: limits.concurrency: want a number of hook calls from 1 to 4096, got \"0\""},
 		{yaml: "limits:\n  concurrency: lots\n", err: "hookhost.yaml:2: limits.concurrency: want a number"},
