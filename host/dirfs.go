@@ -12,6 +12,13 @@ import (
 // symlink leading outside it: DirFS does not follow it.
 var ErrOutsideDir = errors.New("a symlink that leads outside the hooks directory")
 
+// An OutsideError is DirFS's ErrOutsideDir (errors.Is matches it), with
+// whether the link leads to a directory.
+type OutsideError struct{ Dir bool }
+
+func (e *OutsideError) Error() string        { return ErrOutsideDir.Error() }
+func (e *OutsideError) Is(target error) bool { return target == ErrOutsideDir }
+
 // DirFS serves the files of the directory dir, as os.DirFS does, but
 // follows a symlink only when its target is inside dir: a Kubernetes
 // ConfigMap's links (x.lua -> ..data/x.lua -> ..2026_01_01/x.lua) work,
@@ -81,7 +88,11 @@ func (c confinedFS) do(op, name string, run func(fs.FS, string) error) error {
 	case rerr != nil:
 		return err
 	case !inside:
-		return &fs.PathError{Op: op, Path: name, Err: ErrOutsideDir}
+		// Only the target's type is looked at, never its content: a
+		// directory linked in from outside may be a hook pack, whose
+		// guards the host must not drop in silence (see OutsideError).
+		info, serr := os.Stat(filepath.Join(c.dir, filepath.FromSlash(name)))
+		return &fs.PathError{Op: op, Path: name, Err: &OutsideError{Dir: serr == nil && info.IsDir()}}
 	case resolved == name:
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -193,7 +192,7 @@ func (h *Host) scan() (*scanResult, error) {
 				return nil, err
 			}
 		default:
-			if h.outsideDir(name, err) {
+			if h.outsideDir(err) {
 				// A pack linked in from elsewhere cannot be read, and
 				// leaving it out would drop its guards in silence.
 				return nil, &DirError{Dir: h.dirName() + "/" + name, Err: err}
@@ -205,14 +204,11 @@ func (h *Host) scan() (*scanResult, error) {
 }
 
 // outsideDir reports whether a top-level entry left out for leading
-// outside the hooks directory (err) is a directory there: a hook pack,
-// perhaps, that the host must not read.
-func (h *Host) outsideDir(name string, err error) bool {
-	if !errors.Is(err, ErrOutsideDir) || h.dir == "" {
-		return false
-	}
-	info, serr := os.Stat(filepath.Join(h.dir, filepath.FromSlash(name)))
-	return serr == nil && info.IsDir()
+// outside the hooks directory (err, from DirFS) is a directory there: a
+// hook pack, perhaps, that the host must not read.
+func (h *Host) outsideDir(err error) bool {
+	var oe *OutsideError
+	return errors.As(err, &oe) && oe.Dir
 }
 
 type entryKind int
