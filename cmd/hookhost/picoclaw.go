@@ -87,6 +87,10 @@ func (o *picoclawOptions) validate() error {
 func runPicoclaw(ctx context.Context, opts *picoclawOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// PicoClaw reads stderr when it likes: no answer may wait for a log.
+	logs := adapter.NewLogQueue(stderr, 4096)
+	defer logs.Close(time.Second)
+	stderr = logs
 	opts.strict = !opts.FailOpen
 	hosts := &hostLoader{open: func(ctx context.Context) (*host.Host, error) { return opts.openHost(ctx, stderr) },
 		logger: newLogger(stderr, opts.level), retry: 2 * time.Second}
