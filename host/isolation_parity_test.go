@@ -208,7 +208,7 @@ type parityRun struct {
 
 func runParity(t *testing.T, sc parityScenario, ext string, isolated bool) string {
 	t.Helper()
-	config := ""
+	config := "{}\n"
 	if isolated {
 		config = "defaults: { isolation: process }\n"
 	}
