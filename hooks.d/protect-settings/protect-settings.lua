@@ -514,9 +514,23 @@ local COMPRESSORS = { gzip = "", bzip2 = "", xz = "", zstd = "", gunzip = "un", 
 -- Programs whose first operand is a mode or owner, not a file.
 local MODERS = { chmod = true, chown = true, chgrp = true }
 
+-- dashed_mode reports whether chmod's mode is written with a leading
+-- dash (chmod -x FILE, chmod -R -rwx DIR), which reads like an option:
+-- chmod's own options (-c, -f, -v, -R) share no letter with a mode's.
+local function dashed_mode(cmd)
+  for i = 2, #cmd.argv do
+    local a = cmd.argv[i]
+    if a == "--" then return false end
+    if a:match("^%-[rwxXst]") and a:match("^[%-+=rwxXstugoa,0-7]+$") then return true end
+  end
+  return false
+end
+
 function Guard:changer(cmd)
   local ops, vals = args(cmd)
-  if MODERS[cmd.name] and not vals.reference then table.remove(ops, 1) end
+  if MODERS[cmd.name] and not vals.reference and not (cmd.name == "chmod" and dashed_mode(cmd)) then
+    table.remove(ops, 1)
+  end
   local holder = CHANGERS[cmd.name] or MODERS[cmd.name] or false
   local packer = COMPRESSORS[cmd.name]
   if packer and (shell.has_flag(cmd, "c", "stdout") or shell.has_flag(cmd, "l", "list")
@@ -872,8 +886,9 @@ function Guard:redirects(cmd)
   end
 end
 
--- A find's starting points and what its -name tests let it find; nil
--- patterns when nothing narrows the names.
+-- A find's starting points, what its -name tests let it find (nil
+-- patterns when nothing narrows the names), and whether -type f keeps
+-- it to files.
 local function find_scope(cmd)
   local starts, names, i = {}, {}, 2
   while i <= #cmd.argv and (cmd.argv[i] == "-H" or cmd.argv[i] == "-L" or cmd.argv[i] == "-P") do i = i + 1 end
@@ -882,35 +897,69 @@ local function find_scope(cmd)
     i = i + 1
   end
   if #starts == 0 then starts = { "." } end
-  local narrowed = true
+  local narrowed, files = true, false
   for j = i, #cmd.argv do
     local a = cmd.argv[j]
     if a == "-name" or a == "-iname" then
       names[#names + 1] = cmd.argv[j + 1]
+    elseif a == "-type" and cmd.argv[j + 1] == "f" then
+      files = true
     elseif a == "-o" or a == "-or" or a == "!" or a == "-not" or a == "," then
       narrowed = false
     end
   end
   if #names == 0 or not narrowed then names = nil end
-  return starts, names
+  return { starts = starts, names = names, files = files and narrowed }
+end
+
+-- Directory names that are taken as no pack's: find . -name
+-- node_modules -exec rm -rf {} + is everyday cleaning.
+local NOT_PACKS = { node_modules = true, __pycache__ = true, bower_components = true, venv = true }
+
+-- harmless says whether a find -name pattern cannot name anything
+-- protected-settings guards: it matches no protected name, and either
+-- ends in a literal extension no hook file has (*.pyc, *.tar.gz), or,
+-- with -type f, cannot end in a hook file's extension (-name Makefile).
+-- A name without an extension could be a pack's directory (-name
+-- destructive), a pattern ending in a glob could be a hook file
+-- ('destr*').
+function Guard:harmless(pat, files)
+  if type(pat) ~= "string" or is_dynamic(pat) then return false end
+  for _, n in ipairs(NAMES) do
+    if self:matches(pat, n) then return false end
+  end
+  local low = pat:lower()
+  local tail = low:match("([^%*%?%[%]]*)$") -- the literal end, after the last glob character
+  local glob = tail ~= low
+  -- hookhost loads no directory whose name starts with a dot, and the
+  -- well-known dependency and build directories are taken as no pack's.
+  if not glob and (low:sub(1, 1) == "." or NOT_PACKS[low]) then return true end
+  local ext = tail:match("%.([^./]+)$")
+  if ext then return not HOOK_EXTS[ext] end
+  if not files or tail == "" then return false end
+  for e in pairs(HOOK_EXTS) do
+    local dotted = "." .. e
+    if tail:sub(-#dotted) == dotted or (glob and dotted:sub(-#tail) == tail) then return false end
+  end
+  return true
 end
 
 -- found says why changing what find finds needs asking: a start that is
--- protected or holds protected places, unless its -name tests cannot
--- match a protected name.
+-- protected or holds protected places, unless one of its -name tests
+-- (all of which must hold) is harmless.
 function Guard:found(scope, what)
   for _, s in ipairs(scope.starts) do
     local why = self:check(s, false)
     if why then return why end
     why = self:check(s, true)
     if why then
-      if not scope.names then return why .. ", where " .. what .. " changes what find finds" end
-      for _, pat in ipairs(scope.names) do
-        for _, n in ipairs(NAMES) do
-          if self:matches(pat, n) and n ~= OTHER then
-            return why .. ", where " .. what .. " changes what find finds (" .. pat .. ")"
-          end
-        end
+      local safe = false
+      for _, pat in ipairs(scope.names or {}) do
+        if self:harmless(pat, scope.files) then safe = true end
+      end
+      if not safe then
+        local named = scope.names and " (-name " .. table.concat(scope.names, " -name ") .. ")" or ""
+        return why .. ", where " .. what .. " changes what find finds" .. named
       end
     end
   end
@@ -1002,6 +1051,16 @@ function Guard:output(cmd)
   end
 end
 
+-- Programs find -exec may run on what it finds without changing it.
+local FIND_READERS = {}
+for _, n in ipairs({ "cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "ls", "stat", "file", "wc",
+                     "md5sum", "sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum", "echo", "printf", "du",
+                     "test", "[", "basename", "dirname", "readlink", "realpath", "diff", "cmp", "od", "xxd",
+                     "hexdump", "strings", "less", "more", "jq", "true", "false", "nm", "objdump", "readelf",
+                     "ldd", "tar" }) do
+  FIND_READERS[n] = true
+end
+
 -- command says why one command of the line needs asking, or nil.
 function Guard:command(cmd, finds)
   local n = cmd.name
@@ -1010,6 +1069,12 @@ function Guard:command(cmd, finds)
   -- The commands find -exec runs change what find finds, named {};
   -- those xargs runs get their arguments from its input.
   local by_find, by_xargs = #finds > 0 and has(cmd.wrapped_by, "find"), has(cmd.wrapped_by, "xargs")
+  -- A program find runs that is not known to only read may change what
+  -- find finds, named {} or not (a script, a wrapper).
+  if by_find and not FIND_READERS[n] then
+    why = self:found(finds[#finds], "find running " .. n)
+    if why then return why end
+  end
   if by_find or by_xargs then
     local stand_in = by_find and FOUND or INPUT
     local argv, paths = {}, {}
@@ -1060,8 +1125,7 @@ function Guard:line(cmds)
   local finds = {}
   for _, cmd in ipairs(cmds) do
     if cmd.name == "find" then
-      local starts, names = find_scope(cmd)
-      finds[#finds + 1] = { starts = starts, names = names }
+      finds[#finds + 1] = find_scope(cmd)
     end
     local why = self:command(cmd, finds)
     if why then return why end
