@@ -1061,6 +1061,50 @@ for _, n in ipairs({ "cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "ls"
   FIND_READERS[n] = true
 end
 
+-- Programs that stop processes by pid or name, and service managers:
+-- stopping hookhost's auto server lets the agent bind its socket.
+local KILLERS = { kill = true, pkill = true, killall = true, skill = true, slay = true, killall5 = false }
+local SERVICES = { systemctl = true, service = true, launchctl = true, ["rc-service"] = true, sv = true }
+
+-- stopper says why a command that stops processes needs asking: one of
+-- its words (a name, a pattern, a substitution finding a pid) names
+-- hookhost.
+local function stopper(cmd)
+  if not (KILLERS[cmd.name] or SERVICES[cmd.name]) then return nil end
+  for i = 2, #cmd.argv do
+    if cmd.argv[i]:lower():find("hookhost", 1, true) then
+      return "hookhost's processes (" .. cmd.name .. " " .. cmd.argv[i] .. "), which decide what the guardrails answer"
+    end
+  end
+end
+
+-- The socket directory's spellings the pack resolves: the variables a
+-- shell would put there, then the directory itself.
+local SOCKET_VARS = { { "%${xdg_runtime_dir[^}]*}", "/run/user/0" }, { "%$xdg_runtime_dir", "/run/user/0" },
+                      { "%${tmpdir[^}]*}", "/tmp" }, { "%$tmpdir", "/tmp" }, { "%$%(id %-u%)", "0" },
+                      { "%${e?uid}", "0" }, { "%$e?uid", "0" }, { "`id %-u`", "0" } }
+local SOCKET_DIRS = { "/run/user/%d+/hookhost$", "/run/user/%d+/hookhost[^%w._-]", "/hookhost%-%d+$",
+                      "/hookhost%-%d+[^%w._-]" }
+-- Programs that may name the socket directory without touching it.
+local SOCKET_READERS = { ls = true, stat = true, file = true, test = true, ["["] = true, echo = true,
+                         printf = true, readlink = true, realpath = true }
+
+-- socket says why a command whose words name the auto server's socket
+-- directory needs asking: any program may bind a socket there (socat
+-- UNIX-LISTEN:…, nc -lU …) and answer in hookhost's place.
+local function socket(cmd)
+  if SOCKET_READERS[cmd.name] then return nil end
+  for i = 2, #cmd.argv do
+    local w = cmd.argv[i]:lower()
+    for _, v in ipairs(SOCKET_VARS) do w = w:gsub(v[1], v[2]) end
+    for _, pat in ipairs(SOCKET_DIRS) do
+      if w:find(pat) then
+        return "hookhost's auto-server socket directory (" .. cmd.name .. " " .. cmd.argv[i] .. ")"
+      end
+    end
+  end
+end
+
 -- command says why one command of the line needs asking, or nil.
 function Guard:command(cmd, finds)
   local n = cmd.name
@@ -1101,6 +1145,8 @@ function Guard:command(cmd, finds)
       return nil
     end
   end
+  why = stopper(cmd) or socket(cmd)
+  if why then return why end
   if COPIERS[n] then why = self:copy(cmd)
   elseif CHANGERS[n] ~= nil or MODERS[n] then why = self:changer(cmd)
   elseif n == "sed" or n == "perl" or n == "ruby" then why = self:inplace(cmd) or (n == "sed" and self:script(cmd))
