@@ -69,6 +69,10 @@ local PROTECTED = {
   { "/%.copilot/hooks/", "Copilot's hooks" },
   { "/%.picoclaw/config%.json$", "PicoClaw's settings" },
   { "/hookhost%.ya?ml$", "hookhost's configuration" },
+  { "/%.config/hookhost$", "hookhost's configuration" },
+  { "/%.config/hookhost/", "hookhost's configuration" },
+  { "^/etc/hookhost$", "hookhost's configuration" },
+  { "^/etc/hookhost/", "hookhost's configuration" },
   { "/hooks%.d$", "the guardrails" },
   { "/hooks%.d/", "the guardrails" },
   -- A command hook trusts its caches: a forged event cache hides a file's
@@ -102,6 +106,7 @@ local HOLDER_PATHS = { ["/"] = true, ["/tmp"] = true, ["/run"] = true, ["/run/us
                        ["/library"] = true, ["/library/application support"] = true }
 -- The user's cache and runtime directories, which hold hookhost's.
 local HOLDER_PATTERNS = { "^~[^/]*/%.cache$", "^/home/[^/]+/%.cache$", "^/root/%.cache$",
+                          "^~[^/]*/%.config$", "^/home/[^/]+/%.config$", "^/root/%.config$",
                           "^~[^/]*/library$", "^~[^/]*/library/caches$", "^/users/[^/]+/library$",
                           "^/users/[^/]+/library/caches$", "^/run/user/%d+$" }
 
@@ -111,7 +116,7 @@ local HOLDER_PATTERNS = { "^~[^/]*/%.cache$", "^/home/[^/]+/%.cache$", "^/root/%
 local NAMES = { ".claude", "settings.json", "settings.local.json", "hooks", "managed-settings.json",
                 "claude-code", "claudecode", ".gemini", "gemini-cli", ".codex", "hooks.json",
                 "config.toml", ".cursor", ".github", ".copilot", ".picoclaw", "config.json",
-                "hookhost.yaml", "hookhost.yml", "hooks.d", "hookhost", "hookhost-0", "events-v1.json",
+                "hookhost.yaml", "hookhost.yml", "hooks.d", "hookhost", ".config", "etc", "hookhost-0", "events-v1.json",
                 "programs-v1", ".cache", "caches", "library", "application support", "tmp", "run",
                 "user", "0", "x.lua", "x.star", "hook.md", "x_test.yaml", "x.yaml", "x.json", "x.md" }
 -- The extensions of the files a hooks directory's loader and packs read.
@@ -150,6 +155,16 @@ local function new_guard(ctx, cwd)
   g.cwd = g.root or "."
   local dir = ctx.config.hooks_dir
   if type(dir) == "string" and dir:sub(1, 1) == "/" then g.hooks_dir = path.clean(dir):lower() end
+  -- config_files: more configuration files or directories in use
+  -- (absolute or ~), guarded like hookhost.yaml.
+  g.configs = {}
+  if type(ctx.config.config_files) == "table" then
+    for _, c in ipairs(ctx.config.config_files) do
+      if type(c) == "string" and (c:sub(1, 1) == "/" or c:sub(1, 1) == "~") then
+        g.configs[#g.configs + 1] = g:absolute(c):lower()
+      end
+    end
+  end
   return g
 end
 
@@ -200,6 +215,12 @@ function Guard:place(abs, holder)
   end
   if self.hooks_dir and low:sub(1, 1) == "/" and path.is_within(self.hooks_dir, low) then
     return "the guardrails"
+  end
+  for _, c in ipairs(self.configs) do
+    if low == c or low:sub(1, #c + 1) == c .. "/" then return "hookhost's configuration" end
+    if holder and (c:sub(1, #low + 1) == low .. "/" or low == "/") then
+      return "a directory holding hookhost's configuration"
+    end
   end
   local extra = self.ctx.config.protect
   if type(extra) == "table" then
@@ -388,6 +409,11 @@ local VALUED = {
   awk = { "fvF", {} }, gawk = { "fvFeiEl", {} }, mawk = { "fvF", {} }, nawk = { "fvF", {} },
   setfacl = { "mMxX", { "modify", "modify-file", "remove", "remove-file", "set", "set-file" } },
   sponge = { "", {} },
+  scp = { "cDFiJloPSX", {} },
+  sftp = { "BbcDFiJloPRSsX", {} },
+  ["kubectl cp"] = { "cn", { "container", "namespace", "retries" } },
+  yq = { "Iops", { "indent", "output-format", "input-format", "split-exp" } },
+  fallocate = { "ol", { "offset", "length" } },
 }
 
 -- args splits a command's words after its name into operands and the
@@ -436,6 +462,8 @@ end
 local function base(p) return p:match("([^/]*)/*$") or p end
 
 -- Each check below returns why the command needs asking, or nil.
+-- Copiers whose operands may be remote (host:path, container:path).
+local REMOTE_COPY = { rsync = true, scp = true, ["docker cp"] = true, ["kubectl cp"] = true }
 -- copy checks cp, mv, install, ln and rsync: the destination, and each
 -- source's name in it when the destination is a directory. mv also
 -- takes its sources away.
@@ -460,7 +488,7 @@ function Guard:copy(cmd)
       sources = { unpack(ops, 1, #ops - 1) }
     end
   end
-  if cmd.name == "rsync" and dest:match("^[^/]*:") then return nil end -- a remote destination
+  if REMOTE_COPY[cmd.name] and dest:match("^[^/]*:") then return nil end -- a remote destination
   if cmd.name == "mv" then
     for _, s in ipairs(sources) do
       local why = self:check(s.word, true)
@@ -488,8 +516,15 @@ function Guard:copy(cmd)
     local contents = raw:match("/%.?$") ~= nil and (cmd.name == "rsync" or raw:sub(-1) == ".")
     if contents or name == "." or name == "" or name == ".." or is_dynamic(name) then
       why = self:into(dest, cmd.name)
-    elseif cmd.name == "rsync" and w:match("^[^/]*:") then
-      why = self:into(dest, cmd.name)
+    elseif REMOTE_COPY[cmd.name] and w:match("^[^/]*:") then
+      -- host:path, container:path: the file keeps the remote path's name.
+      local rname = base(w:match("^[^/]*:(.*)$"))
+      if cmd.name == "rsync" or rname == "" or rname == "." or rname == ".." or rname == "~"
+          or is_glob(rname) or is_dynamic(rname) then
+        why = self:into(dest, cmd.name)
+      else
+        why = self:check(dest .. "/" .. rname, true)
+      end
     else
       why = self:check(dest .. "/" .. name, true)
     end
@@ -508,7 +543,7 @@ local CHANGERS = { rm = true, unlink = true, rmdir = true, shred = true, truncat
                    vim = false, nvim = false, nano = false, emacs = false, code = false,
                    gzip = true, gunzip = true, bzip2 = true, bunzip2 = true, xz = true, unxz = true,
                    zstd = true, unzstd = true, srm = true, sudoedit = false, mount = true,
-                   umount = true }
+                   umount = true, fallocate = false }
 local COMPRESSORS = { gzip = "", bzip2 = "", xz = "", zstd = "", gunzip = "un", bunzip2 = "un",
                       unxz = "un", unzstd = "un" }
 -- Programs whose first operand is a mode or owner, not a file.
@@ -635,6 +670,20 @@ function Guard:download(cmd)
     end
   end
   if not remote_name or (named and curl) then return nil end
+  -- wget -x saves under the URL's path (after its host unless -nH).
+  if not curl and not named and (shell.has_flag(cmd, "x", "force-directories")
+      or shell.has_flag(cmd, "", "protocol-directories")) then
+    for _, u in ipairs(urls(cmd)) do
+      local host, p = u:gsub("[?#].*$", ""):match("^%a[%w+.-]*://([^/]*)(.*)$")
+      local why
+      if not host or shell.has_flag(cmd, "", "cut-dirs") or is_dynamic(u) then
+        why = self:into(dir, "wget -x")
+      else
+        why = self:check(dir .. "/" .. p, true) or self:check(dir .. "/" .. host .. "/" .. p, true)
+      end
+      if why then return why end
+    end
+  end
   if not curl and named then return nil end
   local recursive = not curl and (shell.has_flag(cmd, "r", "recursive") or shell.has_flag(cmd, "m", "mirror"))
   for _, u in ipairs(urls(cmd)) do
@@ -809,6 +858,21 @@ function Guard:git(cmd)
     for _, p in ipairs(operands_in()) do
       local why = self:check(p, true)
       if why then return why end
+    end
+  elseif sub == "stash" then
+    -- git stash -u/-a removes the untracked files it saves; any stash
+    -- of a path puts back its committed version.
+    local act = rest.argv[2]
+    if act ~= nil and act:sub(1, 1) ~= "-" and act ~= "push" and act ~= "save" then return nil end
+    local untracked = shell.has_flag(rest, "u", "include-untracked") or shell.has_flag(rest, "a", "all")
+    local ops = {}
+    for _, p in ipairs(operands_in()) do
+      if p ~= "push" and p ~= "save" then ops[#ops + 1] = p end
+    end
+    if #ops == 0 and untracked then ops = { dir } end
+    for _, p in ipairs(ops) do
+      local why = self:check(p, untracked)
+      if why then return why .. (untracked and ", where git stash removes untracked files" or "") end
     end
   elseif sub == "checkout" or sub == "restore" then
     -- They put back committed versions: only a protected path named
@@ -1033,7 +1097,100 @@ end
 
 local TAR = { tar = true, bsdtar = true, gtar = true, unzip = true, ["7z"] = true, ["7za"] = true,
               ["7zr"] = true, cpio = true }
-local COPIERS = { cp = true, mv = true, install = true, ln = true, rsync = true }
+local COPIERS = { cp = true, mv = true, install = true, ln = true, rsync = true, scp = true }
+
+-- container_cp turns docker cp, docker container cp, podman cp and
+-- kubectl cp into a copy whose operands may be container:path.
+local CONTAINERS = { docker = true, podman = true, nerdctl = true, kubectl = true }
+local function container_cp(cmd)
+  if not CONTAINERS[cmd.name] then return nil end
+  local i = 2
+  if cmd.argv[2] == "container" then i = 3 end
+  if cmd.argv[i] ~= "cp" then return nil end
+  local name = cmd.name == "kubectl" and "kubectl cp" or "docker cp"
+  return { name = name, argv = { name, unpack(cmd.argv, i + 1) }, paths = { {}, unpack(cmd.paths, i + 1) },
+           redirects = {}, calls = {}, lang = "", code = "", wrapped_by = {} }
+end
+
+-- sftp checks where sftp host:path [LOCAL] saves; a session that reads
+-- its commands (-b, standard input) may get any file into the working
+-- directory.
+function Guard:sftp(cmd)
+  local ops = args(cmd)
+  if #ops >= 2 then
+    local dest = ops[#ops].word
+    local name = base(ops[1].word:match("^[^/]*:(.*)$") or "")
+    local why = self:check(dest, true)
+    if why or name == "" or is_glob(name) or is_dynamic(name) then return why end
+    return self:check(dest .. "/" .. name, true)
+  end
+  local remote = ops[1] and ops[1].word:match("^[^/]*:(.+)$")
+  if remote and not is_glob(remote) and not is_dynamic(remote) and base(remote) ~= "" then
+    return self:check(base(remote), true)
+  end
+  return self:into(".", "sftp")
+end
+
+-- rclone checks the local paths a writing subcommand names: all of them
+-- but a copy's source, each a place it writes files of unseen names
+-- into (or deletes, or mounts over).
+local RCLONE_WRITES = { copy = "skip", copyto = "skip", copyurl = "skip", sync = "skip", move = "all",
+                        moveto = "all", bisync = "all", delete = "all", deletefile = "all", purge = "all",
+                        rmdir = "all", rmdirs = "all", mkdir = "all", touch = "all", mount = "all",
+                        nfsmount = "all", dedupe = "all", cleanup = "all", settier = "all" }
+function Guard:rclone(cmd)
+  local ops = {}
+  for i = 2, #cmd.argv do
+    if cmd.argv[i]:sub(1, 1) ~= "-" then ops[#ops + 1] = cmd.paths[i] and cmd.paths[i].path or cmd.argv[i] end
+  end
+  local mode = RCLONE_WRITES[ops[1] or ""]
+  if not mode then return nil end
+  for j = mode == "skip" and 3 or 2, #ops do
+    if not ops[j]:match("^[%w_.-]*:") then
+      local why = self:into(ops[j], "rclone " .. ops[1])
+      if why then return why end
+    end
+  end
+end
+
+-- aria2c checks where it saves: -d DIR (default the working directory)
+-- and -o NAME, else each URL's name; input files, torrents and
+-- metalinks name files it cannot see.
+function Guard:aria2c(cmd)
+  local dir, out, blind = ".", nil, false
+  for _, kv in ipairs(values(cmd, "dioTMsxjk")) do
+    local k, v = kv[1], kv[2]
+    if (k == "-d" or k == "--dir") and v then dir = v
+    elseif (k == "-o" or k == "--out") and v then out = v
+    elseif k == "-i" or k == "--input-file" or k == "-T" or k == "--torrent-file" or k == "-M"
+        or k == "--metalink-file" then blind = true
+    end
+  end
+  if out then return self:check(dir .. "/" .. out, true) end
+  local us = urls(cmd)
+  if blind or #us == 0 then return self:into(dir, "aria2c") end
+  for _, u in ipairs(us) do
+    local n = url_name(u)
+    local why
+    if n and not u:lower():match("%.torrent$") and not u:lower():match("%.meta4?$")
+        and not u:lower():match("%.metalink$") then
+      why = self:check(dir .. "/" .. n, true)
+    else
+      why = self:into(dir, "aria2c")
+    end
+    if why then return why end
+  end
+end
+
+-- yq checks yq -i: it rewrites each file it names (the expression is no
+-- file, and checking it too costs nothing).
+function Guard:yq(cmd)
+  if not shell.has_flag(cmd, "i", "inplace") then return nil end
+  for _, o in ipairs(args(cmd)) do
+    local why = self:check(o.word, false)
+    if why then return why end
+  end
+end
 
 -- output checks the option most programs write a file with (sort -o,
 -- openssl -out, pandoc --output=, gpg -o, …): its value is a target.
@@ -1147,7 +1304,13 @@ function Guard:command(cmd, finds)
   end
   why = stopper(cmd) or socket(cmd)
   if why then return why end
-  if COPIERS[n] then why = self:copy(cmd)
+  local ccp = container_cp(cmd)
+  if ccp then why = self:copy(ccp)
+  elseif COPIERS[n] then why = self:copy(cmd)
+  elseif n == "sftp" then why = self:sftp(cmd)
+  elseif n == "rclone" then why = self:rclone(cmd)
+  elseif n == "aria2c" then why = self:aria2c(cmd)
+  elseif n == "yq" then why = self:yq(cmd)
   elseif CHANGERS[n] ~= nil or MODERS[n] then why = self:changer(cmd)
   elseif n == "sed" or n == "perl" or n == "ruby" then why = self:inplace(cmd) or (n == "sed" and self:script(cmd))
   elseif AWKS[n] then why = self:script(cmd)
