@@ -19,7 +19,9 @@
 -- it cannot resolve (a variable, a substitution, a cd it cannot follow,
 -- an archive's or a patch's unseen file names in a place that holds
 -- protected files) asks too, and so does interpreter code (python -c,
--- node -e, …) that names a protected place. Reading passes.
+-- node -e, …) that names a protected place. Stopping hookhost's
+-- processes, and any program naming the auto server's socket directory
+-- (which could bind an impostor there), ask as well. Reading passes.
 --
 -- Settings (ctx.config): see HOOK.md, which holds their defaults.
 local shell = require("shell")
