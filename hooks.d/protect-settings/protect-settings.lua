@@ -1225,15 +1225,80 @@ end
 local KILLERS = { kill = true, pkill = true, killall = true, skill = true, slay = true, killall5 = false }
 local SERVICES = { systemctl = true, service = true, launchctl = true, ["rc-service"] = true, sv = true }
 
+-- What pkill -f matches a pattern against for the auto server: its
+-- command line (the program's path, serve, the socket, the directory).
+local SERVER_LINE = "/usr/local/bin/hookhost serve --listen unix:/run/user/0/hookhost/serve-0.sock"
+  .. " --dir /work/project/hooks.d"
+
+-- ere_finds says whether an extended regular expression could match in
+-- s. Lua patterns read . * + ? ^ $ [ ] alike; a pattern with anything
+-- else (| ( ) { } \, a class Lua cannot read) is taken to match.
+local function ere_finds(re, s, whole)
+  if re:find("[|(){}\\]") then return true end
+  local lua = re:gsub("[%%%-]", "%%%0")
+  if whole then lua = "^" .. lua:gsub("^%^", ""):gsub("%$$", "") .. "$" end
+  local ok, hit = pcall(string.find, s, lua)
+  return not ok or hit ~= nil
+end
+
+-- first_operand returns a program's first operand, skipping options and
+-- the values of the short (and long) options that take one.
+local function first_operand(cmd, short, long)
+  local i = 2
+  while i <= #cmd.argv do
+    local a = cmd.argv[i]
+    if a == "--" then return cmd.argv[i + 1] end
+    if a:sub(1, 1) ~= "-" or a == "-" then return a end
+    if (#a == 2 and short:find(a:sub(2, 2), 1, true)) or (long[a] and not a:find("=", 1, true)) then
+      i = i + 1
+    end
+    i = i + 1
+  end
+end
+
+local PKILL_LONG = { ["--signal"] = true, ["--ns"] = true, ["--nslist"] = true, ["--pidfile"] = true,
+                     ["--group"] = true, ["--pgroup"] = true, ["--parent"] = true, ["--session"] = true,
+                     ["--terminal"] = true, ["--euid"] = true, ["--uid"] = true, ["--delimiter"] = true }
+local KILLALL_LONG = { ["--user"] = true, ["--signal"] = true, ["--older-than"] = true,
+                       ["--younger-than"] = true, ["--ns"] = true, ["--context"] = true }
+
 -- stopper says why a command that stops processes needs asking: one of
 -- its words (a name, a pattern, a substitution finding a pid) names
--- hookhost.
+-- hookhost, pkill's or killall -r's pattern could match the auto
+-- server, or it stops every process of a user (pkill -u me).
 local function stopper(cmd)
-  if not (KILLERS[cmd.name] or SERVICES[cmd.name]) then return nil end
+  local n = cmd.name
+  if not (KILLERS[n] or SERVICES[n]) then return nil end
   for i = 2, #cmd.argv do
     if cmd.argv[i]:lower():find("hookhost", 1, true) then
-      return "hookhost's processes (" .. cmd.name .. " " .. cmd.argv[i] .. "), which decide what the guardrails answer"
+      return "hookhost's processes (" .. n .. " " .. cmd.argv[i] .. "), which decide what the guardrails answer"
     end
+  end
+  local pat, regex, subject, whole, fold
+  if n == "pkill" then
+    pat, regex = first_operand(cmd, "dgGPstuUF", PKILL_LONG), true
+    subject = shell.has_flag(cmd, "f", "full") and SERVER_LINE or "hookhost"
+    whole, fold = shell.has_flag(cmd, "x", "exact"), shell.has_flag(cmd, "i", "ignore-case")
+  elseif n == "killall" then
+    pat, regex, subject = first_operand(cmd, "usoyZn", KILLALL_LONG), shell.has_flag(cmd, "r", "regexp"), "hookhost"
+    whole, fold = false, shell.has_flag(cmd, "I", "ignore-case")
+  else
+    return nil
+  end
+  if pat == nil then
+    if shell.has_flag(cmd, "u", "user") or shell.has_flag(cmd, "U", "uid") or shell.has_flag(cmd, "", "euid")
+        or shell.has_flag(cmd, "g", "pgroup") or shell.has_flag(cmd, "G", "group") then
+      return "hookhost's processes, among every process " .. n .. " stops (" .. table.concat(cmd.argv, " ") .. ")"
+    end
+    return nil
+  end
+  if is_dynamic(pat) then
+    return "processes named only at run time (" .. n .. " " .. pat .. "), which may be hookhost's"
+  end
+  if not regex then return nil end
+  if fold then pat = pat:lower() end
+  if ere_finds(pat, subject, whole) then
+    return "hookhost's processes, which " .. n .. " " .. pat .. " matches"
   end
 end
 
