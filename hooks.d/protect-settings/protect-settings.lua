@@ -1210,6 +1210,19 @@ function Guard:output(cmd)
   end
 end
 
+-- writes_file reports whether a command redirects its output into a
+-- file (sh -c 'cat /dev/null > {}' under find -exec).
+local function writes_file(cmd)
+  for _, r in ipairs(cmd.redirects) do
+    local op, t = r.op, r.target
+    if (op == ">" or op == ">>" or op == ">|" or op == "&>" or op == "&>>" or op == "<>")
+        and t ~= "/dev/null" and t ~= "/dev/stdout" and t ~= "/dev/stderr" then
+      return true
+    end
+  end
+  return false
+end
+
 -- Programs find -exec may run on what it finds without changing it.
 local FIND_READERS = {}
 for _, n in ipairs({ "cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "ls", "stat", "file", "wc",
@@ -1339,7 +1352,7 @@ function Guard:command(cmd, finds)
   local by_find, by_xargs = #finds > 0 and has(cmd.wrapped_by, "find"), has(cmd.wrapped_by, "xargs")
   -- A program find runs that is not known to only read may change what
   -- find finds, named {} or not (a script, a wrapper).
-  if by_find and not FIND_READERS[n] then
+  if by_find and (not FIND_READERS[n] or writes_file(cmd)) then
     why = self:found(finds[#finds], "find running " .. n)
     if why then return why end
   end
