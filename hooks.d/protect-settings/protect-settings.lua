@@ -1332,7 +1332,7 @@ local SOCKET_READERS = { ls = true, stat = true, file = true, test = true, ["["]
 local function socket(cmd)
   if SOCKET_READERS[cmd.name] then return nil end
   for i = 2, #cmd.argv do
-    local w = cmd.argv[i]:lower()
+    local w = cmd.argv[i]:lower():gsub("[\"']", "")
     for _, v in ipairs(SOCKET_VARS) do w = w:gsub(v[1], v[2]) end
     for _, pat in ipairs(SOCKET_DIRS) do
       if w:find(pat) then
