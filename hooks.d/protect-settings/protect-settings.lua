@@ -1240,8 +1240,8 @@ local SERVICES = { systemctl = true, service = true, launchctl = true, ["rc-serv
 
 -- What pkill -f matches a pattern against for the auto server: its
 -- command line (the program's path, serve, the socket, the directory).
-local SERVER_LINE = "/usr/local/bin/hookhost serve --listen unix:/run/user/0/hookhost/serve-0.sock"
-  .. " --dir /work/project/hooks.d"
+local SERVER_LINE = "/usr/local/bin/hookhost serve --http unix:/run/user/0/hookhost/serve-0.sock"
+  .. " --idle-exit 10m0s --dir hooks.d --strict"
 
 -- ere_finds says whether an extended regular expression could match in
 -- s. Lua patterns read . * + ? ^ $ [ ] alike; a pattern with anything
@@ -1320,8 +1320,12 @@ end
 local SOCKET_VARS = { { "%${xdg_runtime_dir[^}]*}", "/run/user/0" }, { "%$xdg_runtime_dir", "/run/user/0" },
                       { "%${tmpdir[^}]*}", "/tmp" }, { "%$tmpdir", "/tmp" }, { "%$%(id %-u%)", "0" },
                       { "%${e?uid}", "0" }, { "%$e?uid", "0" }, { "`id %-u`", "0" } }
-local SOCKET_DIRS = { "/run/user/%d+/hookhost$", "/run/user/%d+/hookhost[^%w._-]", "/hookhost%-%d+$",
-                      "/hookhost%-%d+[^%w._-]" }
+-- hookhost-UID sits in the temporary directory: /tmp, macOS's
+-- /var/folders/…/T, or wherever $TMPDIR points (then known by the
+-- socket in it). A branch named feature/hookhost-15 is none of these.
+local SOCKET_DIRS = { "/run/user/%d+/hookhost$", "/run/user/%d+/hookhost[^%w._-]", "^[^/]*/tmp/hookhost%-%d+$",
+                      "^[^/]*/tmp/hookhost%-%d+[^%w._-]", "/t/hookhost%-%d+$", "/t/hookhost%-%d+[^%w._-]",
+                      "hookhost%-%d+/[^/]*%.sock" }
 -- Programs that may name the socket directory without touching it.
 local SOCKET_READERS = { ls = true, stat = true, file = true, test = true, ["["] = true, echo = true,
                          printf = true, readlink = true, realpath = true }
