@@ -1248,6 +1248,8 @@ local SERVER_LINE = "/usr/local/bin/hookhost serve --http unix:/run/user/0/hookh
 -- else (| ( ) { } \, a class Lua cannot read) is taken to match.
 local function ere_finds(re, s, whole)
   if re:find("[|(){}\\]") then return true end
+  -- Many repeats could make the match backtrack past the hook's deadline.
+  if select(2, re:gsub("[%*%+%?]", "")) > 4 then return true end
   local lua = re:gsub("[%%%-]", "%%%0")
   if whole then lua = "^" .. lua:gsub("^%^", ""):gsub("%$$", "") .. "$" end
   local ok, hit = pcall(string.find, s, lua)
