@@ -681,6 +681,7 @@ function Guard:download(cmd)
       if not host or shell.has_flag(cmd, "", "cut-dirs") or is_dynamic(u) then
         why = self:into(dir, "wget -x")
       else
+        if p == "" or p:sub(-1) == "/" then p = p .. "index.html" end -- what a directory is saved as
         why = self:check(dir .. "/" .. p, true) or self:check(dir .. "/" .. host .. "/" .. p, true)
       end
       if why then return why end
