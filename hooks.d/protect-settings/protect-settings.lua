@@ -218,10 +218,15 @@ function Guard:place(abs, holder)
   if self.hooks_dir and low:sub(1, 1) == "/" and path.is_within(self.hooks_dir, low) then
     return "the guardrails"
   end
+  -- A home directory spelled out is ~ to a config_files entry.
+  local home = low:gsub("^/home/[^/]+", "~", 1):gsub("^/users/[^/]+", "~", 1)
+  if home:sub(1, 6) == "/root/" or home == "/root" then home = "~" .. home:sub(6) end
   for _, c in ipairs(self.configs) do
-    if low == c or low:sub(1, #c + 1) == c .. "/" then return "hookhost's configuration" end
-    if holder and (c:sub(1, #low + 1) == low .. "/" or low == "/") then
-      return "a directory holding hookhost's configuration"
+    for _, l in ipairs({ low, home }) do
+      if l == c or l:sub(1, #c + 1) == c .. "/" then return "hookhost's configuration" end
+      if holder and (c:sub(1, #l + 1) == l .. "/" or l == "/") then
+        return "a directory holding hookhost's configuration"
+      end
     end
   end
   local extra = self.ctx.config.protect
