@@ -19,7 +19,9 @@
 -- it cannot resolve (a variable, a substitution, a cd it cannot follow,
 -- an archive's or a patch's unseen file names in a place that holds
 -- protected files) asks too, and so does interpreter code (python -c,
--- node -e, …) that names a protected place. Reading passes.
+-- node -e, …) that names a protected place. Stopping hookhost's
+-- processes, and any program naming the auto server's socket directory
+-- (which could bind an impostor there), ask as well. Reading passes.
 --
 -- Settings (ctx.config): see HOOK.md, which holds their defaults.
 local shell = require("shell")
@@ -69,6 +71,10 @@ local PROTECTED = {
   { "/%.copilot/hooks/", "Copilot's hooks" },
   { "/%.picoclaw/config%.json$", "PicoClaw's settings" },
   { "/hookhost%.ya?ml$", "hookhost's configuration" },
+  { "/%.config/hookhost$", "hookhost's configuration" },
+  { "/%.config/hookhost/", "hookhost's configuration" },
+  { "^/etc/hookhost$", "hookhost's configuration" },
+  { "^/etc/hookhost/", "hookhost's configuration" },
   { "/hooks%.d$", "the guardrails" },
   { "/hooks%.d/", "the guardrails" },
   -- A command hook trusts its caches: a forged event cache hides a file's
@@ -102,6 +108,7 @@ local HOLDER_PATHS = { ["/"] = true, ["/tmp"] = true, ["/run"] = true, ["/run/us
                        ["/library"] = true, ["/library/application support"] = true }
 -- The user's cache and runtime directories, which hold hookhost's.
 local HOLDER_PATTERNS = { "^~[^/]*/%.cache$", "^/home/[^/]+/%.cache$", "^/root/%.cache$",
+                          "^~[^/]*/%.config$", "^/home/[^/]+/%.config$", "^/root/%.config$",
                           "^~[^/]*/library$", "^~[^/]*/library/caches$", "^/users/[^/]+/library$",
                           "^/users/[^/]+/library/caches$", "^/run/user/%d+$" }
 
@@ -111,7 +118,7 @@ local HOLDER_PATTERNS = { "^~[^/]*/%.cache$", "^/home/[^/]+/%.cache$", "^/root/%
 local NAMES = { ".claude", "settings.json", "settings.local.json", "hooks", "managed-settings.json",
                 "claude-code", "claudecode", ".gemini", "gemini-cli", ".codex", "hooks.json",
                 "config.toml", ".cursor", ".github", ".copilot", ".picoclaw", "config.json",
-                "hookhost.yaml", "hookhost.yml", "hooks.d", "hookhost", "hookhost-0", "events-v1.json",
+                "hookhost.yaml", "hookhost.yml", "hooks.d", "hookhost", ".config", "etc", "hookhost-0", "events-v1.json",
                 "programs-v1", ".cache", "caches", "library", "application support", "tmp", "run",
                 "user", "0", "x.lua", "x.star", "hook.md", "x_test.yaml", "x.yaml", "x.json", "x.md" }
 -- The extensions of the files a hooks directory's loader and packs read.
@@ -150,6 +157,16 @@ local function new_guard(ctx, cwd)
   g.cwd = g.root or "."
   local dir = ctx.config.hooks_dir
   if type(dir) == "string" and dir:sub(1, 1) == "/" then g.hooks_dir = path.clean(dir):lower() end
+  -- config_files: more configuration files or directories in use
+  -- (absolute or ~), guarded like hookhost.yaml.
+  g.configs = {}
+  if type(ctx.config.config_files) == "table" then
+    for _, c in ipairs(ctx.config.config_files) do
+      if type(c) == "string" and (c:sub(1, 1) == "/" or c:sub(1, 1) == "~") then
+        g.configs[#g.configs + 1] = g:absolute(c):lower()
+      end
+    end
+  end
   return g
 end
 
@@ -200,6 +217,17 @@ function Guard:place(abs, holder)
   end
   if self.hooks_dir and low:sub(1, 1) == "/" and path.is_within(self.hooks_dir, low) then
     return "the guardrails"
+  end
+  -- A home directory spelled out is ~ to a config_files entry.
+  local home = low:gsub("^/home/[^/]+", "~", 1):gsub("^/users/[^/]+", "~", 1)
+  if home:sub(1, 6) == "/root/" or home == "/root" then home = "~" .. home:sub(6) end
+  for _, c in ipairs(self.configs) do
+    for _, l in ipairs({ low, home }) do
+      if l == c or l:sub(1, #c + 1) == c .. "/" then return "hookhost's configuration" end
+      if holder and (c:sub(1, #l + 1) == l .. "/" or l == "/") then
+        return "a directory holding hookhost's configuration"
+      end
+    end
   end
   local extra = self.ctx.config.protect
   if type(extra) == "table" then
@@ -388,6 +416,11 @@ local VALUED = {
   awk = { "fvF", {} }, gawk = { "fvFeiEl", {} }, mawk = { "fvF", {} }, nawk = { "fvF", {} },
   setfacl = { "mMxX", { "modify", "modify-file", "remove", "remove-file", "set", "set-file" } },
   sponge = { "", {} },
+  scp = { "cDFiJloPSX", {} },
+  sftp = { "BbcDFiJloPRSsX", {} },
+  ["kubectl cp"] = { "cn", { "container", "namespace", "retries" } },
+  yq = { "Iops", { "indent", "output-format", "input-format", "split-exp" } },
+  fallocate = { "ol", { "offset", "length" } },
 }
 
 -- args splits a command's words after its name into operands and the
@@ -436,6 +469,8 @@ end
 local function base(p) return p:match("([^/]*)/*$") or p end
 
 -- Each check below returns why the command needs asking, or nil.
+-- Copiers whose operands may be remote (host:path, container:path).
+local REMOTE_COPY = { rsync = true, scp = true, ["docker cp"] = true, ["kubectl cp"] = true }
 -- copy checks cp, mv, install, ln and rsync: the destination, and each
 -- source's name in it when the destination is a directory. mv also
 -- takes its sources away.
@@ -460,7 +495,7 @@ function Guard:copy(cmd)
       sources = { unpack(ops, 1, #ops - 1) }
     end
   end
-  if cmd.name == "rsync" and dest:match("^[^/]*:") then return nil end -- a remote destination
+  if REMOTE_COPY[cmd.name] and dest:match("^[^/]*:") then return nil end -- a remote destination
   if cmd.name == "mv" then
     for _, s in ipairs(sources) do
       local why = self:check(s.word, true)
@@ -488,8 +523,15 @@ function Guard:copy(cmd)
     local contents = raw:match("/%.?$") ~= nil and (cmd.name == "rsync" or raw:sub(-1) == ".")
     if contents or name == "." or name == "" or name == ".." or is_dynamic(name) then
       why = self:into(dest, cmd.name)
-    elseif cmd.name == "rsync" and w:match("^[^/]*:") then
-      why = self:into(dest, cmd.name)
+    elseif REMOTE_COPY[cmd.name] and w:match("^[^/]*:") then
+      -- host:path, container:path: the file keeps the remote path's name.
+      local rname = base(w:match("^[^/]*:(.*)$"))
+      if cmd.name == "rsync" or rname == "" or rname == "." or rname == ".." or rname == "~"
+          or is_glob(rname) or is_dynamic(rname) then
+        why = self:into(dest, cmd.name)
+      else
+        why = self:check(dest .. "/" .. rname, true)
+      end
     else
       why = self:check(dest .. "/" .. name, true)
     end
@@ -508,15 +550,29 @@ local CHANGERS = { rm = true, unlink = true, rmdir = true, shred = true, truncat
                    vim = false, nvim = false, nano = false, emacs = false, code = false,
                    gzip = true, gunzip = true, bzip2 = true, bunzip2 = true, xz = true, unxz = true,
                    zstd = true, unzstd = true, srm = true, sudoedit = false, mount = true,
-                   umount = true }
+                   umount = true, fallocate = false }
 local COMPRESSORS = { gzip = "", bzip2 = "", xz = "", zstd = "", gunzip = "un", bunzip2 = "un",
                       unxz = "un", unzstd = "un" }
 -- Programs whose first operand is a mode or owner, not a file.
 local MODERS = { chmod = true, chown = true, chgrp = true }
 
+-- dashed_mode reports whether chmod's mode is written with a leading
+-- dash (chmod -x FILE, chmod -R -rwx DIR), which reads like an option:
+-- chmod's own options (-c, -f, -v, -R) share no letter with a mode's.
+local function dashed_mode(cmd)
+  for i = 2, #cmd.argv do
+    local a = cmd.argv[i]
+    if a == "--" then return false end
+    if a:match("^%-[rwxXst]") and a:match("^[%-+=rwxXstugoa,0-7]+$") then return true end
+  end
+  return false
+end
+
 function Guard:changer(cmd)
   local ops, vals = args(cmd)
-  if MODERS[cmd.name] and not vals.reference then table.remove(ops, 1) end
+  if MODERS[cmd.name] and not vals.reference and not (cmd.name == "chmod" and dashed_mode(cmd)) then
+    table.remove(ops, 1)
+  end
   local holder = CHANGERS[cmd.name] or MODERS[cmd.name] or false
   local packer = COMPRESSORS[cmd.name]
   if packer and (shell.has_flag(cmd, "c", "stdout") or shell.has_flag(cmd, "l", "list")
@@ -621,6 +677,21 @@ function Guard:download(cmd)
     end
   end
   if not remote_name or (named and curl) then return nil end
+  -- wget -x saves under the URL's path (after its host unless -nH).
+  if not curl and not named and (shell.has_flag(cmd, "x", "force-directories")
+      or shell.has_flag(cmd, "", "protocol-directories")) then
+    for _, u in ipairs(urls(cmd)) do
+      local host, p = u:gsub("[?#].*$", ""):match("^%a[%w+.-]*://([^/]*)(.*)$")
+      local why
+      if not host or shell.has_flag(cmd, "", "cut-dirs") or is_dynamic(u) then
+        why = self:into(dir, "wget -x")
+      else
+        if p == "" or p:sub(-1) == "/" then p = p .. "index.html" end -- what a directory is saved as
+        why = self:check(dir .. "/" .. p, true) or self:check(dir .. "/" .. host .. "/" .. p, true)
+      end
+      if why then return why end
+    end
+  end
   if not curl and named then return nil end
   local recursive = not curl and (shell.has_flag(cmd, "r", "recursive") or shell.has_flag(cmd, "m", "mirror"))
   for _, u in ipairs(urls(cmd)) do
@@ -796,6 +867,21 @@ function Guard:git(cmd)
       local why = self:check(p, true)
       if why then return why end
     end
+  elseif sub == "stash" then
+    -- git stash -u/-a removes the untracked files it saves; any stash
+    -- of a path puts back its committed version.
+    local act = rest.argv[2]
+    if act ~= nil and act:sub(1, 1) ~= "-" and act ~= "push" and act ~= "save" then return nil end
+    local untracked = shell.has_flag(rest, "u", "include-untracked") or shell.has_flag(rest, "a", "all")
+    local ops = {}
+    for _, p in ipairs(operands_in()) do
+      if p ~= "push" and p ~= "save" then ops[#ops + 1] = p end
+    end
+    if #ops == 0 and untracked then ops = { dir } end
+    for _, p in ipairs(ops) do
+      local why = self:check(p, untracked)
+      if why then return why .. (untracked and ", where git stash removes untracked files" or "") end
+    end
   elseif sub == "checkout" or sub == "restore" then
     -- They put back committed versions: only a protected path named
     -- outright counts (git-risky asks about discarding changes).
@@ -872,8 +958,9 @@ function Guard:redirects(cmd)
   end
 end
 
--- A find's starting points and what its -name tests let it find; nil
--- patterns when nothing narrows the names.
+-- A find's starting points, what its -name tests let it find (nil
+-- patterns when nothing narrows the names), and whether -type f keeps
+-- it to files.
 local function find_scope(cmd)
   local starts, names, i = {}, {}, 2
   while i <= #cmd.argv and (cmd.argv[i] == "-H" or cmd.argv[i] == "-L" or cmd.argv[i] == "-P") do i = i + 1 end
@@ -882,35 +969,69 @@ local function find_scope(cmd)
     i = i + 1
   end
   if #starts == 0 then starts = { "." } end
-  local narrowed = true
+  local narrowed, files = true, false
   for j = i, #cmd.argv do
     local a = cmd.argv[j]
     if a == "-name" or a == "-iname" then
       names[#names + 1] = cmd.argv[j + 1]
+    elseif a == "-type" and cmd.argv[j + 1] == "f" then
+      files = true
     elseif a == "-o" or a == "-or" or a == "!" or a == "-not" or a == "," then
       narrowed = false
     end
   end
   if #names == 0 or not narrowed then names = nil end
-  return starts, names
+  return { starts = starts, names = names, files = files and narrowed }
+end
+
+-- Directory names that are taken as no pack's: find . -name
+-- node_modules -exec rm -rf {} + is everyday cleaning.
+local NOT_PACKS = { node_modules = true, __pycache__ = true, bower_components = true, venv = true }
+
+-- harmless says whether a find -name pattern cannot name anything
+-- protected-settings guards: it matches no protected name, and either
+-- ends in a literal extension no hook file has (*.pyc, *.tar.gz), or,
+-- with -type f, cannot end in a hook file's extension (-name Makefile).
+-- A name without an extension could be a pack's directory (-name
+-- destructive), a pattern ending in a glob could be a hook file
+-- ('destr*').
+function Guard:harmless(pat, files)
+  if type(pat) ~= "string" or is_dynamic(pat) then return false end
+  for _, n in ipairs(NAMES) do
+    if self:matches(pat, n) then return false end
+  end
+  local low = pat:lower()
+  local tail = low:match("([^%*%?%[%]]*)$") -- the literal end, after the last glob character
+  local glob = tail ~= low
+  -- hookhost loads no directory whose name starts with a dot, and the
+  -- well-known dependency and build directories are taken as no pack's.
+  if not glob and (low:sub(1, 1) == "." or NOT_PACKS[low]) then return true end
+  local ext = tail:match("%.([^./]+)$")
+  if ext then return not HOOK_EXTS[ext] end
+  if not files or tail == "" then return false end
+  for e in pairs(HOOK_EXTS) do
+    local dotted = "." .. e
+    if tail:sub(-#dotted) == dotted or (glob and dotted:sub(-#tail) == tail) then return false end
+  end
+  return true
 end
 
 -- found says why changing what find finds needs asking: a start that is
--- protected or holds protected places, unless its -name tests cannot
--- match a protected name.
+-- protected or holds protected places, unless one of its -name tests
+-- (all of which must hold) is harmless.
 function Guard:found(scope, what)
   for _, s in ipairs(scope.starts) do
     local why = self:check(s, false)
     if why then return why end
     why = self:check(s, true)
     if why then
-      if not scope.names then return why .. ", where " .. what .. " changes what find finds" end
-      for _, pat in ipairs(scope.names) do
-        for _, n in ipairs(NAMES) do
-          if self:matches(pat, n) and n ~= OTHER then
-            return why .. ", where " .. what .. " changes what find finds (" .. pat .. ")"
-          end
-        end
+      local safe = false
+      for _, pat in ipairs(scope.names or {}) do
+        if self:harmless(pat, scope.files) then safe = true end
+      end
+      if not safe then
+        local named = scope.names and " (-name " .. table.concat(scope.names, " -name ") .. ")" or ""
+        return why .. ", where " .. what .. " changes what find finds" .. named
       end
     end
   end
@@ -984,7 +1105,100 @@ end
 
 local TAR = { tar = true, bsdtar = true, gtar = true, unzip = true, ["7z"] = true, ["7za"] = true,
               ["7zr"] = true, cpio = true }
-local COPIERS = { cp = true, mv = true, install = true, ln = true, rsync = true }
+local COPIERS = { cp = true, mv = true, install = true, ln = true, rsync = true, scp = true }
+
+-- container_cp turns docker cp, docker container cp, podman cp and
+-- kubectl cp into a copy whose operands may be container:path.
+local CONTAINERS = { docker = true, podman = true, nerdctl = true, kubectl = true }
+local function container_cp(cmd)
+  if not CONTAINERS[cmd.name] then return nil end
+  local i = 2
+  if cmd.argv[2] == "container" then i = 3 end
+  if cmd.argv[i] ~= "cp" then return nil end
+  local name = cmd.name == "kubectl" and "kubectl cp" or "docker cp"
+  return { name = name, argv = { name, unpack(cmd.argv, i + 1) }, paths = { {}, unpack(cmd.paths, i + 1) },
+           redirects = {}, calls = {}, lang = "", code = "", wrapped_by = {} }
+end
+
+-- sftp checks where sftp host:path [LOCAL] saves; a session that reads
+-- its commands (-b, standard input) may get any file into the working
+-- directory.
+function Guard:sftp(cmd)
+  local ops = args(cmd)
+  if #ops >= 2 then
+    local dest = ops[#ops].word
+    local name = base(ops[1].word:match("^[^/]*:(.*)$") or "")
+    local why = self:check(dest, true)
+    if why or name == "" or is_glob(name) or is_dynamic(name) then return why end
+    return self:check(dest .. "/" .. name, true)
+  end
+  local remote = ops[1] and ops[1].word:match("^[^/]*:(.+)$")
+  if remote and not is_glob(remote) and not is_dynamic(remote) and base(remote) ~= "" then
+    return self:check(base(remote), true)
+  end
+  return self:into(".", "sftp")
+end
+
+-- rclone checks the local paths a writing subcommand names: all of them
+-- but a copy's source, each a place it writes files of unseen names
+-- into (or deletes, or mounts over).
+local RCLONE_WRITES = { copy = "skip", copyto = "skip", copyurl = "skip", sync = "skip", move = "all",
+                        moveto = "all", bisync = "all", delete = "all", deletefile = "all", purge = "all",
+                        rmdir = "all", rmdirs = "all", mkdir = "all", touch = "all", mount = "all",
+                        nfsmount = "all", dedupe = "all", cleanup = "all", settier = "all" }
+function Guard:rclone(cmd)
+  local ops = {}
+  for i = 2, #cmd.argv do
+    if cmd.argv[i]:sub(1, 1) ~= "-" then ops[#ops + 1] = cmd.paths[i] and cmd.paths[i].path or cmd.argv[i] end
+  end
+  local mode = RCLONE_WRITES[ops[1] or ""]
+  if not mode then return nil end
+  for j = mode == "skip" and 3 or 2, #ops do
+    if not ops[j]:match("^[%w_.-]*:") then
+      local why = self:into(ops[j], "rclone " .. ops[1])
+      if why then return why end
+    end
+  end
+end
+
+-- aria2c checks where it saves: -d DIR (default the working directory)
+-- and -o NAME, else each URL's name; input files, torrents and
+-- metalinks name files it cannot see.
+function Guard:aria2c(cmd)
+  local dir, out, blind = ".", nil, false
+  for _, kv in ipairs(values(cmd, "dioTMsxjk")) do
+    local k, v = kv[1], kv[2]
+    if (k == "-d" or k == "--dir") and v then dir = v
+    elseif (k == "-o" or k == "--out") and v then out = v
+    elseif k == "-i" or k == "--input-file" or k == "-T" or k == "--torrent-file" or k == "-M"
+        or k == "--metalink-file" then blind = true
+    end
+  end
+  if out then return self:check(dir .. "/" .. out, true) end
+  local us = urls(cmd)
+  if blind or #us == 0 then return self:into(dir, "aria2c") end
+  for _, u in ipairs(us) do
+    local n = url_name(u)
+    local why
+    if n and not u:lower():match("%.torrent$") and not u:lower():match("%.meta4?$")
+        and not u:lower():match("%.metalink$") then
+      why = self:check(dir .. "/" .. n, true)
+    else
+      why = self:into(dir, "aria2c")
+    end
+    if why then return why end
+  end
+end
+
+-- yq checks yq -i: it rewrites each file it names (the expression is no
+-- file, and checking it too costs nothing).
+function Guard:yq(cmd)
+  if not shell.has_flag(cmd, "i", "inplace") then return nil end
+  for _, o in ipairs(args(cmd)) do
+    local why = self:check(o.word, false)
+    if why then return why end
+  end
+end
 
 -- output checks the option most programs write a file with (sort -o,
 -- openssl -out, pandoc --output=, gpg -o, …): its value is a target.
@@ -1002,6 +1216,144 @@ function Guard:output(cmd)
   end
 end
 
+-- writes_file reports whether a command redirects its output into a
+-- file (sh -c 'cat /dev/null > {}' under find -exec).
+local function writes_file(cmd)
+  for _, r in ipairs(cmd.redirects) do
+    local op, t = r.op, r.target
+    if (op == ">" or op == ">>" or op == ">|" or op == "&>" or op == "&>>" or op == "<>")
+        and t ~= "/dev/null" and t ~= "/dev/stdout" and t ~= "/dev/stderr" then
+      return true
+    end
+  end
+  return false
+end
+
+-- Programs find -exec may run on what it finds without changing it.
+local FIND_READERS = {}
+for _, n in ipairs({ "cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "ls", "stat", "file", "wc",
+                     "md5sum", "sha1sum", "sha256sum", "sha512sum", "b2sum", "cksum", "echo", "printf", "du",
+                     "test", "[", "basename", "dirname", "readlink", "realpath", "diff", "cmp", "od", "xxd",
+                     "hexdump", "strings", "less", "more", "jq", "true", "false", "nm", "objdump", "readelf",
+                     "ldd", "tar" }) do
+  FIND_READERS[n] = true
+end
+
+-- Programs that stop processes by pid or name, and service managers:
+-- stopping hookhost's auto server lets the agent bind its socket.
+local KILLERS = { kill = true, pkill = true, killall = true, skill = true, slay = true, killall5 = false }
+local SERVICES = { systemctl = true, service = true, launchctl = true, ["rc-service"] = true, sv = true }
+
+-- What pkill -f matches a pattern against for the auto server: its
+-- command line (the program's path, serve, the socket, the directory).
+local SERVER_LINE = "/usr/local/bin/hookhost serve --http unix:/run/user/0/hookhost/serve-0.sock"
+  .. " --idle-exit 10m0s --dir hooks.d --strict"
+
+-- ere_finds says whether an extended regular expression could match in
+-- s. Lua patterns read . * + ? ^ $ [ ] alike; a pattern with anything
+-- else (| ( ) { } \, a class Lua cannot read) is taken to match.
+local function ere_finds(re, s, whole)
+  if re:find("[|(){}\\]") then return true end
+  -- Many repeats could make the match backtrack past the hook's deadline.
+  if select(2, re:gsub("[%*%+%?]", "")) > 4 then return true end
+  local lua = re:gsub("[%%%-]", "%%%0")
+  if whole then lua = "^" .. lua:gsub("^%^", ""):gsub("%$$", "") .. "$" end
+  local ok, hit = pcall(string.find, s, lua)
+  return not ok or hit ~= nil
+end
+
+-- first_operand returns a program's first operand, skipping options and
+-- the values of the short (and long) options that take one.
+local function first_operand(cmd, short, long)
+  local i = 2
+  while i <= #cmd.argv do
+    local a = cmd.argv[i]
+    if a == "--" then return cmd.argv[i + 1] end
+    if a:sub(1, 1) ~= "-" or a == "-" then return a end
+    if (#a == 2 and short:find(a:sub(2, 2), 1, true)) or (long[a] and not a:find("=", 1, true)) then
+      i = i + 1
+    end
+    i = i + 1
+  end
+end
+
+local PKILL_LONG = { ["--signal"] = true, ["--ns"] = true, ["--nslist"] = true, ["--pidfile"] = true,
+                     ["--group"] = true, ["--pgroup"] = true, ["--parent"] = true, ["--session"] = true,
+                     ["--terminal"] = true, ["--euid"] = true, ["--uid"] = true, ["--delimiter"] = true }
+local KILLALL_LONG = { ["--user"] = true, ["--signal"] = true, ["--older-than"] = true,
+                       ["--younger-than"] = true, ["--ns"] = true, ["--context"] = true }
+
+-- stopper says why a command that stops processes needs asking: one of
+-- its words (a name, a pattern, a substitution finding a pid) names
+-- hookhost, pkill's or killall -r's pattern could match the auto
+-- server, or it stops every process of a user (pkill -u me).
+local function stopper(cmd)
+  local n = cmd.name
+  if not (KILLERS[n] or SERVICES[n]) then return nil end
+  for i = 2, #cmd.argv do
+    if cmd.argv[i]:lower():find("hookhost", 1, true) then
+      return "hookhost's processes (" .. n .. " " .. cmd.argv[i] .. "), which decide what the guardrails answer"
+    end
+  end
+  local pat, regex, subject, whole, fold
+  if n == "pkill" then
+    pat, regex = first_operand(cmd, "dgGPstuUF", PKILL_LONG), true
+    subject = shell.has_flag(cmd, "f", "full") and SERVER_LINE or "hookhost"
+    whole, fold = shell.has_flag(cmd, "x", "exact"), shell.has_flag(cmd, "i", "ignore-case")
+  elseif n == "killall" then
+    pat, regex, subject = first_operand(cmd, "usoyZn", KILLALL_LONG), shell.has_flag(cmd, "r", "regexp"), "hookhost"
+    whole, fold = false, shell.has_flag(cmd, "I", "ignore-case")
+  else
+    return nil
+  end
+  if pat == nil then
+    if shell.has_flag(cmd, "u", "user") or shell.has_flag(cmd, "U", "uid") or shell.has_flag(cmd, "", "euid")
+        or shell.has_flag(cmd, "g", "pgroup") or shell.has_flag(cmd, "G", "group") then
+      return "hookhost's processes, among every process " .. n .. " stops (" .. table.concat(cmd.argv, " ") .. ")"
+    end
+    return nil
+  end
+  if is_dynamic(pat) then
+    return "processes named only at run time (" .. n .. " " .. pat .. "), which may be hookhost's"
+  end
+  if not regex then return nil end
+  if fold then pat = pat:lower() end
+  if ere_finds(pat, subject, whole) then
+    return "hookhost's processes, which " .. n .. " " .. pat .. " matches"
+  end
+end
+
+-- The socket directory's spellings the pack resolves: the variables a
+-- shell would put there, then the directory itself.
+local SOCKET_VARS = { { "%${xdg_runtime_dir[^}]*}", "/run/user/0" }, { "%$xdg_runtime_dir", "/run/user/0" },
+                      { "%${tmpdir[^}]*}", "/tmp" }, { "%$tmpdir", "/tmp" }, { "%$%(id %-u%)", "0" },
+                      { "%${e?uid}", "0" }, { "%$e?uid", "0" }, { "`id %-u`", "0" } }
+-- hookhost-UID sits in the temporary directory: /tmp, macOS's
+-- /var/folders/…/T, or wherever $TMPDIR points (then known by the
+-- socket in it). A branch named feature/hookhost-15 is none of these.
+local SOCKET_DIRS = { "/run/user/%d+/hookhost$", "/run/user/%d+/hookhost[^%w._-]", "^[^/]*/tmp/hookhost%-%d+$",
+                      "^[^/]*/tmp/hookhost%-%d+[^%w._-]", "/t/hookhost%-%d+$", "/t/hookhost%-%d+[^%w._-]",
+                      "hookhost%-%d+/[^/]*%.sock" }
+-- Programs that may name the socket directory without touching it.
+local SOCKET_READERS = { ls = true, stat = true, file = true, test = true, ["["] = true, echo = true,
+                         printf = true, readlink = true, realpath = true }
+
+-- socket says why a command whose words name the auto server's socket
+-- directory needs asking: any program may bind a socket there (socat
+-- UNIX-LISTEN:…, nc -lU …) and answer in hookhost's place.
+local function socket(cmd)
+  if SOCKET_READERS[cmd.name] then return nil end
+  for i = 2, #cmd.argv do
+    local w = cmd.argv[i]:lower():gsub("[\"']", "")
+    for _, v in ipairs(SOCKET_VARS) do w = w:gsub(v[1], v[2]) end
+    for _, pat in ipairs(SOCKET_DIRS) do
+      if w:find(pat) then
+        return "hookhost's auto-server socket directory (" .. cmd.name .. " " .. cmd.argv[i] .. ")"
+      end
+    end
+  end
+end
+
 -- command says why one command of the line needs asking, or nil.
 function Guard:command(cmd, finds)
   local n = cmd.name
@@ -1010,6 +1362,12 @@ function Guard:command(cmd, finds)
   -- The commands find -exec runs change what find finds, named {};
   -- those xargs runs get their arguments from its input.
   local by_find, by_xargs = #finds > 0 and has(cmd.wrapped_by, "find"), has(cmd.wrapped_by, "xargs")
+  -- A program find runs that is not known to only read may change what
+  -- find finds, named {} or not (a script, a wrapper).
+  if by_find and (not FIND_READERS[n] or writes_file(cmd)) then
+    why = self:found(finds[#finds], "find running " .. n)
+    if why then return why end
+  end
   if by_find or by_xargs then
     local stand_in = by_find and FOUND or INPUT
     local argv, paths = {}, {}
@@ -1036,7 +1394,15 @@ function Guard:command(cmd, finds)
       return nil
     end
   end
-  if COPIERS[n] then why = self:copy(cmd)
+  why = stopper(cmd) or socket(cmd)
+  if why then return why end
+  local ccp = container_cp(cmd)
+  if ccp then why = self:copy(ccp)
+  elseif COPIERS[n] then why = self:copy(cmd)
+  elseif n == "sftp" then why = self:sftp(cmd)
+  elseif n == "rclone" then why = self:rclone(cmd)
+  elseif n == "aria2c" then why = self:aria2c(cmd)
+  elseif n == "yq" then why = self:yq(cmd)
   elseif CHANGERS[n] ~= nil or MODERS[n] then why = self:changer(cmd)
   elseif n == "sed" or n == "perl" or n == "ruby" then why = self:inplace(cmd) or (n == "sed" and self:script(cmd))
   elseif AWKS[n] then why = self:script(cmd)
@@ -1060,8 +1426,7 @@ function Guard:line(cmds)
   local finds = {}
   for _, cmd in ipairs(cmds) do
     if cmd.name == "find" then
-      local starts, names = find_scope(cmd)
-      finds[#finds + 1] = { starts = starts, names = names }
+      finds[#finds + 1] = find_scope(cmd)
     end
     local why = self:command(cmd, finds)
     if why then return why end
