@@ -92,7 +92,7 @@ Checker.__index = Checker
 -- directory the tool call names to run in (Gemini CLI's directory,
 -- Codex's workdir), which may be relative to it.
 local function new_checker(ctx, cwd, params)
-  local c = setmetatable({ cwd = nil, root = nil, moved = false, protected = {} }, Checker)
+  local c = setmetatable({ cwd = nil, root = nil, moved = false, protected = {}, aliases = {} }, Checker)
   if type(cwd) == "string" and cwd:sub(1, 1) == "/" then c.cwd = path.clean(cwd) end
   c.root = c.cwd -- the workspace; cwd follows the line's cd commands
   local dir = type(params) == "table" and (params.directory or params.workdir)
@@ -350,10 +350,127 @@ function Checker:unknown(cmd)
   return "ask", "runs a command known only at run time (" .. cmd.argv[1] .. ")"
 end
 
+-- The programs whose words this guard judges when another program runs
+-- them: a launcher it does not know (flock /tmp/x rm -rf /, uv run rm
+-- -rf /, machinectl shell root@ /bin/rm -rf /) is judged as the command
+-- that starts at such a word.
+local INNER = { rm = true, unlink = true, rmdir = true, shred = true, dd = true, mke2fs = true,
+                mkswap = true, wipefs = true, blkdiscard = true, chmod = true, chown = true,
+                chgrp = true, find = true }
+
+-- Programs whose words are data or their own subcommands, never a
+-- command they launch: echo rm -rf /, man rm, git rm -r --cached .,
+-- docker rm -f x.
+local NOT_LAUNCHERS = {}
+for _, n in ipairs({ "echo", "printf", "print", "man", "info", "help", "whatis", "apropos", "which",
+                     "whereis", "type", "tldr", "grep", "egrep", "fgrep", "rg", "ag", "ack", "git",
+                     "hg", "svn", "jj", "docker", "podman", "nerdctl", "buildah", "kubectl", "helm",
+                     "npm", "pnpm", "yarn", "cargo", "go", "pip", "pip3", "conda", "mamba", "brew",
+                     "gh", "glab", "rclone", "aws", "gsutil", "gcloud", "az", "s3cmd", "mc", "dvc",
+                     "lxc", "incus", "virsh", "trash", "gio", "alias", "cd", "pushd" }) do
+  NOT_LAUNCHERS[n] = true
+end
+
+local function is_inner(word)
+  local base = word:match("[^/]+$") or word
+  return INNER[base] or base:match("^mkfs") ~= nil, base
+end
+
+-- inner_commands returns the commands an unknown program's words run:
+-- from each word naming a program of INNER (by base name, /bin/rm too)
+-- to the end, as that program, wrapped by the launcher.
+local function inner_commands(cmd)
+  if NOT_LAUNCHERS[cmd.name] or INNER[cmd.name] or cmd.name:match("^mkfs") then return {} end
+  local out = {}
+  for i = 2, #cmd.argv do
+    local inner, base = is_inner(cmd.argv[i])
+    if inner and not cmd.paths[i].dynamic then
+      local argv, paths = {}, {}
+      for j = i, #cmd.argv do
+        argv[#argv + 1], paths[#paths + 1] = cmd.argv[j], cmd.paths[j]
+      end
+      local by = {}
+      for _, w in ipairs(cmd.wrapped_by) do by[#by + 1] = w end
+      by[#by + 1] = cmd.name
+      out[#out + 1] = { name = base, argv = argv, paths = paths, wrapped_by = by, redirects = {},
+                        code_from = {}, calls = {}, in_function = "", background = false,
+                        position = 0, lang = "" }
+    end
+  end
+  return out
+end
+
+-- judge returns the verdict of the rules for one command.
+function Checker:judge(cmd, runs_delete)
+  local ask
+  for _, rule in ipairs({
+    function() if cmd.name == "find" then return self:find(cmd, runs_delete) end end,
+    function() if DELETERS[cmd.name] then return self:rm(cmd) end end,
+    function() return self:disk(cmd) end,
+    function() return self:perms(cmd) end,
+    function() return fork_bomb(cmd) end,
+    function() return code_from(cmd) end,
+    function() return self:calls(cmd) end,
+    function() if unknown_word(cmd) then return self:unknown(cmd) end end,
+  }) do
+    local verdict, why = rule()
+    if verdict == "deny" then return "deny", why end
+    if verdict == "ask" then ask = ask or why end
+  end
+  if ask then return "ask", ask end
+end
+
+-- launched judges the commands an unknown launcher's words run.
+function Checker:launched(cmd)
+  local ask
+  for _, inner in ipairs(inner_commands(cmd)) do
+    local verdict, why = self:judge(inner, inner.name == "find" and has(inner.argv, "-exec"))
+    if verdict == "deny" then return "deny", why .. " (run by " .. cmd.name .. ")" end
+    if verdict == "ask" then ask = ask or (why .. " (run by " .. cmd.name .. ")") end
+  end
+  if ask then return "ask", ask end
+end
+
+-- The deepest alias expansions followed (alias a=b; alias b=a; a).
+local MAX_ALIAS_DEPTH = 8
+
+-- define records the aliases an alias command defines (alias x='rm -rf /').
+function Checker:define(cmd)
+  for i = 2, #cmd.argv do
+    local name, value = cmd.argv[i]:match("^([^=/%s$`]+)=(.*)$")
+    if name then self.aliases[name] = { value = value, dynamic = cmd.paths[i].dynamic } end
+  end
+end
+
+-- expand judges a use of an alias defined earlier in the line as its
+-- value followed by the use's other words, which is what bash runs.
+function Checker:expand(cmd, depth)
+  local a = self.aliases[cmd.argv[1]]
+  if a.dynamic then return "ask", "runs the alias " .. cmd.argv[1] .. ", whose value is only known at run time" end
+  if depth >= MAX_ALIAS_DEPTH then return "ask", "the alias " .. cmd.argv[1] .. " expands too deeply to check" end
+  local words = { a.value }
+  for i = 2, #cmd.argv do
+    local w = cmd.argv[i]
+    words[#words + 1] = cmd.paths[i].dynamic and w or ("'" .. w:gsub("'", [['\'']]) .. "'")
+  end
+  local ok, cmds = pcall(shell.parse, table.concat(words, " "))
+  if not ok then return "ask", "the alias " .. cmd.argv[1] .. " could not be checked (" .. tostring(cmds) .. ")" end
+  -- bash does not expand an alias again inside its own value (alias rm='rm -i')
+  self.aliases[cmd.argv[1]] = nil
+  local verdict, why = self:check(cmds, depth + 1)
+  self.aliases[cmd.argv[1]] = a
+  return verdict, why
+end
+
 -- check returns "deny" or "ask" and why, for the first command of the
 -- line that needs it (a deny anywhere beats an ask).
-function Checker:check(cmds)
+function Checker:check(cmds, depth)
+  depth = depth or 0
   local ask
+  local function note(verdict, why)
+    if verdict == "ask" then ask = ask or why end
+    return verdict == "deny"
+  end
   for i, cmd in ipairs(cmds) do
     local runs_delete = false
     if cmd.name == "find" then -- its -exec commands follow it, wrapped by find
@@ -362,21 +479,19 @@ function Checker:check(cmds)
         if DELETERS[cmds[j].name] then runs_delete = true end
       end
     end
-    for _, rule in ipairs({
-      function() if cmd.name == "find" then return self:find(cmd, runs_delete) end end,
-      function() if DELETERS[cmd.name] then return self:rm(cmd) end end,
-      function() return self:disk(cmd) end,
-      function() return self:perms(cmd) end,
-      function() return fork_bomb(cmd) end,
-      function() return code_from(cmd) end,
-      function() return self:calls(cmd) end,
-      function() if unknown_word(cmd) then return self:unknown(cmd) end end,
-    }) do
-      local verdict, why = rule()
-      if verdict == "deny" then return "deny", why end
-      if verdict == "ask" then ask = ask or why end
+    local verdict, why = self:judge(cmd, runs_delete)
+    if note(verdict, why) then return "deny", why end
+    verdict, why = self:launched(cmd)
+    if note(verdict, why) then return "deny", why end
+    if #cmd.wrapped_by == 0 and self.aliases[cmd.argv[1]] then
+      verdict, why = self:expand(cmd, depth)
+      if note(verdict, why) then return "deny", why end
     end
-    if cmd.name == "cd" or cmd.name == "pushd" then
+    if has(cmd.wrapped_by, "alias") then
+      -- an alias's value runs only where the alias is used
+    elseif cmd.name == "alias" then
+      self:define(cmd)
+    elseif cmd.name == "cd" or cmd.name == "pushd" then
       self:cd(cmd)
     elseif cmd.name == "popd" then
       self.moved = true

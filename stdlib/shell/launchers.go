@@ -191,6 +191,9 @@ func unwrapAlias(args []arg) unwrapped {
 		if !ok || name == "" {
 			continue
 		}
+		if a.dynamic && len(val) > 1 && val[0] == '"' && val[len(val)-1] == '"' {
+			val = val[1 : len(val)-1] // alias x="rm -rf $HOME": the words inside the quotes
+		}
 		s := script(staticArg(val))
 		s.dynamic = a.dynamic
 		u.scripts = append(u.scripts, s)

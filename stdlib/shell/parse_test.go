@@ -229,6 +229,7 @@ var parseCases = []struct {
 	{`alias x='rm -rf /'`, []want{c("alias", "x=rm -rf /"), c("rm", "-rf", "/").by("alias")}},
 	{`alias ll='ls -l'`, []want{c("alias", "ll=ls -l"), c("ls", "-l").by("alias")}},
 	{`alias`, []want{c("alias")}},
+	{`alias x="rm -rf $HOME"`, []want{c("alias", `x="rm -rf $HOME"`).dyn(), c("rm", "-rf", "$HOME").by("alias").dyn()}},
 	{`X=1`, []want{}},
 	{`> hooks.d/x.lua`, []want{c(":")}},
 	{`X=1 2> err.log`, []want{c(":")}},
