@@ -420,9 +420,41 @@ function Checker:judge(cmd, runs_delete)
   if ask then return "ask", ask end
 end
 
+-- line_commands returns the commands of an unknown program's words that
+-- are themselves a shell line running a program of INNER (foo -c 'rm -rf
+-- /', tsp sh -c …): many launchers hand such a word to sh -c.
+local function line_commands(cmd)
+  local out = {}
+  if NOT_LAUNCHERS[cmd.name] or cmd.name == "" then return out end
+  for i = 2, #cmd.argv do
+    local w = cmd.argv[i]
+    if not cmd.paths[i].dynamic and w:find("%s") then
+      local ok, cmds = pcall(shell.parse, w)
+      if ok then
+        local runs = false
+        for _, c in ipairs(cmds) do
+          if is_inner(c.argv[1]) or #inner_commands(c) > 0 then runs = true end
+        end
+        if runs then
+          for _, c in ipairs(cmds) do out[#out + 1] = c end
+        end
+      end
+    end
+  end
+  return out
+end
+
 -- launched judges the commands an unknown launcher's words run.
 function Checker:launched(cmd)
   local ask
+  local line = line_commands(cmd)
+  if #line > 0 then
+    local cwd, moved = self.cwd, self.moved -- the line runs in a shell of its own
+    local verdict, why = self:check(line)
+    self.cwd, self.moved = cwd, moved
+    if verdict == "deny" then return "deny", why .. " (a shell line given to " .. cmd.name .. ")" end
+    if verdict == "ask" then ask = why .. " (a shell line given to " .. cmd.name .. ")" end
+  end
   for _, inner in ipairs(inner_commands(cmd)) do
     local verdict, why = self:judge(inner, inner.name == "find" and has(inner.argv, "-exec"))
     if verdict == "deny" then return "deny", why .. " (run by " .. cmd.name .. ")" end
