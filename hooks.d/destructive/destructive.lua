@@ -31,7 +31,12 @@
 -- VAR=value prefixes, absolute paths (/bin/rm), bash -c, eval,
 -- here-strings and here-documents given to a shell, find -exec and
 -- compound lines (cd / && rm -fr *) do not hide a command, and text that
--- is only data (echo "rm -rf /", git commit -m "…") is not one.
+-- is only data (echo "rm -rf /", git commit -m "…") is not one. The
+-- module unwraps known launchers (flock, strace, systemd-run, script -c,
+-- tmux new, …); any other program whose words hold rm, dd, mkfs, … is
+-- judged as the command starting there, a word of it that is a shell
+-- line running one of those is judged as code, and an alias defined in
+-- the line is judged as its value where it is used.
 --
 -- Settings (ctx.config): see HOOK.md, which holds their defaults.
 local shell = require("shell")
