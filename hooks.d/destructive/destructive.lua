@@ -329,6 +329,164 @@ function Checker:calls(cmd)
   end
 end
 
+-- AWKS run the shell lines of system("…") calls in their program.
+local AWKS = { awk = true, gawk = true, mawk = true, nawk = true, busybox = false }
+local VIMS = { vim = true, vi = true, nvim = true, ex = true, view = true, gvim = true, vimdiff = true }
+
+-- string_calls returns the first arguments of func("…") or func('…')
+-- calls in a word of code.
+local function string_calls(word, func, out)
+  for _, q in ipairs({ '"', "'" }) do
+    for lit in word:gmatch(func .. "%s*%(%s*" .. q .. "([^" .. q .. "]*)" .. q) do out[#out + 1] = lit end
+  end
+  return out
+end
+
+-- embedded_lines returns the shell lines a command's own code runs:
+-- awk's system("…"), R's system("…"), git -c alias.x='!…', vim -c '!…'.
+local function embedded_lines(cmd)
+  local lines = {}
+  if AWKS[cmd.name] or cmd.name == "Rscript" or cmd.name == "R" then
+    for i = 2, #cmd.argv do
+      string_calls(cmd.argv[i], "system", lines)
+      string_calls(cmd.argv[i], "system2", lines)
+    end
+  elseif cmd.name == "git" then
+    for i = 2, #cmd.argv - 1 do
+      local v = cmd.argv[i] == "-c" and cmd.argv[i + 1] or ""
+      local line = v:match("^[Aa][Ll][Ii][Aa][Ss]%.[^=]+=%s*!(.*)$")
+      if line then lines[#lines + 1] = line end
+    end
+  elseif VIMS[cmd.name] then
+    for i = 2, #cmd.argv do
+      local a = cmd.argv[i]
+      local c = (a == "-c" or a == "--cmd") and cmd.argv[i + 1] or a:match("^%+(.*)$")
+      local line = c and c:gsub("^[:%s]*", ""):gsub("^silent!?%s*", ""):match("^!(.*)$")
+      if line then lines[#lines + 1] = line end
+    end
+  end
+  return lines
+end
+
+-- embedded judges the shell lines a command's own code runs; each runs
+-- in a shell of its own.
+function Checker:embedded(cmd, depth)
+  local ask
+  for _, line in ipairs(embedded_lines(cmd)) do
+    local ok, cmds = pcall(shell.parse, line)
+    if not ok then return "ask", cmd.name .. " runs a shell line that could not be checked" end
+    local cwd, moved = self.cwd, self.moved
+    local verdict, why = self:check(cmds, (depth or 0) + 1)
+    self.cwd, self.moved = cwd, moved
+    if verdict == "deny" then return "deny", why .. " (run by " .. cmd.name .. ")" end
+    if verdict == "ask" then ask = ask or (why .. " (run by " .. cmd.name .. ")") end
+  end
+  if ask then return "ask", ask end
+  if cmd.name == "Rscript" or cmd.name == "R" then
+    for i = 2, #cmd.argv do
+      local w = cmd.argv[i]
+      for _, q in ipairs({ '"', "'" }) do
+        for target, rest in w:gmatch("unlink%s*%(%s*" .. q .. "([^" .. q .. "]*)" .. q .. "([^%)]*)%)") do
+          local what = rest:find("recursive%s*=%s*T") and self:place(target)
+          if what then return "deny", cmd.name .. " code deleting " .. what .. " (unlink)" end
+        end
+      end
+    end
+  end
+end
+
+-- mv moves a protected place away: mv /usr /tmp/x, mv -t /tmp/x /usr.
+function Checker:mv(cmd)
+  if cmd.name ~= "mv" then return nil end
+  local ops = operands(cmd)
+  local target_dir = shell.has_flag(cmd, "t", "target-directory")
+  local sources = ops
+  if not target_dir then
+    sources = {}
+    for i = 1, #ops - 1 do sources[i] = ops[i] end
+  end
+  for _, p in ipairs(sources) do
+    local what = self:place(p)
+    if what and not what:find("everything in", 1, true) then return "deny", "mv of " .. what end
+  end
+end
+
+-- Partitioning commands that destroy a disk's partition table.
+local function partition(cmd)
+  local n, destroy = cmd.name, false
+  if n == "sgdisk" then
+    for _, a in ipairs(cmd.argv) do
+      if a == "--zap-all" or a == "--zap" or a == "--clear" or a:match("^%-[^-]*[ZzodnN]") or a:match("^%-%-delete") or a:match("^%-%-new") then destroy = true end
+    end
+  elseif n == "parted" then
+    for _, a in ipairs(cmd.argv) do
+      if a == "mklabel" or a == "mktable" or a == "rm" or a == "mkpart" or a == "resizepart" then destroy = true end
+    end
+  elseif n == "sfdisk" then
+    for _, a in ipairs(cmd.argv) do
+      if a == "--delete" or a:match("^%-%-wipe") then destroy = true end
+    end
+  end
+  if not destroy then return nil end
+  for _, p in ipairs(operands(cmd)) do
+    if is_device(path.clean(p.path)) then return "deny", n .. " rewrites the partition table of " .. p.path end
+  end
+end
+
+-- Directories whose files truncating breaks the system.
+local TRUNCATE_PROTECTED = { "/etc", "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr/bin",
+                             "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/libexec" }
+
+-- system_writes denies a redirection that truncates a system file
+-- (> /etc/passwd) and any write to /proc/sysrq-trigger (which can
+-- crash or reboot the machine).
+local function system_writes(cmd)
+  for _, r in ipairs(cmd.redirects) do
+    local t = type(r.target) == "string" and r.target:sub(1, 1) == "/" and path.clean(r.target)
+    if t and r.op:find(">", 1, true) and r.op ~= ">&" then
+      if t == "/proc/sysrq-trigger" then return "deny", "writing to /proc/sysrq-trigger" end
+      if r.op ~= ">>" and r.op ~= "&>>" then
+        for _, d in ipairs(TRUNCATE_PROTECTED) do
+          if path.is_within(d, t) and t ~= d then return "deny", "truncating the system file " .. t end
+        end
+      end
+    end
+  end
+  if cmd.name == "tee" then
+    for _, p in ipairs(operands(cmd)) do
+      if path.clean(p.path) == "/proc/sysrq-trigger" then return "deny", "writing to /proc/sysrq-trigger" end
+    end
+  end
+end
+
+-- kill_all denies kill of every process (-1) or of init (1).
+local function kill_all(cmd)
+  if cmd.name ~= "kill" then return nil end
+  local i, seen_signal = 2, false
+  while i <= #cmd.argv do
+    local a = cmd.argv[i]
+    if a == "--" then
+      i = i + 1
+      break
+    elseif a == "-s" or a == "-n" or a == "--signal" then
+      i, seen_signal = i + 2, true
+    elseif a == "-l" or a == "-L" or a == "--list" or a == "--table" then
+      return nil
+    elseif a:sub(1, 1) == "-" and not seen_signal and a ~= "-1" then
+      i, seen_signal = i + 1, true -- -9, -KILL, -SIGKILL
+    elseif a == "-1" and not seen_signal then
+      if i == #cmd.argv then return nil end -- kill -1 alone: a signal and no process
+      i, seen_signal = i + 1, true -- kill -1 PID: signal 1
+    else
+      break
+    end
+  end
+  for j = i, #cmd.argv do
+    if cmd.argv[j] == "-1" then return "deny", "kill of every process (-1)" end
+    if cmd.argv[j] == "1" then return "deny", "kill of init (process 1)" end
+  end
+end
+
 -- unknown_word reports whether a command's name is only known at run
 -- time: a variable ($a, ${RM:-rm}), a substitution ($(which rm),
 -- backticks) or a glob (/bin/r?). IFS splitting hides behind a variable
@@ -417,6 +575,11 @@ function Checker:judge(cmd, runs_delete)
     function() return code_from(cmd) end,
     function() return self:calls(cmd) end,
     function() if unknown_word(cmd) then return self:unknown(cmd) end end,
+    function() return self:mv(cmd) end,
+    function() return partition(cmd) end,
+    function() return system_writes(cmd) end,
+    function() return kill_all(cmd) end,
+    function() return self:embedded(cmd) end,
   }) do
     local verdict, why = rule()
     if verdict == "deny" then return "deny", why end
