@@ -395,6 +395,10 @@ function Checker:embedded(cmd, depth)
   end
 end
 
+-- Directories that hold services' and applications' own files, which
+-- moving is routine administration rather than breaking the system.
+local MV_EXEMPT = { ["/srv"] = true, ["/opt"] = true }
+
 -- mv moves a protected place away: mv /usr /tmp/x, mv -t /tmp/x /usr.
 function Checker:mv(cmd)
   if cmd.name ~= "mv" then return nil end
@@ -407,7 +411,8 @@ function Checker:mv(cmd)
   end
   for _, p in ipairs(sources) do
     local what = self:place(p)
-    if what and not what:find("everything in", 1, true) then return "deny", "mv of " .. what end
+    local exempt = not p.dynamic and MV_EXEMPT[path.clean(p.path)]
+    if what and not exempt and not what:find("everything in", 1, true) then return "deny", "mv of " .. what end
   end
 end
 
@@ -433,9 +438,16 @@ local function partition(cmd)
   end
 end
 
--- Directories whose files truncating breaks the system.
-local TRUNCATE_PROTECTED = { "/etc", "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr/bin",
+-- Directories whose files truncating breaks the system, and the files
+-- of /etc without which nobody logs in or boots (other files of /etc
+-- are routine configuration).
+local TRUNCATE_PROTECTED = { "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr/bin",
                              "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/libexec" }
+local CRITICAL_FILES = { ["/etc/passwd"] = true, ["/etc/shadow"] = true, ["/etc/group"] = true,
+                         ["/etc/gshadow"] = true, ["/etc/sudoers"] = true, ["/etc/fstab"] = true,
+                         ["/etc/ld.so.preload"] = true, ["/etc/ld.so.conf"] = true,
+                         ["/etc/nsswitch.conf"] = true, ["/etc/pam.d/common-auth"] = true,
+                         ["/etc/pam.d/sudo"] = true, ["/etc/pam.d/login"] = true }
 
 -- system_writes denies a redirection that truncates a system file
 -- (> /etc/passwd) and any write to /proc/sysrq-trigger (which can
@@ -446,6 +458,7 @@ local function system_writes(cmd)
     if t and r.op:find(">", 1, true) and r.op ~= ">&" then
       if t == "/proc/sysrq-trigger" then return "deny", "writing to /proc/sysrq-trigger" end
       if r.op ~= ">>" and r.op ~= "&>>" then
+        if CRITICAL_FILES[t] then return "deny", "truncating the system file " .. t end
         for _, d in ipairs(TRUNCATE_PROTECTED) do
           if path.is_within(d, t) and t ~= d then return "deny", "truncating the system file " .. t end
         end
