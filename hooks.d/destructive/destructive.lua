@@ -15,7 +15,12 @@
 --   * interpreter one-liners (python -c, perl -e, ruby -e, node -e, …)
 --     whose code deletes those places (shutil.rmtree, FileUtils.rm_rf,
 --     fs.rmSync, …); the shell commands such code runs (os.system,
---     backticks, execSync) are checked like any other.
+--     backticks, execSync) are checked like any other;
+--   * shell lines in awk's and R's system("…"), git -c alias.x='!…' and
+--     vim -c '!…', and R's unlink(…, recursive=TRUE) of those places;
+--   * mv of those places, partition tables rewritten (sgdisk, parted,
+--     sfdisk), system binaries and login files truncated (> /etc/passwd),
+--     writes to /proc/sysrq-trigger, kill -1 and kill 1.
 -- A command whose name is only known at run time ($(which rm), $a,
 -- ${RM:-rm}, a glob) is denied when its arguments alone are rm's or
 -- dd's destructive ones, and asked about otherwise. source and . of
