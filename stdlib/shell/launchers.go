@@ -38,7 +38,7 @@ func addLaunchers(m map[string]unwrapFunc) {
 		"nq":               {},
 		"daemonize":        {value: "acejlopuE"},
 		"caffeinate":       {value: "tw"},
-		"screen":           {value: "cehpStTX"},
+		"screen":           {value: "cehpStTXrRx"}, // -r, -x: a session to attach, not a command
 		"toybox":           {},
 		"spawn":            {}, // expect's: expect -c 'spawn rm -rf /'
 	} {

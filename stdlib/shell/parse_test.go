@@ -215,6 +215,7 @@ var parseCases = []struct {
 	{`cgexec -g cpu:x rm -rf /`, []want{c("rm", "-rf", "/").by("cgexec")}},
 	{`setarch x86_64 rm -rf /`, []want{c("rm", "-rf", "/").by("setarch")}},
 	{`screen -dmS s rm -rf /`, []want{c("rm", "-rf", "/").by("screen")}},
+	{`screen -r work`, []want{c("screen", "-r", "work")}},
 	{`gdb -batch -ex run --args rm -rf /`, []want{c("rm", "-rf", "/").by("gdb")}},
 	{`gdb ./prog`, []want{c("gdb", "./prog")}},
 	{`start-stop-daemon --start --exec /bin/rm -- -rf /`, []want{c("/bin/rm", "-rf", "/").by("start-stop-daemon")}},
