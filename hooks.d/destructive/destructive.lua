@@ -15,7 +15,12 @@
 --   * interpreter one-liners (python -c, perl -e, ruby -e, node -e, …)
 --     whose code deletes those places (shutil.rmtree, FileUtils.rm_rf,
 --     fs.rmSync, …); the shell commands such code runs (os.system,
---     backticks, execSync) are checked like any other.
+--     backticks, execSync) are checked like any other;
+--   * shell lines in awk's and R's system("…"), git -c alias.x='!…' and
+--     vim -c '!…', and R's unlink(…, recursive=TRUE) of those places;
+--   * mv of those places, partition tables rewritten (sgdisk, parted,
+--     sfdisk), system binaries and login files truncated (> /etc/passwd),
+--     writes to /proc/sysrq-trigger, kill -1 and kill 1.
 -- A command whose name is only known at run time ($(which rm), $a,
 -- ${RM:-rm}, a glob) is denied when its arguments alone are rm's or
 -- dd's destructive ones, and asked about otherwise. source and . of
@@ -31,7 +36,12 @@
 -- VAR=value prefixes, absolute paths (/bin/rm), bash -c, eval,
 -- here-strings and here-documents given to a shell, find -exec and
 -- compound lines (cd / && rm -fr *) do not hide a command, and text that
--- is only data (echo "rm -rf /", git commit -m "…") is not one.
+-- is only data (echo "rm -rf /", git commit -m "…") is not one. The
+-- module unwraps known launchers (flock, strace, systemd-run, script -c,
+-- tmux new, …); any other program whose words hold rm, dd, mkfs, … is
+-- judged as the command starting there, a word of it that is a shell
+-- line running one of those is judged as code, and an alias defined in
+-- the line is judged as its value where it is used.
 --
 -- Settings (ctx.config): see HOOK.md, which holds their defaults.
 local shell = require("shell")
@@ -92,7 +102,7 @@ Checker.__index = Checker
 -- directory the tool call names to run in (Gemini CLI's directory,
 -- Codex's workdir), which may be relative to it.
 local function new_checker(ctx, cwd, params)
-  local c = setmetatable({ cwd = nil, root = nil, moved = false, protected = {} }, Checker)
+  local c = setmetatable({ cwd = nil, root = nil, moved = false, protected = {}, aliases = {} }, Checker)
   if type(cwd) == "string" and cwd:sub(1, 1) == "/" then c.cwd = path.clean(cwd) end
   c.root = c.cwd -- the workspace; cwd follows the line's cd commands
   local dir = type(params) == "table" and (params.directory or params.workdir)
@@ -324,6 +334,177 @@ function Checker:calls(cmd)
   end
 end
 
+-- AWKS run the shell lines of system("…") calls in their program.
+local AWKS = { awk = true, gawk = true, mawk = true, nawk = true, busybox = false }
+local VIMS = { vim = true, vi = true, nvim = true, ex = true, view = true, gvim = true, vimdiff = true }
+
+-- string_calls returns the first arguments of func("…") or func('…')
+-- calls in a word of code.
+local function string_calls(word, func, out)
+  for _, q in ipairs({ '"', "'" }) do
+    for lit in word:gmatch(func .. "%s*%(%s*" .. q .. "([^" .. q .. "]*)" .. q) do out[#out + 1] = lit end
+  end
+  return out
+end
+
+-- embedded_lines returns the shell lines a command's own code runs:
+-- awk's system("…"), R's system("…"), git -c alias.x='!…', vim -c '!…'.
+local function embedded_lines(cmd)
+  local lines = {}
+  if AWKS[cmd.name] or cmd.name == "Rscript" or cmd.name == "R" then
+    for i = 2, #cmd.argv do
+      string_calls(cmd.argv[i], "system", lines)
+      string_calls(cmd.argv[i], "system2", lines)
+    end
+  elseif cmd.name == "git" then
+    for i = 2, #cmd.argv - 1 do
+      local v = cmd.argv[i] == "-c" and cmd.argv[i + 1] or ""
+      local line = v:match("^[Aa][Ll][Ii][Aa][Ss]%.[^=]+=%s*!(.*)$")
+      if line then lines[#lines + 1] = line end
+    end
+  elseif VIMS[cmd.name] then
+    for i = 2, #cmd.argv do
+      local a = cmd.argv[i]
+      local c = (a == "-c" or a == "--cmd") and cmd.argv[i + 1] or a:match("^%+(.*)$")
+      local line = c and c:gsub("^[:%s]*", ""):gsub("^silent!?%s*", ""):match("^!(.*)$")
+      if line then lines[#lines + 1] = line end
+    end
+  end
+  return lines
+end
+
+-- embedded judges the shell lines a command's own code runs; each runs
+-- in a shell of its own.
+function Checker:embedded(cmd, depth)
+  local ask
+  for _, line in ipairs(embedded_lines(cmd)) do
+    local ok, cmds = pcall(shell.parse, line)
+    if not ok then return "ask", cmd.name .. " runs a shell line that could not be checked" end
+    local cwd, moved = self.cwd, self.moved
+    local verdict, why = self:check(cmds, (depth or 0) + 1)
+    self.cwd, self.moved = cwd, moved
+    if verdict == "deny" then return "deny", why .. " (run by " .. cmd.name .. ")" end
+    if verdict == "ask" then ask = ask or (why .. " (run by " .. cmd.name .. ")") end
+  end
+  if ask then return "ask", ask end
+  if cmd.name == "Rscript" or cmd.name == "R" then
+    for i = 2, #cmd.argv do
+      local w = cmd.argv[i]
+      for _, q in ipairs({ '"', "'" }) do
+        for target, rest in w:gmatch("unlink%s*%(%s*" .. q .. "([^" .. q .. "]*)" .. q .. "([^%)]*)%)") do
+          local what = rest:find("recursive%s*=%s*T") and self:place(target)
+          if what then return "deny", cmd.name .. " code deleting " .. what .. " (unlink)" end
+        end
+      end
+    end
+  end
+end
+
+-- Directories that hold services' and applications' own files, which
+-- moving is routine administration rather than breaking the system.
+local MV_EXEMPT = { ["/srv"] = true, ["/opt"] = true }
+
+-- mv moves a protected place away: mv /usr /tmp/x, mv -t /tmp/x /usr.
+function Checker:mv(cmd)
+  if cmd.name ~= "mv" then return nil end
+  local ops = operands(cmd)
+  local target_dir = shell.has_flag(cmd, "t", "target-directory")
+  local sources = ops
+  if not target_dir then
+    sources = {}
+    for i = 1, #ops - 1 do sources[i] = ops[i] end
+  end
+  for _, p in ipairs(sources) do
+    local what = self:place(p)
+    local exempt = not p.dynamic and MV_EXEMPT[path.clean(p.path)]
+    if what and not exempt and not what:find("everything in", 1, true) then return "deny", "mv of " .. what end
+  end
+end
+
+-- Partitioning commands that destroy a disk's partition table.
+local function partition(cmd)
+  local n, destroy = cmd.name, false
+  if n == "sgdisk" then
+    for _, a in ipairs(cmd.argv) do
+      if a == "--zap-all" or a == "--zap" or a == "--clear" or a:match("^%-[^-]*[ZzodnN]") or a:match("^%-%-delete") or a:match("^%-%-new") then destroy = true end
+    end
+  elseif n == "parted" then
+    for _, a in ipairs(cmd.argv) do
+      if a == "mklabel" or a == "mktable" or a == "rm" or a == "mkpart" or a == "resizepart" then destroy = true end
+    end
+  elseif n == "sfdisk" then
+    for _, a in ipairs(cmd.argv) do
+      if a == "--delete" or a:match("^%-%-wipe") then destroy = true end
+    end
+  end
+  if not destroy then return nil end
+  for _, p in ipairs(operands(cmd)) do
+    if is_device(path.clean(p.path)) then return "deny", n .. " rewrites the partition table of " .. p.path end
+  end
+end
+
+-- Directories whose files truncating breaks the system, and the files
+-- of /etc without which nobody logs in or boots (other files of /etc
+-- are routine configuration).
+local TRUNCATE_PROTECTED = { "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr/bin",
+                             "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/libexec" }
+local CRITICAL_FILES = { ["/etc/passwd"] = true, ["/etc/shadow"] = true, ["/etc/group"] = true,
+                         ["/etc/gshadow"] = true, ["/etc/sudoers"] = true, ["/etc/fstab"] = true,
+                         ["/etc/ld.so.preload"] = true, ["/etc/ld.so.conf"] = true,
+                         ["/etc/nsswitch.conf"] = true, ["/etc/pam.d/common-auth"] = true,
+                         ["/etc/pam.d/sudo"] = true, ["/etc/pam.d/login"] = true }
+
+-- system_writes denies a redirection that truncates a system file
+-- (> /etc/passwd) and any write to /proc/sysrq-trigger (which can
+-- crash or reboot the machine).
+local function system_writes(cmd)
+  for _, r in ipairs(cmd.redirects) do
+    local t = type(r.target) == "string" and r.target:sub(1, 1) == "/" and path.clean(r.target)
+    if t and r.op:find(">", 1, true) and r.op ~= ">&" then
+      if t == "/proc/sysrq-trigger" then return "deny", "writing to /proc/sysrq-trigger" end
+      if r.op ~= ">>" and r.op ~= "&>>" then
+        if CRITICAL_FILES[t] then return "deny", "truncating the system file " .. t end
+        for _, d in ipairs(TRUNCATE_PROTECTED) do
+          if path.is_within(d, t) and t ~= d then return "deny", "truncating the system file " .. t end
+        end
+      end
+    end
+  end
+  if cmd.name == "tee" then
+    for _, p in ipairs(operands(cmd)) do
+      if path.clean(p.path) == "/proc/sysrq-trigger" then return "deny", "writing to /proc/sysrq-trigger" end
+    end
+  end
+end
+
+-- kill_all denies kill of every process (-1) or of init (1).
+local function kill_all(cmd)
+  if cmd.name ~= "kill" then return nil end
+  local i, seen_signal = 2, false
+  while i <= #cmd.argv do
+    local a = cmd.argv[i]
+    if a == "--" then
+      i = i + 1
+      break
+    elseif a == "-s" or a == "-n" or a == "--signal" then
+      i, seen_signal = i + 2, true
+    elseif a == "-l" or a == "-L" or a == "--list" or a == "--table" then
+      return nil
+    elseif a:sub(1, 1) == "-" and not seen_signal and a ~= "-1" then
+      i, seen_signal = i + 1, true -- -9, -KILL, -SIGKILL
+    elseif a == "-1" and not seen_signal then
+      if i == #cmd.argv then return nil end -- kill -1 alone: a signal and no process
+      i, seen_signal = i + 1, true -- kill -1 PID: signal 1
+    else
+      break
+    end
+  end
+  for j = i, #cmd.argv do
+    if cmd.argv[j] == "-1" then return "deny", "kill of every process (-1)" end
+    if cmd.argv[j] == "1" then return "deny", "kill of init (process 1)" end
+  end
+end
+
 -- unknown_word reports whether a command's name is only known at run
 -- time: a variable ($a, ${RM:-rm}), a substitution ($(which rm),
 -- backticks) or a glob (/bin/r?). IFS splitting hides behind a variable
@@ -350,10 +531,164 @@ function Checker:unknown(cmd)
   return "ask", "runs a command known only at run time (" .. cmd.argv[1] .. ")"
 end
 
+-- The programs whose words this guard judges when another program runs
+-- them: a launcher it does not know (flock /tmp/x rm -rf /, uv run rm
+-- -rf /, machinectl shell root@ /bin/rm -rf /) is judged as the command
+-- that starts at such a word.
+local INNER = { rm = true, unlink = true, rmdir = true, shred = true, dd = true, mke2fs = true,
+                mkswap = true, wipefs = true, blkdiscard = true, chmod = true, chown = true,
+                chgrp = true, find = true }
+
+-- Programs whose words are data or their own subcommands, never a
+-- command they launch: echo rm -rf /, man rm, git rm -r --cached .,
+-- docker rm -f x.
+local NOT_LAUNCHERS = {}
+for _, n in ipairs({ "echo", "printf", "print", "man", "info", "help", "whatis", "apropos", "which",
+                     "whereis", "type", "tldr", "grep", "egrep", "fgrep", "rg", "ag", "ack", "git",
+                     "hg", "svn", "jj", "docker", "podman", "nerdctl", "buildah", "kubectl", "helm",
+                     "npm", "pnpm", "yarn", "cargo", "go", "pip", "pip3", "conda", "mamba", "brew",
+                     "gh", "glab", "rclone", "aws", "gsutil", "gcloud", "az", "s3cmd", "mc", "dvc",
+                     "lxc", "incus", "virsh", "trash", "gio", "alias", "cd", "pushd" }) do
+  NOT_LAUNCHERS[n] = true
+end
+
+local function is_inner(word)
+  local base = word:match("[^/]+$") or word
+  return INNER[base] or base:match("^mkfs") ~= nil, base
+end
+
+-- inner_commands returns the commands an unknown program's words run:
+-- from each word naming a program of INNER (by base name, /bin/rm too)
+-- to the end, as that program, wrapped by the launcher.
+local function inner_commands(cmd)
+  if NOT_LAUNCHERS[cmd.name] or INNER[cmd.name] or cmd.name:match("^mkfs") then return {} end
+  local out = {}
+  for i = 2, #cmd.argv do
+    local inner, base = is_inner(cmd.argv[i])
+    if inner and not cmd.paths[i].dynamic then
+      local argv, paths = {}, {}
+      for j = i, #cmd.argv do
+        argv[#argv + 1], paths[#paths + 1] = cmd.argv[j], cmd.paths[j]
+      end
+      local by = {}
+      for _, w in ipairs(cmd.wrapped_by) do by[#by + 1] = w end
+      by[#by + 1] = cmd.name
+      out[#out + 1] = { name = base, argv = argv, paths = paths, wrapped_by = by, redirects = {},
+                        code_from = {}, calls = {}, in_function = "", background = false,
+                        position = 0, lang = "" }
+    end
+  end
+  return out
+end
+
+-- judge returns the verdict of the rules for one command.
+function Checker:judge(cmd, runs_delete)
+  local ask
+  for _, rule in ipairs({
+    function() if cmd.name == "find" then return self:find(cmd, runs_delete) end end,
+    function() if DELETERS[cmd.name] then return self:rm(cmd) end end,
+    function() return self:disk(cmd) end,
+    function() return self:perms(cmd) end,
+    function() return fork_bomb(cmd) end,
+    function() return code_from(cmd) end,
+    function() return self:calls(cmd) end,
+    function() if unknown_word(cmd) then return self:unknown(cmd) end end,
+    function() return self:mv(cmd) end,
+    function() return partition(cmd) end,
+    function() return system_writes(cmd) end,
+    function() return kill_all(cmd) end,
+    function() return self:embedded(cmd) end,
+  }) do
+    local verdict, why = rule()
+    if verdict == "deny" then return "deny", why end
+    if verdict == "ask" then ask = ask or why end
+  end
+  if ask then return "ask", ask end
+end
+
+-- line_commands returns the commands of an unknown program's words that
+-- are themselves a shell line running a program of INNER (foo -c 'rm -rf
+-- /', tsp sh -c …): many launchers hand such a word to sh -c.
+local function line_commands(cmd)
+  local out = {}
+  if NOT_LAUNCHERS[cmd.name] or cmd.name == "" then return out end
+  for i = 2, #cmd.argv do
+    local w = cmd.argv[i]
+    if not cmd.paths[i].dynamic and w:find("%s") then
+      local ok, cmds = pcall(shell.parse, w)
+      if ok then
+        local runs = false
+        for _, c in ipairs(cmds) do
+          if is_inner(c.argv[1]) or #inner_commands(c) > 0 then runs = true end
+        end
+        if runs then
+          for _, c in ipairs(cmds) do out[#out + 1] = c end
+        end
+      end
+    end
+  end
+  return out
+end
+
+-- launched judges the commands an unknown launcher's words run.
+function Checker:launched(cmd)
+  local ask
+  local line = line_commands(cmd)
+  if #line > 0 then
+    local cwd, moved = self.cwd, self.moved -- the line runs in a shell of its own
+    local verdict, why = self:check(line)
+    self.cwd, self.moved = cwd, moved
+    if verdict == "deny" then return "deny", why .. " (a shell line given to " .. cmd.name .. ")" end
+    if verdict == "ask" then ask = why .. " (a shell line given to " .. cmd.name .. ")" end
+  end
+  for _, inner in ipairs(inner_commands(cmd)) do
+    local verdict, why = self:judge(inner, inner.name == "find" and has(inner.argv, "-exec"))
+    if verdict == "deny" then return "deny", why .. " (run by " .. cmd.name .. ")" end
+    if verdict == "ask" then ask = ask or (why .. " (run by " .. cmd.name .. ")") end
+  end
+  if ask then return "ask", ask end
+end
+
+-- The deepest alias expansions followed (alias a=b; alias b=a; a).
+local MAX_ALIAS_DEPTH = 8
+
+-- define records the aliases an alias command defines (alias x='rm -rf /').
+function Checker:define(cmd)
+  for i = 2, #cmd.argv do
+    local name, value = cmd.argv[i]:match("^([^=/%s$`]+)=(.*)$")
+    if name then self.aliases[name] = { value = value, dynamic = cmd.paths[i].dynamic } end
+  end
+end
+
+-- expand judges a use of an alias defined earlier in the line as its
+-- value followed by the use's other words, which is what bash runs.
+function Checker:expand(cmd, depth)
+  local a = self.aliases[cmd.argv[1]]
+  if a.dynamic then return "ask", "runs the alias " .. cmd.argv[1] .. ", whose value is only known at run time" end
+  if depth >= MAX_ALIAS_DEPTH then return "ask", "the alias " .. cmd.argv[1] .. " expands too deeply to check" end
+  local words = { a.value }
+  for i = 2, #cmd.argv do
+    local w = cmd.argv[i]
+    words[#words + 1] = cmd.paths[i].dynamic and w or ("'" .. w:gsub("'", [['\'']]) .. "'")
+  end
+  local ok, cmds = pcall(shell.parse, table.concat(words, " "))
+  if not ok then return "ask", "the alias " .. cmd.argv[1] .. " could not be checked (" .. tostring(cmds) .. ")" end
+  -- bash does not expand an alias again inside its own value (alias rm='rm -i')
+  self.aliases[cmd.argv[1]] = nil
+  local verdict, why = self:check(cmds, depth + 1)
+  self.aliases[cmd.argv[1]] = a
+  return verdict, why
+end
+
 -- check returns "deny" or "ask" and why, for the first command of the
 -- line that needs it (a deny anywhere beats an ask).
-function Checker:check(cmds)
+function Checker:check(cmds, depth)
+  depth = depth or 0
   local ask
+  local function note(verdict, why)
+    if verdict == "ask" then ask = ask or why end
+    return verdict == "deny"
+  end
   for i, cmd in ipairs(cmds) do
     local runs_delete = false
     if cmd.name == "find" then -- its -exec commands follow it, wrapped by find
@@ -362,21 +697,19 @@ function Checker:check(cmds)
         if DELETERS[cmds[j].name] then runs_delete = true end
       end
     end
-    for _, rule in ipairs({
-      function() if cmd.name == "find" then return self:find(cmd, runs_delete) end end,
-      function() if DELETERS[cmd.name] then return self:rm(cmd) end end,
-      function() return self:disk(cmd) end,
-      function() return self:perms(cmd) end,
-      function() return fork_bomb(cmd) end,
-      function() return code_from(cmd) end,
-      function() return self:calls(cmd) end,
-      function() if unknown_word(cmd) then return self:unknown(cmd) end end,
-    }) do
-      local verdict, why = rule()
-      if verdict == "deny" then return "deny", why end
-      if verdict == "ask" then ask = ask or why end
+    local verdict, why = self:judge(cmd, runs_delete)
+    if note(verdict, why) then return "deny", why end
+    verdict, why = self:launched(cmd)
+    if note(verdict, why) then return "deny", why end
+    if #cmd.wrapped_by == 0 and self.aliases[cmd.argv[1]] then
+      verdict, why = self:expand(cmd, depth)
+      if note(verdict, why) then return "deny", why end
     end
-    if cmd.name == "cd" or cmd.name == "pushd" then
+    if has(cmd.wrapped_by, "alias") then
+      -- an alias's value runs only where the alias is used
+    elseif cmd.name == "alias" then
+      self:define(cmd)
+    elseif cmd.name == "cd" or cmd.name == "pushd" then
       self:cd(cmd)
     elseif cmd.name == "popd" then
       self.moved = true

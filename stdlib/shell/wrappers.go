@@ -69,6 +69,7 @@ func newWrappers() map[string]unwrapFunc {
 	for _, sh := range shells {
 		m[sh] = unwrapShell
 	}
+	addLaunchers(m)
 	return m
 }
 
