@@ -137,3 +137,22 @@ def answer(status: int, body: bytes, delay: float = 0.0) -> Responder:
         except OSError:
             pass  # the client gave up first, as the timeout test wants
     return respond
+
+
+# The answers a bridge must refuse, each with the text its refusal must
+# carry and the environment it runs with: every bridge's tests run these
+# cases against a FakeServer and check their own agent's refusal (a
+# deny, a skip), so that the bridges fail closed alike.
+# (name, status, body, delay, token, refusal text, extra environment)
+REFUSED_ANSWERS: list[tuple[str, int, bytes, float, str, str, dict[str, str]]] = [
+    ("timeout", 200, b"{}", 30.0, "", "did not answer within 0.3s",
+     {"HOOKHOST_TIMEOUT": "0.3"}),
+    ("not JSON", 200, b"<html>", 0.0, "", "not JSON", {}),
+    ("no decision", 200, b'{"decision": {}}', 0.0, "",
+     "no decision.action", {}),
+    ("503", 503, b'{"error": "busy: every fire slot is taken"}', 0.0, "",
+     "answered 503: busy", {}),
+    ("401", 401, b'{"error": "no"}', 0.0, "", "answered 401", {}),
+    ("impostor without proof", 200, b'{"decision": {"action": "allow"}}',
+     0.0, "s3cret", "no Hookhost-Mac", {}),
+]

@@ -207,32 +207,13 @@ class Failures(Base):
         _, decision = self.llm("gpt")
         self.assertIn("not reachable", decision.text)
 
-    def test_timeout(self) -> None:
-        with hs.FakeServer(hs.answer(200, b"{}", delay=30)) as fake:
-            self.url = fake.url
-            self.assert_denies("did not answer within 0.3s",
-                               HOOKHOST_TIMEOUT="0.3")
-
-    def test_bad_answer(self) -> None:
-        with hs.FakeServer(hs.answer(200, b"[1, 2")) as fake:
-            self.url = fake.url
-            self.assert_denies("not JSON")
-
-    def test_503(self) -> None:
-        with hs.FakeServer(hs.answer(503, b'{"error": "busy"}')) as fake:
-            self.url = fake.url
-            self.assert_denies("answered 503: busy")
-
-    def test_401(self) -> None:
-        with hs.FakeServer(hs.answer(401, b'{"error": "no"}')) as fake:
-            self.url = fake.url
-            self.assert_denies("answered 401")
-
-    def test_impostor_without_proof(self) -> None:
-        body = b'{"decision": {"action": "allow"}}'
-        with hs.FakeServer(hs.answer(200, body)) as fake:
-            self.url, self.token = fake.url, "s3cret"
-            self.assert_denies("no Hookhost-Mac")
+    def test_refused_answers(self) -> None:
+        for name, status, body, delay, token, want, env in \
+                hs.REFUSED_ANSWERS:
+            with self.subTest(name), \
+                    hs.FakeServer(hs.answer(status, body, delay)) as fake:
+                self.url, self.token = fake.url, token
+                self.assert_denies(want, **env)
 
 
 if __name__ == "__main__":

@@ -209,33 +209,13 @@ class Failures(Base):
         self.url = hs.free_dead_url()
         self.assert_skips("not reachable")
 
-    def test_timeout(self) -> None:
-        with hs.FakeServer(hs.answer(200, b"{}", delay=30)) as fake:
-            self.url = fake.url
-            self.assert_skips("did not answer within 0.3s",
-                              HOOKHOST_TIMEOUT="0.3")
-
-    def test_bad_answer(self) -> None:
-        with hs.FakeServer(hs.answer(200, b"<html>")) as fake:
-            self.url = fake.url
-            self.assert_skips("not JSON")
-
-    def test_no_decision(self) -> None:
-        with hs.FakeServer(hs.answer(200, b'{"decision": {}}')) as fake:
-            self.url = fake.url
-            self.assert_skips("no decision.action")
-
-    def test_503(self) -> None:
-        body = b'{"error": "busy: every fire slot is taken"}'
-        with hs.FakeServer(hs.answer(503, body)) as fake:
-            self.url = fake.url
-            self.assert_skips("answered 503: busy")
-
-    def test_impostor_without_proof(self) -> None:
-        body = b'{"decision": {"action": "allow"}}'
-        with hs.FakeServer(hs.answer(200, body)) as fake:
-            self.url, self.token = fake.url, "s3cret"
-            self.assert_skips("no Hookhost-Mac")
+    def test_refused_answers(self) -> None:
+        for name, status, body, delay, token, want, env in \
+                hs.REFUSED_ANSWERS:
+            with self.subTest(name), \
+                    hs.FakeServer(hs.answer(status, body, delay)) as fake:
+                self.url, self.token = fake.url, token
+                self.assert_skips(want, **env)
 
     def test_bad_timeout_setting(self) -> None:
         self.url = hs.free_dead_url()
