@@ -71,7 +71,18 @@ func compile(src scripting.Source) (*lua.FunctionProto, error) {
 			if line == parse.EOF { // gopher-lua has no line for "at end of file": use the last one
 				line = bytes.Count(bytes.TrimRight(src.Code, "\n"), []byte("\n")) + 1
 			}
-			return nil, &scripting.Error{File: src.Name, Line: line, Msg: syntaxMessage(pe), Err: err}
+			msg := syntaxMessage(pe)
+			if o, ok := unclosedOpener(src.Code, line); ok && pe.Pos.Line == parse.EOF {
+				msg = fmt.Sprintf("syntax error: %q opened here is never closed (the parser reached the end of the file)", o.word)
+				line = o.line
+			} else if ok {
+				// Point at where the construct began, and keep where the
+				// parser stopped: both lines help.
+				msg = fmt.Sprintf("syntax error: %q opened here is never closed (the parser stopped at line %d: %s)",
+					o.word, line, strings.TrimSuffix(strings.TrimPrefix(msg, "syntax error "), ": syntax error"))
+				line = o.line
+			}
+			return nil, &scripting.Error{File: src.Name, Line: line, Msg: msg, Err: err}
 		}
 		return nil, &scripting.Error{File: src.Name, Msg: "syntax error: " + err.Error(), Err: err}
 	}

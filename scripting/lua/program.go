@@ -279,7 +279,7 @@ func (p *program) scriptError(err error, hook string) *scripting.Error {
 		e.Msg = err.Error()
 		return e
 	}
-	e.Backtrace = trimTraceback(ae.StackTrace)
+	e.Backtrace = trimTraceback(ae.StackTrace, hook)
 	if s, ok := ae.Object.(lua.LString); ok {
 		e.Line, e.Msg = p.splitPosition(string(s))
 	} else {
@@ -324,15 +324,25 @@ func (p *program) firstLine(tb string) int {
 	return 0
 }
 
-// trimTraceback drops the header, the indentation and the frames of the
-// rewrite's helpers (rewrite.go), which the script did not write.
-func trimTraceback(tb string) string {
+// trimTraceback is the one reader of gopher-lua's traceback text (its
+// frames are not kept once the error has unwound the stack). It drops the
+// header, the indentation and the frames of the rewrite's helpers
+// (rewrite.go), which the script did not write. When the error comes from
+// a hook, the outermost frame is the hook's function, which the host
+// called from Go: gopher-lua names a frame without a Lua caller "main
+// chunk", so that frame is named after the hook instead.
+func trimTraceback(tb, hook string) string {
 	tb = strings.TrimPrefix(strings.TrimSpace(tb), "stack traceback:")
 	var lines []string
 	for _, l := range strings.Split(strings.TrimSpace(tb), "\n") {
-		if l = strings.TrimSpace(l); !strings.HasPrefix(l, "[G]: in function 'hookhost.") {
-			lines = append(lines, l)
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "[G]: in function 'hookhost.") {
+			continue
 		}
+		if hook != "" && strings.HasSuffix(l, " in main chunk") {
+			l = strings.TrimSuffix(l, "main chunk") + fmt.Sprintf("hook %q", hook)
+		}
+		lines = append(lines, l)
 	}
 	return strings.Join(lines, "\n")
 }

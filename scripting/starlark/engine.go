@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -101,10 +102,21 @@ func (p *program) initialise(ctx context.Context, top *callThread, prog *starlar
 }
 
 // syntaxError reports the first syntax or resolve error as file:line.
-func syntaxError(name string, err error) *scripting.Error {
+// A bracket opened lines before the error and never closed is reported
+// where it was opened, with where the parser stopped.
+func syntaxError(name string, code []byte, err error) *scripting.Error {
 	var se syntax.Error
 	if errors.As(err, &se) {
-		return &scripting.Error{File: name, Line: int(se.Pos.Line), Msg: "syntax error: " + se.Msg, Err: err}
+		line, msg := int(se.Pos.Line), "syntax error: "+se.Msg
+		if b, ok := unclosedBracket(code, line); ok {
+			where := fmt.Sprintf("the parser stopped at line %d: %s", line, se.Msg)
+			if strings.HasPrefix(se.Msg, "got end of file") {
+				where = "the parser reached the end of the file"
+			}
+			msg = fmt.Sprintf("syntax error: %q opened here is never closed (%s)", string(b.char), where)
+			line = b.line
+		}
+		return &scripting.Error{File: name, Line: line, Msg: msg, Err: err}
 	}
 	var rl resolve.ErrorList
 	if errors.As(err, &rl) && len(rl) > 0 {

@@ -43,11 +43,19 @@ func checkIntLiteral(raw []byte) error {
 	return nil
 }
 
-// scanIntLiterals reads src as go.starlark.net's scanner does only as far
-// as telling numbers from names, strings and comments, and calls visit
-// with each int literal (not a float) and its line, stopping at the first
-// error visit returns.
+// scanIntLiterals calls visit with each int literal (not a float) of src
+// and its line, stopping at the first error visit returns.
 func scanIntLiterals(src []byte, visit func(line int, raw []byte) error) error {
+	return scanSource(src, visit, nil)
+}
+
+// scanSource reads src as go.starlark.net's scanner does only as far as
+// telling numbers from names, strings and comments. It calls intLiteral
+// (when not nil) with each int literal (not a float) and its line,
+// stopping at the first error it returns, and other (when not nil) with
+// every other byte outside names, numbers, strings and comments:
+// operators and brackets.
+func scanSource(src []byte, intLiteral func(line int, raw []byte) error, other func(line int, c byte)) error {
 	line := 1
 	for i := 0; i < len(src); {
 		c := src[i]
@@ -74,13 +82,16 @@ func scanIntLiterals(src []byte, visit func(line int, raw []byte) error) error {
 			i = j
 		case isDecimal(c) || c == '.' && i+1 < len(src) && isDecimal(src[i+1]):
 			end, isInt := numberEnd(src, i)
-			if isInt {
-				if err := visit(line, src[i:end]); err != nil {
+			if isInt && intLiteral != nil {
+				if err := intLiteral(line, src[i:end]); err != nil {
 					return err
 				}
 			}
 			i = end
 		default:
+			if other != nil {
+				other(line, c)
+			}
 			i++
 		}
 	}

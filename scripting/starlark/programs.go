@@ -63,7 +63,7 @@ func compileSource(src scripting.Source, predeclared starlark.StringDict) (*star
 	}
 	prog, err := rewrittenProgram(src.Name, src.Code, predeclared)
 	if err != nil {
-		return nil, syntaxError(src.Name, err)
+		return nil, syntaxError(src.Name, src.Code, err)
 	}
 	return prog, nil
 }
