@@ -302,6 +302,7 @@ func interspersed(app *cli.App, args []string) []string {
 // arguments in their order.
 func reorder(flags []cli.Flag, args []string) []string {
 	var fl, pos []string
+	help := false // a flag, not a flag's value ("--dir h"), asks for help
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -312,6 +313,7 @@ func reorder(flags []cli.Flag, args []string) []string {
 			pos = append(pos, a)
 		default:
 			fl = append(fl, a)
+			help = help || isHelpFlag(a)
 			if !takesValue(flags, a) {
 				continue
 			}
@@ -322,7 +324,7 @@ func reorder(flags []cli.Flag, args []string) []string {
 			i++
 		}
 	}
-	if len(pos) == 0 || slices.ContainsFunc(fl, isHelpFlag) {
+	if len(pos) == 0 || help {
 		return fl // --help shows the command's help whatever else is there
 	}
 	return append(append(fl, "--"), pos...)
