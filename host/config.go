@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"fmt"
+	"github.com/hookhost/hookhost/scripting/engines"
 	"os"
 	"path/filepath"
 	"strings"
@@ -512,7 +513,7 @@ func splitHookKey(key string) (file, name string, err error) {
 	if dir, ok := strings.CutSuffix(key, "/"); ok && dir != "" && !strings.ContainsAny(dir, "/:") && !strings.HasPrefix(dir, ".") {
 		return key, "", nil
 	}
-	for _, ext := range []string{".lua", ".star"} {
+	for _, ext := range engines.Extensions() {
 		if strings.HasSuffix(key, ext) && len(key) > len(ext) {
 			return key, "", nil
 		}

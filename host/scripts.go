@@ -1,18 +1,17 @@
 package host
 
 import (
+	"github.com/hookhost/hookhost/scripting/engines"
 	"path"
 	"slices"
 	"strings"
 
 	"github.com/hookhost/hookhost/scripting"
-	"github.com/hookhost/hookhost/scripting/lua"
-	"github.com/hookhost/hookhost/scripting/starlark"
 )
 
 // defaultEngines are the engines of a host whose Options.Engines is nil.
 func defaultEngines() []scripting.Engine {
-	return []scripting.Engine{lua.Engine{}, starlark.Engine{}}
+	return engines.All()
 }
 
 // IsScript reports whether the file name base (without its directory)

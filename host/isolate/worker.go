@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/hookhost/hookhost/scripting/engines"
 	"io"
 	"log/slog"
 	"os"
@@ -14,8 +15,6 @@ import (
 	"time"
 
 	"github.com/hookhost/hookhost/scripting"
-	"github.com/hookhost/hookhost/scripting/lua"
-	"github.com/hookhost/hookhost/scripting/starlark"
 	"github.com/hookhost/hookhost/stdlib"
 	"github.com/hookhost/hookhost/stdlib/std"
 )
@@ -61,7 +60,7 @@ func runWorker(spec string, in io.Reader, out io.Writer, stderr io.Writer) int {
 		debug.SetMemoryLimit(limits.Data - limits.Data/8) // collect before the kernel refuses
 	}
 	s := &server{out: bufio.NewWriter(out), progs: map[int64]scripting.Program{}, calls: map[int64]*scripting.Call{},
-		engines: map[string]scripting.Engine{".lua": lua.Engine{}, ".star": starlark.Engine{}}}
+		engines: engines.ByExtension()}
 	s.level.Store(int64(slog.LevelDebug)) // until the host says what it logs
 	s.logger = slog.New(newFrameHandler(s.send, &s.level))
 	s.modules = std.Modules(std.Options{Now: time.Now, Logger: s.logger})

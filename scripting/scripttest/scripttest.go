@@ -13,6 +13,7 @@ package scripttest
 
 import (
 	"context"
+	"github.com/hookhost/hookhost/scripting/engines"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -20,14 +21,12 @@ import (
 	"testing"
 
 	"github.com/hookhost/hookhost/scripting"
-	"github.com/hookhost/hookhost/scripting/lua"
-	"github.com/hookhost/hookhost/scripting/starlark"
 	"github.com/hookhost/hookhost/stdlib"
 )
 
 // Engines are the engines script tests run on, by file extension.
 func Engines() map[string]scripting.Engine {
-	return map[string]scripting.Engine{".lua": lua.Engine{}, ".star": starlark.Engine{}}
+	return engines.ByExtension()
 }
 
 // Run runs every .lua and .star file of dir as a subtest named after the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hookhost/hookhost/scripting/engines"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -15,8 +16,6 @@ import (
 
 	"github.com/hookhost/hookhost/host"
 	"github.com/hookhost/hookhost/scripting"
-	"github.com/hookhost/hookhost/scripting/lua"
-	"github.com/hookhost/hookhost/scripting/starlark"
 )
 
 // Options configure a run.
@@ -109,10 +108,6 @@ func (r *Report) Passed() int {
 
 // Failed counts the tests that did not pass.
 func (r *Report) Failed() int { return len(r.Results) - r.Passed() }
-
-// engines compile test files by extension; the host itself uses the
-// same two.
-var engines = []scripting.Engine{lua.Engine{}, starlark.Engine{}}
 
 // tableExtensions are the extensions of table-test files.
 var tableExtensions = []string{".yaml", ".json"}
@@ -253,14 +248,7 @@ func IsTestFile(name string) bool {
 	return slices.Contains(tableExtensions, ext) || engineFor(ext) != nil
 }
 
-func engineFor(ext string) scripting.Engine {
-	for _, e := range engines {
-		if e.Extension() == ext {
-			return e
-		}
-	}
-	return nil
-}
+func engineFor(ext string) scripting.Engine { return engines.ByExtension()[ext] }
 
 // failureText is an error as file:line: message, without the hook id a
 // test call's error carries.
