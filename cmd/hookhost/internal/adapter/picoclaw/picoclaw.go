@@ -110,14 +110,16 @@ func addOutcome(p, params map[string]any) {
 // An Action is a decision as PicoClaw names it.
 type Action string
 
-// PicoClaw's actions.
+// PicoClaw's actions. Five are hookhost's own actions under the same
+// names, so they are taken from host rather than spelled again; only
+// deny_tool is PicoClaw's (hookhost's deny and ask map to it).
 const (
-	Continue  Action = "continue"
-	Modify    Action = "modify"
-	Respond   Action = "respond"
-	DenyTool  Action = "deny_tool"
-	AbortTurn Action = "abort_turn"
-	HardAbort Action = "hard_abort"
+	Continue  = Action(host.Continue)
+	Modify    = Action(host.Modify)
+	Respond   = Action(host.Respond)
+	AbortTurn = Action(host.AbortTurn)
+	HardAbort = Action(host.HardAbort)
+	DenyTool  = Action("deny_tool")
 )
 
 // Decision is an interceptor's answer: the action, its reason, and for
