@@ -79,8 +79,6 @@ type reply struct {
 	stop     bool
 }
 
-// decisionKeys are the keys a decision table may have.
-var decisionKeys = []string{"action", "reason", "fields", "result", "approval", "messages", "stop"}
 
 // parseReply parses and validates a hook's return value against the
 // event: nothing, a map, or a decision a constructor built. The error
@@ -104,8 +102,8 @@ func parseReply(v any, spec *EventSpec) (reply, error) {
 func parseMap(m map[string]any, spec *EventSpec) (reply, error) {
 	r := reply{action: Continue}
 	for k := range m {
-		if !slices.Contains(decisionKeys, k) {
-			return r, fmt.Errorf("unknown key %q in the decision (want %s)", k, joinStrings(decisionKeys))
+		if keys := scripting.DecisionKeys(); !slices.Contains(keys, k) {
+			return r, fmt.Errorf("unknown key %q in the decision (want %s)", k, joinStrings(keys))
 		}
 	}
 	if err := r.parseAction(m); err != nil {

@@ -55,6 +55,16 @@ var keyNames = []struct {
 }{{"action", hasAction}, {"approval", hasApproval}, {"fields", hasFields}, {"messages", hasMessages},
 	{"reason", hasReason}, {"result", hasResult}, {"stop", hasStop}}
 
+// DecisionKeys returns the keys a decision may have, sorted: the one list
+// of them, which the host also checks a returned table against.
+func DecisionKeys() []string {
+	names := make([]string, len(keyNames))
+	for i, k := range keyNames {
+		names[i] = k.name
+	}
+	return names
+}
+
 // ReasonAction is a constructor of the hook module that takes a reason
 // and nothing else.
 type ReasonAction struct {
