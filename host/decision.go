@@ -79,7 +79,6 @@ type reply struct {
 	stop     bool
 }
 
-
 // parseReply parses and validates a hook's return value against the
 // event: nothing, a map, or a decision a constructor built. The error
 // says what was expected.
