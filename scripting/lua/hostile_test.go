@@ -188,6 +188,11 @@ func runHostile(t *testing.T, tc hostileCase) {
 	timeout := tc.timeout
 	if timeout == 0 {
 		timeout = 10 * time.Second // generous: the race detector makes big strings slow
+		if tc.want == "" {
+			// A case that must succeed only tests its answer: on a loaded
+			// machine under -race, 200,000 concatenations took 8 s.
+			timeout = time.Minute
+		}
 	}
 	payload := tc.payload
 	if payload == nil {
