@@ -257,10 +257,7 @@ func postToolUse(call adapter.Call, res host.Result) adapter.Answer {
 			out.ModifiedResult = map[string]any{"textResultForLlm": adapter.Text(r)}
 		}
 	}
-	if out.AdditionalContext == "" && out.ModifiedResult == nil {
-		return adapter.Answer{Notes: notes}
-	}
-	return adapter.Answer{Output: out, Notes: notes}
+	return answer(out, notes)
 }
 
 // KeepWorking is the reason sent when a hook asked Copilot to keep

@@ -16,11 +16,11 @@ var _ adapter.CommandDialect = Dialect{}
 // Output is a command hook's answer as Cursor reads it: flat, snake_case
 // (a hookSpecificOutput wrapper is not read).
 type Output struct {
+	Continue          *bool  `json:"continue,omitempty"`
 	Permission        string `json:"permission,omitempty"`
 	UserMessage       string `json:"user_message,omitempty"`
 	AgentMessage      string `json:"agent_message,omitempty"`
 	UpdatedInput      any    `json:"updated_input,omitempty"`
-	Continue          *bool  `json:"continue,omitempty"`
 	FollowupMessage   string `json:"followup_message,omitempty"`
 	AdditionalContext string `json:"additional_context,omitempty"`
 	// UpdatedMCPToolOutput replaces an MCP tool's result at postToolUse.
