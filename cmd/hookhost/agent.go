@@ -127,7 +127,11 @@ func newAgentCommand(a agentCommand) *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return failOpen(usageErrorf("%s: want no arguments, got %q (the event comes on stdin)", name, c.Args().First()))
+				where := "comes on stdin"
+				if a.events != nil {
+					where = "is named by --event"
+				}
+				return failOpen(usageErrorf("%s: want no arguments, got %q (the event %s)", name, c.Args().First(), where))
 			}
 			if err := opts.validate(); err != nil {
 				return failOpen(err)

@@ -89,3 +89,35 @@ func TestCopilotFailsClosed(t *testing.T) {
 		})
 	}
 }
+
+// TestServerAutoCursorCopilot: --server auto holds state across separate
+// hookhost copilot processes (the shipped limit of 10 web fetches a
+// minute per session), and hookhost cursor fires through the same
+// server.
+func TestServerAutoCursorCopilot(t *testing.T) {
+	runtime := privateTempDir(t)
+	env := []string{"XDG_RUNTIME_DIR=" + runtime, "HOOKHOST_AUTO_IDLE_EXIT=20s"}
+	t.Cleanup(func() { stopServersUnder(t, runtime) })
+	dir, err := filepath.Abs(shippedDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fetch := `{"sessionId":"s-fetch","timestamp":1,"cwd":"/w","toolName":"web_fetch","toolArgs":"{\"url\":\"https://example.com\"}"}`
+	for i := 1; i <= 11; i++ {
+		stdout, stderr, code := runAgentCmd(t, env, fetch, "copilot", "--event", "preToolUse", "--dir", dir, "--server", "auto")
+		if code != 0 || strings.Contains(stderr, "loading the hooks in this process") {
+			t.Fatalf("copilot call %d: exit %d, stderr:\n%s", i, code, stderr)
+		}
+		denied := strings.HasPrefix(stdout, `{"permissionDecision":"deny"`)
+		if want := i > 10; denied != want || (!denied && stdout != "") {
+			t.Errorf("copilot call %d: %q, want denied=%v", i, stdout, want)
+		}
+	}
+	stdout, stderr, code := runAgentCmd(t, env, cursorPre(rmRoot), "cursor", "--dir", dir, "--server", "auto")
+	if code != 0 || !strings.Contains(stdout, `"permission":"deny"`) || strings.Contains(stderr, "loading the hooks in this process") {
+		t.Errorf("cursor: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+	if socks, _ := filepath.Glob(filepath.Join(runtime, "hookhost", "serve-*.sock")); len(socks) != 1 {
+		t.Errorf("sockets: %v, want one", socks)
+	}
+}
