@@ -176,7 +176,14 @@ func runAgent(ctx context.Context, opts *agentOptions, stdin io.Reader, stdout, 
 	}, stdin, stdout)
 	var f *adapter.Failure
 	if errors.As(err, &f) {
-		return &exitError{code: f.Status, err: err}
+		code := f.Status
+		if code == 0 { // a Failure built without one: never let it read as success
+			code = exitFailed
+			if f.Block {
+				code = exitUsage
+			}
+		}
+		return &exitError{code: code, err: err}
 	}
 	return err
 }
