@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -14,6 +15,8 @@ import (
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/claude"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/codex"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/copilot"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/cursor"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/gemini"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/eventcache"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/initlog"
@@ -36,6 +39,9 @@ type agentOptions struct {
 	// Log is where notes, logs and load problems go; empty means stderr,
 	// or nowhere for agents that read stderr as an answer.
 	Log string
+	// Event is the agent's event, for an agent whose input does not name
+	// it (agentCommand.events).
+	Event string
 
 	dialect adapter.CommandDialect
 }
@@ -45,6 +51,13 @@ type agentCommand struct {
 	dialect  adapter.CommandDialect
 	agent    string // "Claude Code"
 	settings string // where the settings block goes
+	// events, for an agent whose input does not name its event, are the
+	// names its required --event flag accepts; nil for the others.
+	events []string
+	// failures, when set, replaces the help's account of the exit
+	// statuses of hookhost's own failures (an agent that reads them its
+	// own way).
+	failures string
 }
 
 // agents are the command-hook commands, named by their dialects.
@@ -52,7 +65,20 @@ var agents = []agentCommand{
 	{dialect: claude.Dialect{}, agent: "Claude Code", settings: ".claude/settings.json"},
 	{dialect: gemini.Dialect{}, agent: "Gemini CLI", settings: ".gemini/settings.json"},
 	{dialect: codex.Dialect{}, agent: "Codex CLI", settings: "~/.codex/hooks.json"},
+	{dialect: cursor.Dialect{}, agent: "Cursor", settings: ".cursor/hooks.json"},
+	{dialect: copilot.Dialect{}, agent: "Copilot CLI", settings: ".github/hooks/hookhost.json", events: copilot.Known,
+		failures: copilotFailures},
 }
+
+// copilotFailures is how hookhost copilot's failures reach Copilot CLI,
+// which reads exit status 2 as a warning and any other non-zero status
+// as a denial at preToolUse.
+const copilotFailures = "the reason goes to stderr and, at the guard events\n" +
+	"(%s), the denial is printed on stdout (Copilot's permissionDecision deny,\n" +
+	"behavior deny or decision block) with exit status 2, which Copilot reads as a warning whose stdout\n" +
+	"is the answer; elsewhere, and everywhere with --fail-open, nothing is printed and the exit status\n" +
+	"is 1 (Copilot goes on), but 2 at preToolUse, where 1 would deny. A command line without --event,\n" +
+	"or with an event Copilot does not have, exits 1."
 
 func newAgentCommand(a agentCommand) *cli.Command {
 	opts := &agentOptions{dialect: a.dialect}
@@ -61,21 +87,32 @@ func newAgentCommand(a agentCommand) *cli.Command {
 	if a.dialect.QuietStderr() {
 		logDefault = "none: " + a.agent + " reads stderr as an answer"
 	}
+	failures := "the reason goes to stderr and the exit status is 2, which blocks, at the guard events\n" +
+		"(%s) and when stdin does not say which event it is;\n" +
+		"1 (the agent proceeds) elsewhere, and everywhere with --fail-open."
+	if a.failures != "" {
+		failures = a.failures
+	}
+	usage := "hookhost " + name + " [--dir DIR] [--config FILE] [--server URL] [--fail-open] [--log FILE] [--print-settings]"
+	flags := append(opts.flags(), opts.serverFlags()...)
+	if a.events != nil {
+		usage = "hookhost " + name + " --event EVENT [--dir DIR] [--config FILE] [--server URL] [--fail-open] [--log FILE] [--print-settings]"
+		flags = append(flags, &cli.StringFlag{Name: "event", Destination: &opts.Event,
+			Usage: "the " + a.agent + " event on stdin, which does not name it: `EVENT` is one of " + strings.Join(a.events, ", ")})
+	}
 	return &cli.Command{
 		Name:      name,
 		Usage:     "answer one " + a.agent + " command-hook event (stdin) through the hooks",
-		UsageText: "hookhost " + name + " [--dir DIR] [--config FILE] [--server URL] [--fail-open] [--log FILE] [--print-settings]",
+		UsageText: usage,
 		Description: "Reads one " + a.agent + " hook event as JSON on stdin, fires the hookhost event it maps to and\n" +
 			"prints " + a.agent + "'s answer on stdout: at most one JSON object, nothing when the hooks had no opinion.\n" +
 			"Exit status 0 whenever it answered. When hookhost itself fails (stdin that is empty, not JSON, too\n" +
 			"long or too deep; hooks that cannot be loaded, or a file among them that failed to load or\n" +
-			"registers no hooks; a server that is down with no fallback or refuses; a fire that fails) the\n" +
-			"reason goes to stderr and the exit status is 2, which blocks, at the guard events\n" +
-			"(" + guardEvents(a.dialect) + ") and when stdin does not say which event it is;\n" +
-			"1 (the agent proceeds) elsewhere, and everywhere with --fail-open. --fail-closed is accepted and\n" +
-			"changes nothing. --print-settings prints the " + a.settings + " block that runs this command\n" +
-			"for every mapped event. See docs/integrations/.",
-		Flags: append(append(opts.flags(), opts.serverFlags()...),
+			"registers no hooks; a server that is down with no fallback or refuses; a fire that fails)\n" +
+			fmt.Sprintf(failures, guardEvents(a.dialect)) + "\n" +
+			"--fail-closed is accepted and changes nothing. --print-settings prints the " + a.settings + " block\n" +
+			"that runs this command for every mapped event. See docs/integrations/.",
+		Flags: append(flags,
 			&cli.BoolFlag{Name: "fail-open", Destination: &opts.FailOpen,
 				Usage: "let the agent proceed (exit 1) when hookhost itself fails, even at the guard events"},
 			&cli.BoolFlag{Name: "fail-closed", Destination: &opts.FailClosed,
@@ -90,12 +127,19 @@ func newAgentCommand(a agentCommand) *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return failOpen(usageErrorf("%s: want no arguments, got %q (the event comes on stdin)", name, c.Args().First()))
+				where := "comes on stdin"
+				if a.events != nil {
+					where = "is named by --event"
+				}
+				return failOpen(usageErrorf("%s: want no arguments, got %q (the event %s)", name, c.Args().First(), where))
 			}
 			if err := opts.validate(); err != nil {
 				return failOpen(err)
 			}
 			if err := opts.validateServer(); err != nil {
+				return failOpen(err)
+			}
+			if err := opts.validateEvent(a.events); err != nil {
 				return failOpen(err)
 			}
 			return runAgent(c.Context, opts, c.App.Reader, c.App.Writer, c.App.ErrWriter)
@@ -128,17 +172,35 @@ func runAgent(ctx context.Context, opts *agentOptions, stdin io.Reader, stdout, 
 		initlog.Release(logw)
 	}
 	err = adapter.RunCommand(ctx, adapter.CommandOptions{
-		Dialect: opts.dialect, Connect: opts.connector(logw), FailOpen: opts.FailOpen, Log: logw,
+		Dialect: opts.dialect, Connect: opts.connector(logw), FailOpen: opts.FailOpen, Log: logw, Event: opts.Event,
 	}, stdin, stdout)
 	var f *adapter.Failure
 	if errors.As(err, &f) {
-		code := exitFailed
-		if f.Block {
-			code = exitUsage
+		code := f.Status
+		if code == 0 { // a Failure built without one: never let it read as success
+			code = exitFailed
+			if f.Block {
+				code = exitUsage
+			}
 		}
 		return &exitError{code: code, err: err}
 	}
 	return err
+}
+
+// validateEvent checks --event against the agent's events: required
+// when the agent has the flag (but for --print-settings, which wires
+// every event), one of them.
+func (o *agentOptions) validateEvent(events []string) error {
+	switch {
+	case events == nil || o.PrintSettings && o.Event == "":
+		return nil
+	case o.Event == "":
+		return usageErrorf("%s: want --event EVENT: the event on stdin does not say which it is", o.dialect.Name())
+	case !slices.Contains(events, o.Event):
+		return usageErrorf("%s: --event %q: not a %s event (want one of %s)", o.dialect.Name(), o.Event, o.dialect.Name(), strings.Join(events, ", "))
+	}
+	return nil
 }
 
 // openLog opens --log for appending; without it, stderr, or nothing for

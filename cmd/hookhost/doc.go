@@ -28,8 +28,9 @@
 // script tests that fire through the real host with hook.fire, and table
 // tests; its last line is "N passed, N failed". init writes the embedded
 // scaffold of package internal/scaffold and never overwrites a file.
-// claude, gemini and codex are command hooks for those agents: one event
-// on stdin, the agent's own answer on stdout; picoclaw is a PicoClaw
+// claude, gemini, codex, cursor and copilot are command hooks for those
+// agents: one event on stdin (Copilot's names no event: --event does),
+// the agent's own answer on stdout; picoclaw is a PicoClaw
 // process hook, JSON-RPC lines until stdin ends (package internal/adapter
 // and its dialects; docs/integrations/).
 //

@@ -103,6 +103,7 @@ var agentDialects = []agentDialect{
 	{"claude", claudePre, `{"session_id":"s","cwd":"/w","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"x"}`},
 	{"codex", claudePre, `{"session_id":"s","cwd":"/w","hook_event_name":"Stop","stop_hook_active":false,"last_assistant_message":"x"}`},
 	{"gemini", geminiPre, `{"session_id":"s","cwd":"/w","hook_event_name":"AfterAgent","prompt":"p","prompt_response":"r","stop_hook_active":false}`},
+	{"cursor", cursorPre, cursorStop},
 }
 
 func claudePre(toolInput string) string {

@@ -18,10 +18,24 @@ const MaxEvent = 8 << 20
 // A Failure is hookhost failing to answer an agent: stdin that is not an
 // event, hooks that cannot be loaded, a server that is down with no
 // fallback, a fire that failed. Block says whether the agent should block
-// (exit 2) rather than proceed (exit 1).
+// rather than proceed; Status is the exit status that tells the agent so:
+// 2 (block) or 1 (proceed), unless the dialect is a FailingDialect.
 type Failure struct {
-	Err   error
-	Block bool
+	Err    error
+	Block  bool
+	Status int
+}
+
+// A FailingDialect is a command dialect whose agent does not read exit
+// status 2 as "block" and 1 as "proceed" (Copilot CLI: 2 is a warning
+// whose stdout is still the answer, 1 denies a tool call): it says itself
+// how a failure reaches the agent.
+type FailingDialect interface {
+	CommandDialect
+	// Fail is what hookhost's own failure err at call tells the agent,
+	// given whether it must block: the answer to print (none when Output
+	// is nil) and the exit status.
+	Fail(call Call, err error, block bool) (Answer, int)
 }
 
 func (f *Failure) Error() string { return f.Err.Error() }
@@ -45,6 +59,11 @@ type CommandOptions struct {
 	// Log receives notes: unmapped events, decisions the agent cannot
 	// express. Nil discards them.
 	Log io.Writer
+	// Event names the agent's event when its input does not (Copilot
+	// CLI's command line names it); empty for agents that name it in
+	// hook_event_name. It goes into hook_event_name, over any name the
+	// input gives there.
+	Event string
 }
 
 // RunCommand answers one command-hook event: it reads the event from
@@ -53,9 +72,9 @@ type CommandOptions struct {
 // *Failure.
 func RunCommand(ctx context.Context, opts CommandOptions, stdin io.Reader, stdout io.Writer) error {
 	d := opts.Dialect
-	call, err := readEvent(d, stdin)
+	call, err := readEvent(d, stdin, opts.Event)
 	if err != nil {
-		return opts.failure(call, err)
+		return opts.failure(stdout, call, err)
 	}
 	if call.Event == "" {
 		opts.note("event %q is not one hookhost maps: no answer", call.AgentEvent)
@@ -63,12 +82,12 @@ func RunCommand(ctx context.Context, opts CommandOptions, stdin io.Reader, stdou
 	}
 	f, err := opts.Connect(ctx, call)
 	if err != nil {
-		return opts.failure(call, err)
+		return opts.failure(stdout, call, err)
 	}
 	defer f.Close()
 	res, err := f.Fire(ctx, call.Event, call.Payload)
 	if err != nil {
-		return opts.failure(call, err)
+		return opts.failure(stdout, call, err)
 	}
 	ans := d.Answer(call, res)
 	for _, n := range ans.Notes {
@@ -78,29 +97,42 @@ func RunCommand(ctx context.Context, opts CommandOptions, stdin io.Reader, stdou
 		return nil
 	}
 	if err := wire.WriteJSONLine(stdout, ans.Output); err != nil {
-		return opts.failure(call, fmt.Errorf("writing the answer: %w", err))
+		return opts.failure(nil, call, fmt.Errorf("writing the answer: %w", err))
 	}
 	return nil
 }
 
-// readEvent reads the event from stdin and maps it. When it cannot be
-// read, call is what could still be learnt of it: the agent event named
-// at its top level (see sniffEvent), or nothing.
-func readEvent(d CommandDialect, stdin io.Reader) (Call, error) {
+// readEvent reads the event from stdin and maps it; event, when not
+// empty, names it (CommandOptions.Event). When it cannot be read, call is
+// what could still be learnt of it: the event named, or else the one
+// named at the input's top level (see sniffEvent), or nothing.
+func readEvent(d CommandDialect, stdin io.Reader, event string) (Call, error) {
 	data, err := io.ReadAll(io.LimitReader(stdin, MaxEvent+1))
 	switch {
 	case err != nil:
-		return sniffEvent(d, data), fmt.Errorf("reading the event from stdin: %w", err)
+		return sniffOrNamed(d, data, event), fmt.Errorf("reading the event from stdin: %w", err)
 	case len(data) > MaxEvent:
-		return sniffEvent(d, data), fmt.Errorf("stdin is not a %s hook event: longer than %d bytes", d.Name(), MaxEvent)
+		return sniffOrNamed(d, data, event), fmt.Errorf("stdin is not a %s hook event: longer than %d bytes", d.Name(), MaxEvent)
 	case len(bytes.TrimSpace(data)) == 0:
-		return Call{}, fmt.Errorf("stdin is empty: want a %s hook event", d.Name())
+		return sniffOrNamed(d, nil, event), fmt.Errorf("stdin is empty: want a %s hook event", d.Name())
 	}
 	input, err := wire.DecodePayload(data)
 	if err != nil {
-		return sniffEvent(d, data), fmt.Errorf("stdin is not a %s hook event: %w", d.Name(), err)
+		return sniffOrNamed(d, data, event), fmt.Errorf("stdin is not a %s hook event: %w", d.Name(), err)
+	}
+	if event != "" {
+		input["hook_event_name"] = event
 	}
 	return d.Request(input), nil
+}
+
+// sniffOrNamed is the call for the event named on the command line, or
+// else the one data names at its top level.
+func sniffOrNamed(d CommandDialect, data []byte, event string) Call {
+	if event != "" {
+		return d.Request(map[string]any{"hook_event_name": event})
+	}
+	return sniffEvent(d, data)
 }
 
 // sniffEvent maps the event an input that does not decode (too deep, too
@@ -117,12 +149,29 @@ func sniffEvent(d CommandDialect, data []byte) Call {
 
 // failure is err as the agent must read it: blocking (exit 2) at a guard
 // event, or at an event nobody could name, unless the operator chose to
-// fail open.
-func (o CommandOptions) failure(call Call, err error) *Failure {
+// fail open. A FailingDialect says how instead, and what its answer to
+// print on stdout (nil when the answer itself could not be written) is.
+func (o CommandOptions) failure(stdout io.Writer, call Call, err error) *Failure {
 	if call.AgentEvent != "" {
 		err = fmt.Errorf("%s: %w", call.AgentEvent, err)
 	}
-	return &Failure{Err: err, Block: !o.FailOpen && (call.Guard || call.Event == "")}
+	f := &Failure{Err: err, Block: !o.FailOpen && (call.Guard || call.Event == "")}
+	f.Status = 1
+	if f.Block {
+		f.Status = 2
+	}
+	fd, ok := o.Dialect.(FailingDialect)
+	if !ok {
+		return f
+	}
+	var ans Answer
+	ans, f.Status = fd.Fail(call, err, f.Block)
+	if ans.Output != nil && stdout != nil {
+		if werr := wire.WriteJSONLine(stdout, ans.Output); werr != nil {
+			o.note("writing the answer to a failure: %v", werr)
+		}
+	}
+	return f
 }
 
 func (o CommandOptions) note(format string, args ...any) {

@@ -3,8 +3,9 @@
 // An agent is a dialect: pure functions from the agent's request to a
 // hookhost event and payload (Call), and from the fire's host.Result to
 // the agent's answer (Answer). The dialects live in the sub-packages
-// claude, gemini, codex (command hooks: one event per process on stdin,
-// one answer on stdout) and picoclaw (a long-lived JSON-RPC process).
+// claude, gemini, codex, cursor, copilot (command hooks: one event per
+// process on stdin, one answer on stdout) and picoclaw (a long-lived
+// JSON-RPC process).
 // They know nothing about processes, files or networks, so they are
 // tested as tables.
 //
@@ -23,9 +24,11 @@
 // dialect's table marks its guard events (Mapping.Guard), the ones where
 // the agent can be stopped; there a failure blocks unless the caller
 // chose to fail open. RunCommand returns failures as a *Failure, which
-// says whether the agent should block (the command maps it to exit 2) or
-// proceed (exit 1); Serve answers them as Failed does (a denial at the
-// guard methods).
+// says whether the agent should block and the exit status that says so:
+// 2 (block) or 1 (proceed), or, for an agent that reads exit statuses
+// its own way (a FailingDialect: Copilot CLI), what the dialect says,
+// with its denial printed; Serve answers them as Failed does (a denial
+// at the guard methods).
 //
 // A Remote authenticates whoever answers before it sends a secret or
 // trusts a byte (remote_auth.go): the process serving a Unix socket must

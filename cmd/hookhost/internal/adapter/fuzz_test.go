@@ -10,6 +10,8 @@ import (
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/claude"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/codex"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/copilot"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/cursor"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/gemini"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/picoclaw"
 	"github.com/hookhost/hookhost/host"
@@ -48,15 +50,32 @@ func FuzzCommandDialects(f *testing.F) {
 		`{"hook_event_name":"PostToolUse","tool_name":"mcp__x","_change":"result","_to":null}`,
 		`{"hook_event_name":"AfterModel","_action":"respond","_result":{"a":1}}`,
 		`{"hook_event_name":"Stop","_action":"allow","_message":"m"}`, `{}`, `[]`, `nonsense`,
+		`{"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"ls"},"_action":"ask"}`,
+		`{"hook_event_name":"beforeMCPExecution","tool_input":"{\"a\":1}","_change":"params","_to":{}}`,
+		`{"toolName":"apply_patch","toolArgs":"*** Begin Patch","_change":"params","_to":{"input":"x"}}`,
+		`{"toolName":"bash","toolArgs":"{\"command\":\"ls\"}","_action":"modify","_change":"params","_to":{"command":"pwd"}}`,
 	} {
 		f.Add(seed)
 	}
-	dialects := []adapter.CommandDialect{claude.Dialect{}, gemini.Dialect{}, codex.Dialect{}}
+	// Copilot's input names no event: its command line does, one per run.
+	type run struct {
+		d     adapter.CommandDialect
+		event string
+	}
+	runs := []run{{claude.Dialect{}, ""}, {gemini.Dialect{}, ""}, {codex.Dialect{}, ""}, {cursor.Dialect{}, ""}}
+	for _, e := range copilot.Known {
+		runs = append(runs, run{copilot.Dialect{}, e})
+	}
 	f.Fuzz(func(t *testing.T, stdin string) {
-		for _, d := range dialects {
+		for _, r := range runs {
+			d := r.d
 			var out bytes.Buffer
-			opts := adapter.CommandOptions{Dialect: d, Connect: func(context.Context, adapter.Call) (adapter.Firer, error) { return echoFirer{}, nil }}
+			opts := adapter.CommandOptions{Dialect: d, Event: r.event,
+				Connect: func(context.Context, adapter.Call) (adapter.Firer, error) { return echoFirer{}, nil }}
 			if err := adapter.RunCommand(context.Background(), opts, strings.NewReader(stdin), &out); err != nil {
+				if out.Len() > 0 && (!json.Valid(out.Bytes()) || bytes.Count(out.Bytes(), []byte("\n")) != 1) {
+					t.Fatalf("%s %s answered a failure with %q", d.Name(), r.event, out.Bytes())
+				}
 				continue
 			}
 			if out.Len() == 0 {
