@@ -54,6 +54,16 @@ var agents = []agentCommand{
 	{dialect: codex.Dialect{}, agent: "Codex CLI", settings: "~/.codex/hooks.json"},
 }
 
+// commandDialects are the dialects of agents, which serve answers at
+// POST /v1/agents/{name} too.
+func commandDialects() []adapter.CommandDialect {
+	ds := make([]adapter.CommandDialect, len(agents))
+	for i, a := range agents {
+		ds[i] = a.dialect
+	}
+	return ds
+}
+
 func newAgentCommand(a agentCommand) *cli.Command {
 	opts := &agentOptions{dialect: a.dialect}
 	name := a.dialect.Name()

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-
-	"github.com/hookhost/hookhost/host/wire"
 )
 
 // MaxEvent bounds the event a command hook reads from stdin, in bytes (as
@@ -45,6 +43,9 @@ type CommandOptions struct {
 	// Log receives notes: unmapped events, decisions the agent cannot
 	// express. Nil discards them.
 	Log io.Writer
+	// Event names the agent's event when its input does not (see
+	// Decode); empty for agents that name it in hook_event_name.
+	Event string
 }
 
 // RunCommand answers one command-hook event: it reads the event from
@@ -53,7 +54,7 @@ type CommandOptions struct {
 // *Failure.
 func RunCommand(ctx context.Context, opts CommandOptions, stdin io.Reader, stdout io.Writer) error {
 	d := opts.Dialect
-	call, err := readEvent(d, stdin)
+	call, err := readEvent(d, stdin, opts.Event)
 	if err != nil {
 		return opts.failure(call, err)
 	}
@@ -66,41 +67,49 @@ func RunCommand(ctx context.Context, opts CommandOptions, stdin io.Reader, stdou
 		return opts.failure(call, err)
 	}
 	defer f.Close()
-	res, err := f.Fire(ctx, call.Event, call.Payload)
+	ans, err := Exchange(ctx, d, f, call)
 	if err != nil {
 		return opts.failure(call, err)
 	}
-	ans := d.Answer(call, res)
 	for _, n := range ans.Notes {
 		opts.note("%s: %s", call.AgentEvent, n)
 	}
-	if ans.Output == nil {
-		return nil
+	out, err := Encode(ans)
+	if err == nil && out != nil {
+		_, err = stdout.Write(out)
 	}
-	if err := wire.WriteJSONLine(stdout, ans.Output); err != nil {
+	if err != nil {
 		return opts.failure(call, fmt.Errorf("writing the answer: %w", err))
 	}
 	return nil
 }
 
-// readEvent reads the event from stdin and maps it. When it cannot be
-// read, call is what could still be learnt of it: the agent event named
-// at its top level (see sniffEvent), or nothing.
-func readEvent(d CommandDialect, stdin io.Reader) (Call, error) {
+// readEvent reads the event from stdin and maps it (see Decode). When it
+// cannot be read, call is what could still be learnt of it.
+func readEvent(d CommandDialect, stdin io.Reader, event string) (Call, error) {
 	data, err := io.ReadAll(io.LimitReader(stdin, MaxEvent+1))
 	switch {
 	case err != nil:
-		return sniffEvent(d, data), fmt.Errorf("reading the event from stdin: %w", err)
+		return sniffOrNamed(d, data, event), fmt.Errorf("reading the event from stdin: %w", err)
 	case len(data) > MaxEvent:
-		return sniffEvent(d, data), fmt.Errorf("stdin is not a %s hook event: longer than %d bytes", d.Name(), MaxEvent)
+		return sniffOrNamed(d, data, event), fmt.Errorf("stdin is not a %s hook event: longer than %d bytes", d.Name(), MaxEvent)
 	case len(bytes.TrimSpace(data)) == 0:
-		return Call{}, fmt.Errorf("stdin is empty: want a %s hook event", d.Name())
+		return named(d, event), fmt.Errorf("stdin is empty: want a %s hook event", d.Name())
 	}
-	input, err := wire.DecodePayload(data)
+	call, err := Decode(d, data, event)
 	if err != nil {
-		return sniffEvent(d, data), fmt.Errorf("stdin is not a %s hook event: %w", d.Name(), err)
+		return call, fmt.Errorf("stdin is %w", err)
 	}
-	return d.Request(input), nil
+	return call, nil
+}
+
+// sniffOrNamed is the call for the event the transport names, or else
+// the one data names at its top level.
+func sniffOrNamed(d CommandDialect, data []byte, event string) Call {
+	if event != "" {
+		return named(d, event)
+	}
+	return sniffEvent(d, data)
 }
 
 // sniffEvent maps the event an input that does not decode (too deep, too
