@@ -36,6 +36,7 @@ type agentOptions struct {
 	// Log is where notes, logs and load problems go; empty means stderr,
 	// or nowhere for agents that read stderr as an answer.
 	Log string
+	httpSettingsOptions
 
 	dialect adapter.CommandDialect
 }
@@ -85,7 +86,7 @@ func newAgentCommand(a agentCommand) *cli.Command {
 			"1 (the agent proceeds) elsewhere, and everywhere with --fail-open. --fail-closed is accepted and\n" +
 			"changes nothing. --print-settings prints the " + a.settings + " block that runs this command\n" +
 			"for every mapped event. See docs/integrations/.",
-		Flags: append(append(opts.flags(), opts.serverFlags()...),
+		Flags: append(append(append(opts.flags(), opts.serverFlags()...), opts.httpFlags(a.dialect)...),
 			&cli.BoolFlag{Name: "fail-open", Destination: &opts.FailOpen,
 				Usage: "let the agent proceed (exit 1) when hookhost itself fails, even at the guard events"},
 			&cli.BoolFlag{Name: "fail-closed", Destination: &opts.FailClosed,
@@ -108,6 +109,9 @@ func newAgentCommand(a agentCommand) *cli.Command {
 			if err := opts.validateServer(); err != nil {
 				return failOpen(err)
 			}
+			if err := opts.validateHTTP(opts.PrintSettings); err != nil {
+				return failOpen(err)
+			}
 			return runAgent(c.Context, opts, c.App.Reader, c.App.Writer, c.App.ErrWriter)
 		},
 	}
@@ -126,6 +130,9 @@ func failOpen(err error) error {
 
 // runAgent answers one event, or prints the settings.
 func runAgent(ctx context.Context, opts *agentOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	if d, ok := opts.dialect.(adapter.HTTPDialect); ok && opts.PrintSettings && opts.HTTP != "" {
+		return printHTTPSettings(d, opts.httpSettingsOptions, stdout)
+	}
 	if opts.PrintSettings {
 		return printSettings(opts, stdout)
 	}
