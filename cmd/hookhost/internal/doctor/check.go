@@ -117,7 +117,7 @@ func judge(a Agent, rep Report, looked []string) (bool, string) {
 		return false, fmt.Sprintf("no settings file: looked for %s", strings.Join(looked, ", "))
 	case len(rep.Entries) == 0:
 		return false, fmt.Sprintf("no hook entry on %s, the event before a tool call: nothing guards %s's tool calls", a.GuardEvent, a.Title)
-	case !some && all:
+	case !some:
 		return false, fmt.Sprintf("no entry on %s blocks the canary", a.GuardEvent)
 	}
 	return some && all, ""
