@@ -39,8 +39,13 @@ func Decode(d CommandDialect, data []byte, event string) (Call, error) {
 		return call, fmt.Errorf("not a %s hook event: %w", d.Name(), err)
 	}
 	if event != "" {
-		if named := EventName(input); named != "" && named != event {
-			return Call{}, fmt.Errorf("not a %s %s event: it names itself %q", d.Name(), event, named)
+		if name := EventName(input); name != "" && name != event {
+			// A guard either way fails as a guard.
+			call := d.Request(input)
+			if other := named(d, event); !call.Guard && other.Guard {
+				call = other
+			}
+			return call, fmt.Errorf("not a %s %s event: it names itself %q", d.Name(), event, name)
 		}
 		input[eventField] = event
 	}

@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -212,8 +211,7 @@ func runCommand(ctx context.Context, a Agent, opts Options, e Entry, event []byt
 	var stdout, stderr limitedBuffer
 	stdout.max, stderr.max = maxOutput, maxOutput
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	killGroup(cmd)
 	cmd.WaitDelay = time.Second
 	err := cmd.Run()
 	var ee *exec.ExitError
