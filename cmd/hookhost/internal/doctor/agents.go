@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"time"
@@ -42,13 +43,25 @@ type Agent struct {
 	// blocks (Claude Code's "onFailure": "block"); a guard entry that does
 	// not say it fails open.
 	OnFailure bool
+	// Shell runs a command entry ("sh", or "bash" for Copilot CLI).
+	Shell string
+	// ErrorBlocks reports whether a hook that fails (an exit status the
+	// agent reads as an error, a timeout, a command that cannot start)
+	// blocks the call at the guard event (Copilot CLI) rather than let it
+	// through.
+	ErrorBlocks bool
+	// FailClosedKey reports whether entries have Cursor's failClosed,
+	// which also blocks every call a hook has no answer for.
+	FailClosedKey bool
 }
 
 // Agents are the agents doctor knows, by name.
 var Agents = map[string]Agent{
-	"claude": claude,
-	"gemini": gemini,
-	"codex":  codex,
+	"claude":  claude,
+	"gemini":  gemini,
+	"codex":   codex,
+	"cursor":  cursor,
+	"copilot": copilot,
 }
 
 var claude = Agent{
@@ -110,3 +123,38 @@ const (
 	canarySession     = "hookhost-doctor"
 	canaryDescription = "hookhost doctor canary: never run"
 )
+
+var cursor = Agent{
+	Name: "cursor", Title: "Cursor", GuardEvent: "preToolUse", ShellTool: "Shell",
+	Settings: func(home, project string) []string {
+		return []string{filepath.Join(home, ".cursor", "hooks.json"), filepath.Join(project, ".cursor", "hooks.json")}
+	},
+	Entries: flatEntries, Unit: time.Second, DefaultTimeout: 60 * time.Second,
+	Canary: func(command, cwd string) map[string]any {
+		return map[string]any{"hook_event_name": "preToolUse", "conversation_id": canarySession, "generation_id": canarySession,
+			"session_id": canarySession, "model": "", "cursor_version": "", "workspace_roots": []any{cwd}, "user_email": "",
+			"transcript_path": nil, "tool_name": "Shell", "tool_use_id": "hookhost-doctor", "cwd": cwd,
+			"tool_input": map[string]any{"command": command, "cwd": cwd, "timeout": 30000}}
+	},
+	Env: func(project string) []string {
+		return []string{"CURSOR_PROJECT_DIR=" + project, "CLAUDE_PROJECT_DIR=" + project}
+	},
+	Read: readCursor, FailClosedKey: true,
+}
+
+var copilot = Agent{
+	Name: "copilot", Title: "Copilot CLI", GuardEvent: "preToolUse", ShellTool: "bash",
+	Settings: func(home, project string) []string {
+		return []string{filepath.Join(project, ".github", "hooks", "*.json"), filepath.Join(home, ".copilot", "hooks", "*.json")}
+	},
+	Entries: flatEntries, Unit: time.Second, DefaultTimeout: 30 * time.Second,
+	Canary: func(command, cwd string) map[string]any {
+		args, _ := json.Marshal(map[string]any{"command": command, "description": canaryDescription})
+		return map[string]any{"sessionId": canarySession, "timestamp": time.Now().UnixMilli(), "cwd": cwd,
+			"toolName": "bash", "toolArgs": string(args)}
+	},
+	Env: func(project string) []string {
+		return []string{"COPILOT_PROJECT_DIR=" + project, "CLAUDE_PROJECT_DIR=" + project}
+	},
+	Read: readCopilot, Shell: "bash", ErrorBlocks: true,
+}

@@ -41,7 +41,7 @@ func readClaude(exit int, stdout, stderr []byte) Verdict {
 	case 2:
 		return enforcing("exit 2, blocked: " + firstLine(stderr))
 	}
-	return failedExit("Claude Code", exit, stderr)
+	return failedExit("Claude Code", false, exit, stderr)
 }
 
 // readClaudeHTTP reads an http hook's answer as Claude Code does: a 2xx
@@ -103,7 +103,7 @@ func readCodex(exit int, stdout, stderr []byte) Verdict {
 	case exit == 2:
 		return failed("exit 2 with nothing on stderr", "Codex CLI blocks on exit 2 only with a reason on stderr: the call runs")
 	case exit != 0:
-		return failedExit("Codex CLI", exit, stderr)
+		return failedExit("Codex CLI", false, exit, stderr)
 	}
 	var a claudeAnswer
 	v, ok := decodeAnswer("Codex CLI", stdout, &a)
@@ -132,7 +132,7 @@ func readGemini(exit int, stdout, stderr []byte) Verdict {
 	case 2:
 		return enforcing("exit 2, blocked: " + firstLine(stderr))
 	default:
-		return failedExit("Gemini CLI", exit, stderr)
+		return failedExit("Gemini CLI", false, exit, stderr)
 	}
 	var a struct {
 		Decision   string `json:"decision"`
@@ -161,7 +161,7 @@ func decodeAnswer(agent string, out []byte, a any) (Verdict, bool) {
 		return notEnforcing("no answer", "no opinion: "+agent+" lets the call through (its own permission rules decide)"), false
 	}
 	if err := json.Unmarshal(t, a); err != nil || t[0] != '{' {
-		return notEnforcing(oneLine(out), "an answer that is not a JSON object: "+agent+" shows it as text and lets the call through"), false
+		return notEnforcing(oneLine(out), "an answer that is not a JSON object: "+agent+" reads no decision in it and lets the call through"), false
 	}
 	return Verdict{}, true
 }
@@ -170,13 +170,18 @@ func decodeAnswer(agent string, out []byte, a any) (Verdict, bool) {
 // ("sh: 1: hookhsot: not found", "bash: hookhsot: command not found").
 var notFound = regexp.MustCompile(`(?m)([^\s:]+): (?:command )?not found\s*$`)
 
-// failedExit is an exit status the agent reads as a failed hook.
-func failedExit(agent string, exit int, stderr []byte) Verdict {
+// failedExit is an exit status the agent reads as a failed hook: one
+// that lets the call through, or, where errorBlocks, one that blocks
+// every call — a broken guard either way.
+func failedExit(agent string, errorBlocks bool, exit int, stderr []byte) Verdict {
 	answer := fmt.Sprintf("exit %d", exit)
 	if s := firstLine(stderr); s != "" {
 		answer += ": " + s
 	}
 	proceeds := fmt.Sprintf("exit status %d is a hook error to %s, which lets the call through", exit, agent)
+	if errorBlocks {
+		proceeds = fmt.Sprintf("exit status %d is a hook error to %s, which denies every tool call while the hook fails", exit, agent)
+	}
 	switch m := notFound.FindSubmatch(stderr); {
 	case exit == 127 && m != nil:
 		return failed(answer, fmt.Sprintf("command not found: %q (is it on the agent's PATH?); %s", m[1], proceeds))
@@ -205,4 +210,56 @@ func cut(s string) string {
 		return s[:max] + "…"
 	}
 	return s
+}
+
+// readCursor reads an answer as Cursor does at preToolUse: exit 2 blocks;
+// exit 0 is read from stdout, flat: permission deny blocks, and ask is
+// not enforced there; any other status is a hook failure, and the call
+// runs (unless the entry has failClosed).
+func readCursor(exit int, stdout, stderr []byte) Verdict {
+	switch exit {
+	case 0:
+	case 2:
+		return enforcing("exit 2, blocked: " + firstLine(stderr))
+	default:
+		return failedExit("Cursor", false, exit, stderr)
+	}
+	var a struct {
+		Permission  string `json:"permission"`
+		UserMessage string `json:"user_message"`
+	}
+	switch v, ok := decodeAnswer("Cursor", stdout, &a); {
+	case !ok:
+		return v
+	case a.Permission == "deny":
+		return enforcing("deny: " + a.UserMessage)
+	case a.Permission == "ask":
+		return notEnforcing("ask: "+a.UserMessage, "Cursor does not enforce ask at preToolUse: the call runs")
+	case a.Permission != "":
+		return notEnforcing(a.Permission+": "+a.UserMessage, "the hook allows the canary")
+	}
+	return notEnforcing(oneLine(stdout), "an answer without a permission: Cursor lets the call through")
+}
+
+// readCopilot reads an answer as Copilot CLI does at preToolUse: exit 0
+// and exit 2 (a warning) are read from stdout, top-level fields only, and
+// text that is not JSON is ignored; any other status is a hook error,
+// which denies the call — and every other call while the hook fails.
+func readCopilot(exit int, stdout, stderr []byte) Verdict {
+	if exit != 0 && exit != 2 {
+		return failedExit("Copilot CLI", true, exit, stderr)
+	}
+	var a struct {
+		Decision string `json:"permissionDecision"`
+		Reason   string `json:"permissionDecisionReason"`
+	}
+	switch v, ok := decodeAnswer("Copilot CLI", stdout, &a); {
+	case !ok:
+		return v
+	case a.Decision == "deny" || a.Decision == "ask":
+		return enforcing(a.Decision + ": " + a.Reason)
+	case a.Decision != "":
+		return notEnforcing(a.Decision+": "+a.Reason, "the hook allows the canary")
+	}
+	return notEnforcing(oneLine(stdout), "an answer without a permissionDecision: Copilot CLI lets the call through")
 }

@@ -166,6 +166,16 @@ func failsOpen(a Agent, r *Result) {
 		}
 		why = append(why, fmt.Sprintf("no \"onFailure\": \"block\": %s lets the call through (%s 2.1.295 and later honour the key)", what, a.Title))
 	}
+	if a.FailClosedKey && r.FailClosed {
+		const all = "failClosed: true blocks every call the hooks have no opinion on too (hookhost prints nothing then): remove it"
+		if !r.Hookhost {
+			r.Warnings = append(r.Warnings, all)
+		} else if r.Enforcing {
+			r.Enforcing, r.Reason = false, all
+		} else {
+			r.Reason += "; " + all
+		}
+	}
 	if len(why) == 0 {
 		return
 	}
@@ -204,9 +214,25 @@ const maxOutput = 1 << 20
 func runCommand(ctx context.Context, a Agent, opts Options, e Entry, event []byte, timeout time.Duration) Verdict {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", e.Command)
+	shell := a.Shell
+	if shell == "" {
+		shell = "sh"
+	}
+	cmd := exec.CommandContext(ctx, shell, "-c", e.Command)
+	if e.Exec != "" {
+		cmd = exec.CommandContext(ctx, e.Exec, e.Args...)
+	}
 	cmd.Dir = opts.Project
+	if e.Cwd != "" {
+		cmd.Dir = filepath.Join(opts.Project, e.Cwd)
+		if filepath.IsAbs(e.Cwd) {
+			cmd.Dir = e.Cwd
+		}
+	}
 	cmd.Env = append(slices.Clone(opts.Env), a.Env(opts.Project)...)
+	for k, v := range e.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
 	cmd.Stdin = bytes.NewReader(event)
 	var stdout, stderr limitedBuffer
 	stdout.max, stderr.max = maxOutput, maxOutput
@@ -217,14 +243,27 @@ func runCommand(ctx context.Context, a Agent, opts Options, e Entry, event []byt
 	var ee *exec.ExitError
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
-		return failed("no answer within "+timeout.String(), fmt.Sprintf(
-			"timed out after %s: %s kills the hook and lets the call through (with onFailure \"block\", 2.1.295 and later block)", timeout, a.Title))
+		return failed("no answer within "+timeout.String(), fmt.Sprintf("timed out after %s: %s kills the hook and %s",
+			timeout, a.Title, a.afterFailure()))
 	case errors.As(err, &ee):
 		return a.Read(ee.ExitCode(), stdout.Bytes(), stderr.Bytes())
 	case err != nil:
-		return failed("", fmt.Sprintf("the command could not be run: %v", err))
+		return failed("", fmt.Sprintf("the command could not be run: %v; %s %s", err, a.Title, a.afterFailure()))
 	}
 	return a.Read(0, stdout.Bytes(), stderr.Bytes())
+}
+
+// afterFailure is what the agent does when a hook fails.
+func (a Agent) afterFailure() string {
+	switch {
+	case a.ErrorBlocks:
+		return "denies the call (and every other call while the hook fails)"
+	case a.OnFailure:
+		return "lets the call through (with onFailure \"block\", 2.1.295 and later block)"
+	case a.FailClosedKey:
+		return "lets the call through (unless the entry has failClosed)"
+	}
+	return "lets the call through"
 }
 
 // post sends the canary to an http entry as the agent does: its headers,

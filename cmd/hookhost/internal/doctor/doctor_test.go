@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -45,6 +46,16 @@ func TestRead(t *testing.T) {
 		{"gemini allow", readGemini, 0, `{"decision":"allow"}`, "", false, false, "allows"},
 		{"gemini exit 2", readGemini, 2, "", "no", true, false, "blocked: no"},
 		{"gemini exit 3", readGemini, 3, "", "", false, true, "hook error to Gemini CLI"},
+		{"cursor deny", readCursor, 0, `{"permission":"deny","user_message":"no"}`, "", true, false, "deny: no"},
+		{"cursor ask", readCursor, 0, `{"permission":"ask"}`, "", false, false, "does not enforce ask"},
+		{"cursor nested", readCursor, 0, `{"hookSpecificOutput":{"permissionDecision":"deny"}}`, "", false, false, "without a permission"},
+		{"cursor exit 2", readCursor, 2, "", "no", true, false, "blocked: no"},
+		{"cursor exit 1", readCursor, 1, "", "", false, true, "hook error to Cursor, which lets the call through"},
+		{"copilot deny", readCopilot, 0, `{"permissionDecision":"deny","permissionDecisionReason":"no"}`, "", true, false, "deny: no"},
+		{"copilot deny with a warning", readCopilot, 2, `{"permissionDecision":"deny"}`, "careful", true, false, "deny"},
+		{"copilot exit 2 alone", readCopilot, 2, "", "careful", false, false, "no opinion"},
+		{"copilot nested", readCopilot, 0, `{"hookSpecificOutput":{"permissionDecision":"deny"}}`, "", false, false, "without a permissionDecision"},
+		{"copilot exit 1", readCopilot, 1, "", "", false, true, "denies every tool call while the hook fails"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := tc.read(tc.exit, []byte(tc.stdout), []byte(tc.stderr))
@@ -124,5 +135,30 @@ func TestHTTPEntries(t *testing.T) {
 				t.Errorf("the server got %s, want the canary event", gotBody)
 			}
 		})
+	}
+}
+
+func TestFlatEntries(t *testing.T) {
+	for _, tc := range []struct{ name, doc, want string }{
+		{"version 2", `{"version": 2, "hooks": {}}`, "version 2: the agent refuses the file"},
+		{"exec and bash", `{"hooks": {"preToolUse": [{"bash": "x", "exec": "y"}]}}`, "both a command and exec"},
+		{"bad timeoutSec", `{"hooks": {"preToolUse": [{"bash": "x", "timeoutSec": "5"}]}}`, "hooks.preToolUse[0].timeoutSec: want a number, got a string"},
+		{"bad env", `{"hooks": {"preToolUse": [{"bash": "x", "env": {"A": 1}}]}}`, "hooks.preToolUse[0].env.A: want a string"},
+		{"not a list", `{"hooks": {"preToolUse": {"bash": "x"}}}`, "hooks.preToolUse: want an array, got an object"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var doc map[string]any
+			if err := json.Unmarshal([]byte(tc.doc), &doc); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := flatEntries(doc, "preToolUse"); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+	var doc map[string]any
+	json.Unmarshal([]byte(`{"disableAllHooks": true, "hooks": {"preToolUse": [{"bash": "x"}]}}`), &doc)
+	if es, err := flatEntries(doc, "preToolUse"); err != nil || len(es) != 0 {
+		t.Errorf("disableAllHooks: %v, %v; want no entries", es, err)
 	}
 }

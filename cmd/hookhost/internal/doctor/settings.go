@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -32,6 +34,14 @@ type Entry struct {
 	// OnFailure is the entry's onFailure ("block"), where the agent has
 	// one.
 	OnFailure string `json:"on_failure,omitempty"`
+	// Exec and Args are an entry run without a shell (Copilot CLI's exec
+	// form); Cwd and Env what the entry adds to how it runs.
+	Exec string            `json:"exec,omitempty"`
+	Args []string          `json:"args,omitempty"`
+	Cwd  string            `json:"cwd,omitempty"`
+	Env  map[string]string `json:"-"`
+	// FailClosed is Cursor's failClosed.
+	FailClosed bool `json:"fail_closed,omitempty"`
 }
 
 // A SettingsError is a settings file that cannot be read or parsed.
@@ -48,6 +58,9 @@ func (e *SettingsError) Unwrap() error { return e.Err }
 // locations) and an error otherwise; one that cannot be read or parsed
 // is a *SettingsError. It returns the files it read.
 func Load(a Agent, files []string, optional bool) (entries []Entry, read []string, err error) {
+	if optional {
+		files = expand(files)
+	}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if optional && errors.Is(err, fs.ErrNotExist) {
@@ -72,6 +85,21 @@ func Load(a Agent, files []string, optional bool) (entries []Entry, read []strin
 		read = append(read, f)
 	}
 	return entries, read, nil
+}
+
+// expand replaces the patterns among files (Copilot CLI's
+// .github/hooks/*.json) with the files they match.
+func expand(files []string) []string {
+	var out []string
+	for _, f := range files {
+		if !strings.ContainsAny(f, "*?[") {
+			out = append(out, f)
+			continue
+		}
+		matches, _ := filepath.Glob(f) // the only error is a bad pattern, and these are ours
+		out = append(out, matches...)
+	}
+	return out
 }
 
 // nestedEntries reads the shape Claude Code, Gemini CLI and Codex CLI
