@@ -41,9 +41,11 @@ func newDoctorCommand() *cli.Command {
 			"event; nothing runs it — through exactly what the agent would run: the entry's command through sh -c\n" +
 			"in the project directory, with its timeout and environment, or a POST to its URL with its headers.\n" +
 			"The answer is read as the agent reads it. Each entry is ENFORCING (the canary is denied or asked)\n" +
-			"or NOT ENFORCING, with the reason; entries that are not hookhost's are checked too, and count only\n" +
-			"towards the canary being stopped. The hooks run: they see the canary event as the agent would send it.\n\n" +
-			"Exit status: 0 when some entry stops the canary and every hookhost entry enforces; 1 when not;\n" +
+			"or NOT ENFORCING, with the reason; entries that are not hookhost's are checked too: one that is broken\n" +
+			"(not found, an error status, a timeout) counts, one that runs with no opinion (a logger) does not.\n" +
+			"The hooks run: they see the canary event as the agent would send it.\n\n" +
+			"Exit status: 0 when some entry stops the canary, every hookhost entry enforces and none is broken;\n" +
+			"1 when not;\n" +
 			"2 when a settings file cannot be read or parsed (or a usage error).\n\n" +
 			"Examples:\n" +
 			"   hookhost doctor claude\n" +
