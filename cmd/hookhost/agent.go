@@ -42,6 +42,7 @@ type agentOptions struct {
 	// Event is the agent's event, for an agent whose input does not name
 	// it (agentCommand.events).
 	Event string
+	httpSettingsOptions
 
 	dialect adapter.CommandDialect
 }
@@ -80,6 +81,16 @@ const copilotFailures = "the reason goes to stderr and, at the guard events\n" +
 	"is 1 (Copilot goes on), but 2 at preToolUse, where 1 would deny. A command line without --event,\n" +
 	"or with an event Copilot does not have, exits 1."
 
+// commandDialects are the dialects of agents, which serve answers at
+// POST /v1/agents/{name} too.
+func commandDialects() []adapter.CommandDialect {
+	ds := make([]adapter.CommandDialect, len(agents))
+	for i, a := range agents {
+		ds[i] = a.dialect
+	}
+	return ds
+}
+
 func newAgentCommand(a agentCommand) *cli.Command {
 	opts := &agentOptions{dialect: a.dialect}
 	name := a.dialect.Name()
@@ -112,7 +123,7 @@ func newAgentCommand(a agentCommand) *cli.Command {
 			fmt.Sprintf(failures, guardEvents(a.dialect)) + "\n" +
 			"--fail-closed is accepted and changes nothing. --print-settings prints the " + a.settings + " block\n" +
 			"that runs this command for every mapped event. See docs/integrations/.",
-		Flags: append(flags,
+		Flags: append(append(flags, opts.httpFlags(a.dialect)...),
 			&cli.BoolFlag{Name: "fail-open", Destination: &opts.FailOpen,
 				Usage: "let the agent proceed (exit 1) when hookhost itself fails, even at the guard events"},
 			&cli.BoolFlag{Name: "fail-closed", Destination: &opts.FailClosed,
@@ -142,6 +153,9 @@ func newAgentCommand(a agentCommand) *cli.Command {
 			if err := opts.validateEvent(a.events); err != nil {
 				return failOpen(err)
 			}
+			if err := opts.validateHTTP(opts.PrintSettings); err != nil {
+				return failOpen(err)
+			}
 			return runAgent(c.Context, opts, c.App.Reader, c.App.Writer, c.App.ErrWriter)
 		},
 	}
@@ -160,6 +174,9 @@ func failOpen(err error) error {
 
 // runAgent answers one event, or prints the settings.
 func runAgent(ctx context.Context, opts *agentOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	if d, ok := opts.dialect.(adapter.HTTPDialect); ok && opts.PrintSettings && opts.HTTP != "" {
+		return printHTTPSettings(d, opts.httpSettingsOptions, stdout)
+	}
 	if opts.PrintSettings {
 		return printSettings(opts, stdout)
 	}

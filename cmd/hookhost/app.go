@@ -68,7 +68,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	for _, a := range agents {
 		app.Commands = append(app.Commands, newAgentCommand(a))
 	}
-	app.Commands = append(app.Commands, newPicoclawCommand(), newTestCommand(), newInitCommand())
+	app.Commands = append(app.Commands, newPicoclawCommand(), newTestCommand(), newInitCommand(), newDoctorCommand())
 	return app
 }
 

@@ -268,7 +268,8 @@ func (o *serveOptions) serverOptions(backend server.Backend, metrics http.Handle
 	}
 	return server.Options{Backend: backend, Metrics: metrics, Token: token, MaxBody: o.MaxBody, IdleExit: o.IdleExit,
 		DrainTimeout: o.drainTimeout, Logger: logger, MaxConns: o.MaxConnections, MaxFires: o.MaxFires, FireQueue: queue,
-		RequestTimeout: o.RequestTimeout, IdleTimeout: o.IdleTimeout, RequestMemory: o.MaxRequestMemory}
+		RequestTimeout: o.RequestTimeout, IdleTimeout: o.IdleTimeout, RequestMemory: o.MaxRequestMemory,
+		Agents: commandDialects()}
 }
 
 // serveUntilDone serves, hot-reloading, and rescanning and reopening the

@@ -85,6 +85,18 @@ type CommandDialect interface {
 	Settings(command string) any
 }
 
+// An HTTPDialect is a command dialect whose agent can also post its
+// events to a URL (Claude Code's "type": "http" hooks), which serve
+// answers at POST /v1/agents/{name}.
+type HTTPDialect interface {
+	CommandDialect
+	// HTTPSettings is the agent's configuration block that posts every
+	// event the dialect maps to url; with tokenEnv, the requests carry
+	// that environment variable as a bearer token, named, never its
+	// value.
+	HTTPSettings(url, tokenEnv string) any
+}
+
 // EventName reads the agent's event name (hook_event_name).
 func EventName(input map[string]any) string {
 	s, _ := input["hook_event_name"].(string)

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-
-	"github.com/hookhost/hookhost/host/wire"
 )
 
 // MaxEvent bounds the event a command hook reads from stdin, in bytes (as
@@ -60,9 +58,8 @@ type CommandOptions struct {
 	// express. Nil discards them.
 	Log io.Writer
 	// Event names the agent's event when its input does not (Copilot
-	// CLI's command line names it); empty for agents that name it in
-	// hook_event_name. It goes into hook_event_name, over any name the
-	// input gives there.
+	// CLI's command line names it; see Decode); empty for agents that
+	// name it in hook_event_name.
 	Event string
 }
 
@@ -85,27 +82,25 @@ func RunCommand(ctx context.Context, opts CommandOptions, stdin io.Reader, stdou
 		return opts.failure(stdout, call, err)
 	}
 	defer f.Close()
-	res, err := f.Fire(ctx, call.Event, call.Payload)
+	ans, err := Exchange(ctx, d, f, call)
 	if err != nil {
 		return opts.failure(stdout, call, err)
 	}
-	ans := d.Answer(call, res)
 	for _, n := range ans.Notes {
 		opts.note("%s: %s", call.AgentEvent, n)
 	}
-	if ans.Output == nil {
-		return nil
+	out, err := Encode(ans)
+	if err == nil && out != nil {
+		_, err = stdout.Write(out)
 	}
-	if err := wire.WriteJSONLine(stdout, ans.Output); err != nil {
+	if err != nil {
 		return opts.failure(nil, call, fmt.Errorf("writing the answer: %w", err))
 	}
 	return nil
 }
 
-// readEvent reads the event from stdin and maps it; event, when not
-// empty, names it (CommandOptions.Event). When it cannot be read, call is
-// what could still be learnt of it: the event named, or else the one
-// named at the input's top level (see sniffEvent), or nothing.
+// readEvent reads the event from stdin and maps it (see Decode). When it
+// cannot be read, call is what could still be learnt of it.
 func readEvent(d CommandDialect, stdin io.Reader, event string) (Call, error) {
 	data, err := io.ReadAll(io.LimitReader(stdin, MaxEvent+1))
 	switch {
@@ -114,23 +109,20 @@ func readEvent(d CommandDialect, stdin io.Reader, event string) (Call, error) {
 	case len(data) > MaxEvent:
 		return sniffOrNamed(d, data, event), fmt.Errorf("stdin is not a %s hook event: longer than %d bytes", d.Name(), MaxEvent)
 	case len(bytes.TrimSpace(data)) == 0:
-		return sniffOrNamed(d, nil, event), fmt.Errorf("stdin is empty: want a %s hook event", d.Name())
+		return named(d, event), fmt.Errorf("stdin is empty: want a %s hook event", d.Name())
 	}
-	input, err := wire.DecodePayload(data)
+	call, err := Decode(d, data, event)
 	if err != nil {
-		return sniffOrNamed(d, data, event), fmt.Errorf("stdin is not a %s hook event: %w", d.Name(), err)
+		return call, fmt.Errorf("stdin is %w", err)
 	}
-	if event != "" {
-		input["hook_event_name"] = event
-	}
-	return d.Request(input), nil
+	return call, nil
 }
 
-// sniffOrNamed is the call for the event named on the command line, or
-// else the one data names at its top level.
+// sniffOrNamed is the call for the event the transport names, or else
+// the one data names at its top level.
 func sniffOrNamed(d CommandDialect, data []byte, event string) Call {
 	if event != "" {
-		return d.Request(map[string]any{"hook_event_name": event})
+		return named(d, event)
 	}
 	return sniffEvent(d, data)
 }
@@ -166,10 +158,13 @@ func (o CommandOptions) failure(stdout io.Writer, call Call, err error) *Failure
 	}
 	var ans Answer
 	ans, f.Status = fd.Fail(call, err, f.Block)
-	if ans.Output != nil && stdout != nil {
-		if werr := wire.WriteJSONLine(stdout, ans.Output); werr != nil {
+	if out, werr := Encode(ans); werr == nil && out != nil && stdout != nil {
+		_, werr = stdout.Write(out)
+		if werr != nil {
 			o.note("writing the answer to a failure: %v", werr)
 		}
+	} else if werr != nil {
+		o.note("writing the answer to a failure: %v", werr)
 	}
 	return f
 }

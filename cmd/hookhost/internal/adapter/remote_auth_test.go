@@ -1,4 +1,4 @@
-package adapter
+package adapter_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/peerauth"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/peerauth/peerauthtest"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/server"
@@ -62,7 +63,7 @@ func TestRemoteProof(t *testing.T) {
 	plain := peerauthtest.Start(t, func(*http.Request) string { return peerauthtest.Answer(peerauthtest.Allow) })
 	payload := map[string]any{"tool_name": "bash", "params": map[string]any{"command": "rm -rf /"}}
 
-	r, _ := NewRemote(good, token)
+	r, _ := adapter.NewRemote(good, token)
 	res, err := r.Fire(context.Background(), "tool.execute.pre", payload)
 	if err != nil || res.Decision.Action != host.Deny {
 		t.Errorf("the real server: %+v, %v", res.Decision, err)
@@ -71,16 +72,16 @@ func TestRemoteProof(t *testing.T) {
 		name, addr string
 		cause      error
 	}{
-		{"a server with another token", other, ErrUnauthorized},
-		{"a server without a token", none, ErrUnauthorized},
-		{"an impostor answering allow", "http://" + plain.Addr, ErrImpostor},
-		{"an impostor forging a proof", "http://" + forger.Addr, ErrImpostor},
+		{"a server with another token", other, adapter.ErrUnauthorized},
+		{"a server without a token", none, adapter.ErrUnauthorized},
+		{"an impostor answering allow", "http://" + plain.Addr, adapter.ErrImpostor},
+		{"an impostor forging a proof", "http://" + forger.Addr, adapter.ErrImpostor},
 	} {
-		r, _ := NewRemote(tc.addr, token)
+		r, _ := adapter.NewRemote(tc.addr, token)
 		res, err := r.Fire(context.Background(), "tool.execute.pre", payload)
-		if ae, ok := errors.AsType[*AuthError](err); !ok || !errors.Is(err, ErrAuth) || !errors.Is(err, tc.cause) ||
-			errors.Is(err, ErrUnavailable) || res.Decision.Action != "" || !strings.HasPrefix(tc.addr, "http://"+ae.Server) {
-			t.Errorf("%s: %+v, %v; want an *AuthError (%v)", tc.name, res.Decision, err, tc.cause)
+		if ae, ok := errors.AsType[*adapter.AuthError](err); !ok || !errors.Is(err, adapter.ErrAuth) || !errors.Is(err, tc.cause) ||
+			errors.Is(err, adapter.ErrUnavailable) || res.Decision.Action != "" || !strings.HasPrefix(tc.addr, "http://"+ae.Server) {
+			t.Errorf("%s: %+v, %v; want an *adapter.AuthError (%v)", tc.name, res.Decision, err, tc.cause)
 		}
 	}
 	for _, im := range []*peerauthtest.Impostor{plain, forger} {
@@ -111,7 +112,7 @@ func TestRemoteUnauthenticated(t *testing.T) {
 		{"respond denies", host.Result{Decision: host.Decision{Action: host.Respond, Result: "done"}}, host.Deny, "hookhost: an unauthenticated server", "its respond"},
 		{"messages are dropped", host.Result{Decision: host.Decision{Action: host.Continue}, Messages: msgs, Payload: evil}, host.Continue, "", "1 message(s)"},
 	} {
-		r, _ := NewRemote(serveOn(t, "", tc.res), "")
+		r, _ := adapter.NewRemote(serveOn(t, "", tc.res), "")
 		var log strings.Builder
 		r.Log = &log
 		res, err := r.Fire(context.Background(), "tool.execute.pre", payload)
@@ -125,19 +126,19 @@ func TestRemoteUnauthenticated(t *testing.T) {
 	}
 }
 
-// TestFallbackNotForImpostors: a Fallback loads the hooks in this
+// TestFallbackNotForImpostors: a adapter.Fallback loads the hooks in this
 // process when the server is down, never when it fails authentication.
 func TestFallbackNotForImpostors(t *testing.T) {
 	plain := peerauthtest.Start(t, func(*http.Request) string { return peerauthtest.Answer(peerauthtest.Allow) })
-	r, _ := NewRemote("http://"+plain.Addr, "s3cret-token")
+	r, _ := adapter.NewRemote("http://"+plain.Addr, "s3cret-token")
 	loaded := false
-	fb := &Fallback{Primary: r, Local: func(context.Context) (Firer, error) {
+	fb := &adapter.Fallback{Primary: r, Local: func(context.Context) (adapter.Firer, error) {
 		loaded = true
-		return fixedFirer{host.Result{Decision: host.Decision{Action: host.Deny}}}, nil
+		return authFixedFirer{host.Result{Decision: host.Decision{Action: host.Deny}}}, nil
 	}}
 	res, err := fb.Fire(context.Background(), "tool.execute.pre", nil)
-	if !errors.Is(err, ErrImpostor) || loaded || res.Decision.Action != "" {
-		t.Errorf("Fallback around an impostor: %+v, %v, loaded %v; want the *AuthError and no fallback", res.Decision, err, loaded)
+	if !errors.Is(err, adapter.ErrImpostor) || loaded || res.Decision.Action != "" {
+		t.Errorf("adapter.Fallback around an impostor: %+v, %v, loaded %v; want the *adapter.AuthError and no fallback", res.Decision, err, loaded)
 	}
 }
 
@@ -146,10 +147,18 @@ func TestFallbackNotForImpostors(t *testing.T) {
 func TestRemoteUnauthenticatedApproval(t *testing.T) {
 	ask := host.Result{Decision: host.Decision{Action: host.Ask, Reason: "sure?",
 		Approval: &host.Approval{Title: "run it?", TimeoutBehavior: host.Allow}}}
-	r, _ := NewRemote(serveOn(t, "", ask), "")
+	r, _ := adapter.NewRemote(serveOn(t, "", ask), "")
 	res, err := r.Fire(context.Background(), "tool.execute.pre", map[string]any{})
 	if err != nil || res.Decision.Action != host.Ask || res.Decision.Approval == nil ||
 		res.Decision.Approval.TimeoutBehavior != host.Deny || res.Decision.Approval.Title != "run it?" {
 		t.Errorf("ask: %+v, %v; want the approval denying on timeout", res.Decision, err)
 	}
 }
+
+// authFixedFirer answers every fire with its result.
+type authFixedFirer struct{ res host.Result }
+
+func (f authFixedFirer) Fire(context.Context, string, map[string]any) (host.Result, error) {
+	return f.res, nil
+}
+func (f authFixedFirer) Close() error { return nil }

@@ -4,6 +4,7 @@
 // # The API
 //
 //	POST /v1/fire/{event}   the payload as the body; answers the fire --json object
+//	POST /v1/agents/{agent}[/{event}]  an agent's hook event as the body; answers what its command hook prints
 //	GET  /v1/hooks          the hook listing, as list --json
 //	GET  /v1/status         the host's status (generation, files, config, quarantine)
 //	POST /v1/hooks/{id}/release  lifts a hook's quarantine: {"released": ["id"]}, or 404
@@ -19,6 +20,13 @@
 // that is not a loopback name, 401 for a missing or wrong bearer token or proof,
 // and 503 with Retry-After when the fire slots, their queue or the
 // request memory are taken.
+//
+// The agent endpoints (agents.go) differ in one way: at a guard event
+// every failure of hookhost's own — a cap, a busy server, a body that
+// does not arrive or decode, a fire that fails — is a 200 whose body
+// blocks in the agent's own format and says why, because an agent reads
+// an error status as "proceed". An unknown agent is 404 and, at other
+// events, a body that is not the agent's JSON 400, as elsewhere.
 //
 // # Bounds
 //

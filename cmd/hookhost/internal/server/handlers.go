@@ -23,6 +23,8 @@ import (
 func (s *Server) handler(addr net.Addr, act *activity) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/v1/fire/{event}", allow(http.MethodPost, jsonBody(http.HandlerFunc(s.fire))))
+	mux.Handle(agentPath, allow(http.MethodPost, jsonBody(http.HandlerFunc(s.agent))))
+	mux.Handle(agentEventPath, allow(http.MethodPost, jsonBody(http.HandlerFunc(s.agent))))
 	mux.Handle("/v1/hooks", allow(http.MethodGet, http.HandlerFunc(s.hooks)))
 	// A hook id may hold slashes (a pack's files), so the id is what lies
 	// between /v1/hooks/ and /release.
@@ -148,9 +150,9 @@ func (s *Server) decodeAndFire(r *http.Request, body []byte) (host.Result, error
 // just have passed); a 503 for lack of capacity says when to retry and
 // is logged (at most once in busyWarnPeriod).
 //
-// The agent endpoints (/v1/agents/..., not yet served) must not answer a
-// bare 503 here: an agent reads most errors as "proceed", so over
-// capacity they answer a deny in the agent's own format instead.
+// The agent endpoints come here only for events that are not guards: at
+// a guard event they answer a refusal in the agent's own format instead
+// (agentExchange.fail), since an agent reads most errors as "proceed".
 func (s *Server) refuse(w http.ResponseWriter, status int, err error) {
 	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.requestTimeout))
 	if status == http.StatusServiceUnavailable {
@@ -171,7 +173,7 @@ const bodyChunk = 4 << 10
 // readBody reads the request body as it arrives, at most s.maxBody
 // bytes, into a buffer that grows with what was received (never with
 // what Content-Length declares) and is charged to h. On failure it
-// returns the status to answer.
+// returns the status to answer, and what it read of the body.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request, h *hold) ([]byte, int, error) {
 	if r.ContentLength > s.maxBody {
 		return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("the body is %d bytes, over the limit of %d", r.ContentLength, s.maxBody)
@@ -186,7 +188,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, h *hold) ([]by
 		if len(buf) == cap(buf) {
 			next := min(max(2*int64(cap(buf)), bodyChunk), limit)
 			if !h.grow(next) {
-				return nil, http.StatusServiceUnavailable, errors.New("busy: the request memory is taken by other requests")
+				return buf, http.StatusServiceUnavailable, errors.New("busy: the request memory is taken by other requests")
 			}
 			// The old buffer stays charged: it is garbage the collector
 			// has yet to free, and the budget bounds the heap.
@@ -200,7 +202,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, h *hold) ([]by
 			return buf, 0, nil
 		}
 		if err != nil {
-			return nil, bodyErrorStatus(err), bodyError(err, s.maxBody)
+			return buf, bodyErrorStatus(err), bodyError(err, s.maxBody)
 		}
 	}
 }

@@ -9,8 +9,10 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"strings"
 	"time"
 
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
 	"github.com/hookhost/hookhost/host"
 )
 
@@ -104,6 +106,9 @@ type Options struct {
 	// they arrive, decoded payloads, answers); 0 means
 	// DefaultRequestMemory. It must be at least MaxBody.
 	RequestMemory int64
+	// Agents are the command-hook dialects served at
+	// POST /v1/agents/{name}, each under its Name; none serves none.
+	Agents []adapter.CommandDialect
 }
 
 // A Server serves one Backend. See the package documentation.
@@ -122,6 +127,8 @@ type Server struct {
 	idleTimeout    time.Duration
 	memory         *memBudget
 	busy           busyWarner
+	agents         map[string]adapter.CommandDialect
+	agentNames     string // for the 404 of an unknown agent
 }
 
 // New checks the options and makes a server.
@@ -141,6 +148,9 @@ func New(opts Options) (*Server, error) {
 		memory:      &memBudget{limit: orDefault(opts.RequestMemory, DefaultRequestMemory)}}
 	queue := orDefault(opts.FireQueue, DefaultFireQueue)
 	s.fires = newFireGate(orDefault(opts.MaxFires, DefaultMaxFires()), max(queue, 0))
+	if err := s.setAgents(opts.Agents); err != nil {
+		return nil, err
+	}
 	if opts.Token != "" {
 		sum := sha256.Sum256([]byte(opts.Token))
 		s.tokenHash = &sum
@@ -206,6 +216,24 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	s.shutdown(hs, act, cancelRequests)
 	<-served // http.ErrServerClosed
+	return nil
+}
+
+// setAgents indexes the dialects by name; two of one name are a mistake.
+func (s *Server) setAgents(dialects []adapter.CommandDialect) error {
+	s.agents = make(map[string]adapter.CommandDialect, len(dialects))
+	var names []string
+	for _, d := range dialects {
+		if _, dup := s.agents[d.Name()]; dup {
+			return fmt.Errorf("server: two agents named %q", d.Name())
+		}
+		s.agents[d.Name()] = d
+		names = append(names, d.Name())
+	}
+	s.agentNames = strings.Join(names, ", ")
+	if s.agentNames == "" {
+		s.agentNames = "none: this server answers no agent's hooks"
+	}
 	return nil
 }
 

@@ -228,7 +228,8 @@ func postToolUse(call adapter.Call, res host.Result) adapter.Answer {
 const SettingsTimeout = 10
 
 // Settings implements adapter.CommandDialect: the "hooks" block of
-// .claude/settings.json.
+// .claude/settings.json, with onFailure "block" on the guard events, so
+// that a hook that cannot start or times out blocks too.
 func (Dialect) Settings(command string) any {
-	return adapter.CommandSettings(adapter.SortedKeys(Events), command, SettingsTimeout)
+	return settings(map[string]any{"type": "command", "command": command, "timeout": SettingsTimeout})
 }

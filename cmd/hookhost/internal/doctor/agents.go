@@ -1,0 +1,160 @@
+package doctor
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// An Agent is how one agent configures and runs its hooks.
+type Agent struct {
+	// Name is the agent's hookhost command ("claude").
+	Name string
+	// Title is the agent's name for people ("Claude Code").
+	Title string
+	// GuardEvent is the agent's event before a tool call, where a
+	// guard must hold.
+	GuardEvent string
+	// ShellTool is the agent's name for its shell tool, which the canary
+	// calls and matchers are matched against.
+	ShellTool string
+	// Settings lists the files the agent reads hooks from, for the user's
+	// home directory and the project's (in the order the agent reads
+	// them).
+	Settings func(home, project string) []string
+	// Entries reads the hook entries on event from a settings document.
+	Entries func(doc map[string]any, event string) ([]Entry, error)
+	// Unit is what a timeout number in the settings counts, and
+	// DefaultTimeout what applies when an entry gives none.
+	Unit, DefaultTimeout time.Duration
+	// Canary is the guard event the agent sends for a shell tool call
+	// running command, in directory cwd.
+	Canary func(command, cwd string) map[string]any
+	// Env is what the agent adds to a command hook's environment.
+	Env func(project string) []string
+	// Read judges a command hook's answer (exit status, stdout, stderr)
+	// as the agent reads it.
+	Read func(exit int, stdout, stderr []byte) Verdict
+	// ReadHTTP judges an http hook's answer (status, body); nil for
+	// agents without http hooks.
+	ReadHTTP func(status int, body []byte) Verdict
+	// OnFailure reports whether an entry can say that failing to run
+	// blocks (Claude Code's "onFailure": "block"); a guard entry that does
+	// not say it fails open.
+	OnFailure bool
+	// Shell runs a command entry ("sh", or "bash" for Copilot CLI).
+	Shell string
+	// ErrorBlocks reports whether a hook that fails (an exit status the
+	// agent reads as an error, a timeout, a command that cannot start)
+	// blocks the call at the guard event (Copilot CLI) rather than let it
+	// through.
+	ErrorBlocks bool
+	// FailClosedKey reports whether entries have Cursor's failClosed,
+	// which also blocks every call a hook has no answer for.
+	FailClosedKey bool
+}
+
+// Agents are the agents doctor knows, by name.
+var Agents = map[string]Agent{
+	"claude":  claude,
+	"gemini":  gemini,
+	"codex":   codex,
+	"cursor":  cursor,
+	"copilot": copilot,
+}
+
+var claude = Agent{
+	Name: "claude", Title: "Claude Code", GuardEvent: "PreToolUse", ShellTool: "Bash",
+	Settings: func(home, project string) []string {
+		return []string{filepath.Join(home, ".claude", "settings.json"),
+			filepath.Join(project, ".claude", "settings.json"), filepath.Join(project, ".claude", "settings.local.json")}
+	},
+	Entries: nestedEntries, Unit: time.Second, DefaultTimeout: 600 * time.Second,
+	Canary: func(command, cwd string) map[string]any {
+		return map[string]any{"session_id": canarySession, "transcript_path": "", "cwd": cwd, "permission_mode": "default",
+			"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_use_id": "toolu_hookhost_doctor",
+			"tool_input": map[string]any{"command": command, "description": canaryDescription}}
+	},
+	Env:      func(project string) []string { return []string{"CLAUDE_PROJECT_DIR=" + project} },
+	Read:     readClaude,
+	ReadHTTP: readClaudeHTTP, OnFailure: true,
+}
+
+var gemini = Agent{
+	Name: "gemini", Title: "Gemini CLI", GuardEvent: "BeforeTool", ShellTool: "run_shell_command",
+	Settings: func(home, project string) []string {
+		return []string{filepath.Join(home, ".gemini", "settings.json"), filepath.Join(project, ".gemini", "settings.json")}
+	},
+	Entries: nestedEntries, Unit: time.Millisecond, DefaultTimeout: 60 * time.Second,
+	Canary: func(command, cwd string) map[string]any {
+		return map[string]any{"session_id": canarySession, "transcript_path": "", "cwd": cwd,
+			"hook_event_name": "BeforeTool", "timestamp": time.Now().UTC().Format(time.RFC3339),
+			"tool_name": "run_shell_command", "tool_input": map[string]any{"command": command, "description": canaryDescription}}
+	},
+	Env: func(project string) []string {
+		return []string{"GEMINI_PROJECT_DIR=" + project, "CLAUDE_PROJECT_DIR=" + project}
+	},
+	Read: readGemini,
+}
+
+var codex = Agent{
+	Name: "codex", Title: "Codex CLI", GuardEvent: "PreToolUse", ShellTool: "Bash",
+	Settings: func(home, project string) []string {
+		codexHome := os.Getenv("CODEX_HOME")
+		if codexHome == "" {
+			codexHome = filepath.Join(home, ".codex")
+		}
+		return []string{filepath.Join(codexHome, "hooks.json"), filepath.Join(project, ".codex", "hooks.json")}
+	},
+	Entries: nestedEntries, Unit: time.Second, DefaultTimeout: 600 * time.Second,
+	Canary: func(command, cwd string) map[string]any {
+		return map[string]any{"session_id": canarySession, "turn_id": "hookhost-doctor-turn", "transcript_path": nil, "cwd": cwd,
+			"model": "", "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+			"tool_use_id": "call_hookhost_doctor", "tool_input": map[string]any{"command": command}}
+	},
+	Env:  func(string) []string { return nil },
+	Read: readCodex,
+}
+
+// The canary's session and description: a hook's log shows where the
+// call came from.
+const (
+	canarySession     = "hookhost-doctor"
+	canaryDescription = "hookhost doctor canary: never run"
+)
+
+var cursor = Agent{
+	Name: "cursor", Title: "Cursor", GuardEvent: "preToolUse", ShellTool: "Shell",
+	Settings: func(home, project string) []string {
+		return []string{filepath.Join(home, ".cursor", "hooks.json"), filepath.Join(project, ".cursor", "hooks.json")}
+	},
+	Entries: flatEntries, Unit: time.Second, DefaultTimeout: 60 * time.Second,
+	Canary: func(command, cwd string) map[string]any {
+		return map[string]any{"hook_event_name": "preToolUse", "conversation_id": canarySession, "generation_id": canarySession,
+			"session_id": canarySession, "model": "", "cursor_version": "", "workspace_roots": []any{cwd}, "user_email": "",
+			"transcript_path": nil, "tool_name": "Shell", "tool_use_id": "hookhost-doctor", "cwd": cwd,
+			"tool_input": map[string]any{"command": command, "cwd": cwd, "timeout": 30000}}
+	},
+	Env: func(project string) []string {
+		return []string{"CURSOR_PROJECT_DIR=" + project, "CLAUDE_PROJECT_DIR=" + project}
+	},
+	Read: readCursor, FailClosedKey: true,
+}
+
+var copilot = Agent{
+	Name: "copilot", Title: "Copilot CLI", GuardEvent: "preToolUse", ShellTool: "bash",
+	Settings: func(home, project string) []string {
+		return []string{filepath.Join(project, ".github", "hooks", "*.json"), filepath.Join(home, ".copilot", "hooks", "*.json")}
+	},
+	Entries: flatEntries, Unit: time.Second, DefaultTimeout: 30 * time.Second,
+	Canary: func(command, cwd string) map[string]any {
+		args, _ := json.Marshal(map[string]any{"command": command, "description": canaryDescription})
+		return map[string]any{"sessionId": canarySession, "timestamp": time.Now().UnixMilli(), "cwd": cwd,
+			"toolName": "bash", "toolArgs": string(args)}
+	},
+	Env: func(project string) []string {
+		return []string{"COPILOT_PROJECT_DIR=" + project, "CLAUDE_PROJECT_DIR=" + project}
+	},
+	Read: readCopilot, Shell: "bash", ErrorBlocks: true,
+}

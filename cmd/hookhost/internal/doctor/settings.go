@@ -1,0 +1,247 @@
+package doctor
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// An Entry is one hook in an agent's settings.
+type Entry struct {
+	// File is the settings file, and Path where in it the entry is
+	// ("hooks.PreToolUse[0].hooks[1]").
+	File string `json:"file"`
+	Path string `json:"path"`
+	// Matcher is the entry's tool matcher; empty or "*" matches every
+	// tool.
+	Matcher string `json:"matcher,omitempty"`
+	// Type is "command" or "http" (or a type doctor cannot run).
+	Type    string `json:"type"`
+	Command string `json:"command,omitempty"`
+	URL     string `json:"url,omitempty"`
+	// Headers and AllowedEnvVars are an http entry's.
+	Headers        map[string]string `json:"-"`
+	AllowedEnvVars []string          `json:"-"`
+	// Timeout is the entry's, in the agent's unit already; 0 when it
+	// gives none.
+	Timeout time.Duration `json:"-"`
+	// OnFailure is the entry's onFailure ("block"), where the agent has
+	// one.
+	OnFailure string `json:"on_failure,omitempty"`
+	// Exec and Args are an entry run without a shell (Copilot CLI's exec
+	// form); Cwd and Env what the entry adds to how it runs.
+	Exec string            `json:"exec,omitempty"`
+	Args []string          `json:"args,omitempty"`
+	Cwd  string            `json:"cwd,omitempty"`
+	Env  map[string]string `json:"-"`
+	// FailClosed is Cursor's failClosed.
+	FailClosed bool `json:"fail_closed,omitempty"`
+}
+
+// A SettingsError is a settings file that cannot be read or parsed.
+type SettingsError struct {
+	File string
+	Err  error
+}
+
+func (e *SettingsError) Error() string { return e.File + ": " + e.Err.Error() }
+func (e *SettingsError) Unwrap() error { return e.Err }
+
+// Load reads the entries on the agent's guard event from files. A file
+// that does not exist is skipped when optional (the agent's default
+// locations) and an error otherwise; one that cannot be read or parsed
+// is a *SettingsError. It returns the files it read.
+func Load(a Agent, files []string, optional bool) (entries []Entry, read []string, err error) {
+	if optional {
+		files = expand(files)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if optional && errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, &SettingsError{File: f, Err: err}
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return nil, nil, &SettingsError{File: f, Err: fmt.Errorf("not a JSON object: %w", err)}
+		}
+		es, err := a.Entries(doc, a.GuardEvent)
+		if err != nil {
+			return nil, nil, &SettingsError{File: f, Err: err}
+		}
+		for i := range es {
+			es[i].File = f
+			es[i].Timeout *= a.Unit
+		}
+		entries = append(entries, es...)
+		read = append(read, f)
+	}
+	return entries, read, nil
+}
+
+// expand replaces the patterns among files (Copilot CLI's
+// .github/hooks/*.json) with the files they match.
+func expand(files []string) []string {
+	var out []string
+	for _, f := range files {
+		if !strings.ContainsAny(f, "*?[") {
+			out = append(out, f)
+			continue
+		}
+		matches, _ := filepath.Glob(f) // the only error is a bad pattern, and these are ours
+		out = append(out, matches...)
+	}
+	return out
+}
+
+// nestedEntries reads the shape Claude Code, Gemini CLI and Codex CLI
+// share: {"hooks": {EVENT: [{"matcher": M, "hooks": [{"type": …}]}]}}.
+// Timeouts are left as numbers of the agent's unit.
+func nestedEntries(doc map[string]any, event string) ([]Entry, error) {
+	hooks, err := field[map[string]any](doc, "hooks", "hooks")
+	if err != nil || hooks == nil {
+		return nil, err
+	}
+	path := "hooks." + event
+	groups, err := field[[]any](hooks, event, path)
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for i, g := range groups {
+		gpath := fmt.Sprintf("%s[%d]", path, i)
+		group, ok := g.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("%s: want an object", gpath)
+		}
+		matcher, err := field[string](group, "matcher", gpath+".matcher")
+		if err != nil {
+			return nil, err
+		}
+		list, err := field[[]any](group, "hooks", gpath+".hooks")
+		if err != nil {
+			return nil, err
+		}
+		for j, h := range list {
+			e, err := entry(h, fmt.Sprintf("%s.hooks[%d]", gpath, j))
+			if err != nil {
+				return nil, err
+			}
+			e.Matcher = matcher
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// entry reads one hook object.
+func entry(v any, path string) (Entry, error) {
+	h, ok := v.(map[string]any)
+	if !ok {
+		return Entry{}, fmt.Errorf("%s: want an object", path)
+	}
+	e := Entry{Path: path}
+	var err error
+	for _, f := range []struct {
+		key string
+		to  *string
+	}{{"type", &e.Type}, {"command", &e.Command}, {"url", &e.URL}, {"onFailure", &e.OnFailure}} {
+		if *f.to, err = field[string](h, f.key, path+"."+f.key); err != nil {
+			return Entry{}, err
+		}
+	}
+	if e.Type == "" {
+		e.Type = "command"
+	}
+	timeout, err := field[float64](h, "timeout", path+".timeout")
+	if err != nil {
+		return Entry{}, err
+	}
+	if timeout < 0 {
+		return Entry{}, fmt.Errorf("%s.timeout: want a positive number, got %v", path, timeout)
+	}
+	e.Timeout = time.Duration(timeout)
+	if e.Headers, err = stringMap(h, "headers", path+".headers"); err != nil {
+		return Entry{}, err
+	}
+	vars, err := field[[]any](h, "allowedEnvVars", path+".allowedEnvVars")
+	for _, v := range vars {
+		s, ok := v.(string)
+		if !ok {
+			return Entry{}, fmt.Errorf("%s.allowedEnvVars: want strings", path)
+		}
+		e.AllowedEnvVars = append(e.AllowedEnvVars, s)
+	}
+	return e, err
+}
+
+// field is m[key] as a T, or T's zero value when absent; another type is
+// an error naming path.
+func field[T any](m map[string]any, key, path string) (T, error) {
+	var zero T
+	v, ok := m[key]
+	if !ok || v == nil {
+		return zero, nil
+	}
+	t, ok := v.(T)
+	if !ok {
+		return zero, fmt.Errorf("%s: want %s, got %s", path, kind(zero), kind(v))
+	}
+	return t, nil
+}
+
+// stringMap reads an object of strings.
+func stringMap(m map[string]any, key, path string) (map[string]string, error) {
+	obj, err := field[map[string]any](m, key, path)
+	if err != nil || obj == nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(obj))
+	for k, v := range obj {
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("%s.%s: want a string", path, k)
+		}
+		out[k] = s
+	}
+	return out, nil
+}
+
+// kind names a JSON value's type.
+func kind(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case float64:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "null"
+}
+
+// Matches reports whether the entry's matcher selects tool, as the
+// agents read a matcher: empty or "*" for every tool, otherwise a
+// regular expression the whole tool name must match.
+func (e Entry) Matches(tool string) (bool, error) {
+	if e.Matcher == "" || e.Matcher == "*" {
+		return true, nil
+	}
+	re, err := regexp.Compile(`^(?:` + e.Matcher + `)$`)
+	if err != nil {
+		return false, fmt.Errorf("matcher %q: %w", e.Matcher, err)
+	}
+	return re.MatchString(tool), nil
+}
