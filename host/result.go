@@ -70,11 +70,11 @@ type TraceEntry struct {
 // MarshalJSON writes the entry as the fire --json contract gives it.
 func (t TraceEntry) MarshalJSON() ([]byte, error) {
 	return marshal(struct {
-		Hook       string  `json:"hook"`
-		Priority   int64   `json:"priority"`
-		Outcome    Outcome `json:"outcome"`
-		Action     Action  `json:"action,omitempty"`
-		DurationMS float64 `json:"duration_ms"`
+		Hook       string      `json:"hook"`
+		Priority   int64       `json:"priority"`
+		Outcome    Outcome     `json:"outcome"`
+		Action     Action      `json:"action,omitempty"`
+		DurationMS float64     `json:"duration_ms"`
 		Error      string      `json:"error,omitempty"`
 		Enforce    Enforcement `json:"enforce,omitempty"`
 	}{t.Hook, t.Priority, t.Outcome, t.Action, durationMS(t.Duration), t.Error, t.Enforce})
@@ -192,11 +192,11 @@ func (d *Decision) UnmarshalJSON(data []byte) error {
 // UnmarshalJSON reads a trace entry as MarshalJSON writes it.
 func (t *TraceEntry) UnmarshalJSON(data []byte) error {
 	var in struct {
-		Hook       string  `json:"hook"`
-		Priority   int64   `json:"priority"`
-		Outcome    Outcome `json:"outcome"`
-		Action     Action  `json:"action"`
-		DurationMS float64 `json:"duration_ms"`
+		Hook       string      `json:"hook"`
+		Priority   int64       `json:"priority"`
+		Outcome    Outcome     `json:"outcome"`
+		Action     Action      `json:"action"`
+		DurationMS float64     `json:"duration_ms"`
 		Error      string      `json:"error"`
 		Enforce    Enforcement `json:"enforce"`
 	}
