@@ -432,8 +432,8 @@ func outcomeOf(rep reply) (Outcome, Action) {
 }
 
 func (fr *firing) timeoutText(b *boundHook, ctxBound bool) string {
-	if err := fr.ctx.Err(); err != nil {
-		return fmt.Sprintf("the fire was cancelled: %v", err)
+	if fr.ctx.Err() != nil {
+		return fmt.Sprintf("the fire was cancelled: %v", context.Cause(fr.ctx))
 	}
 	if ctxBound {
 		return fmt.Sprintf("the fire was cancelled: %v", context.DeadlineExceeded)
@@ -513,7 +513,14 @@ func (fr *firing) result() (Result, error) {
 			err = context.DeadlineExceeded
 		}
 		if fr.failed.Action == "" && fr.cancelDenies() {
-			r.Decision = Decision{Action: Deny, Reason: fmt.Sprintf("the fire was cancelled: %v", err)}
+			// The reason gives the context's cause when its canceller set
+			// one ("serve is stopping"), which says more than "context
+			// canceled"; the error returned stays ctx.Err's.
+			why := err
+			if fr.ctx.Err() != nil {
+				why = context.Cause(fr.ctx)
+			}
+			r.Decision = Decision{Action: Deny, Reason: fmt.Sprintf("the fire was cancelled: %v", why)}
 		}
 		return r, fmt.Errorf("fire %s: %w", fr.spec.Name, err)
 	}
