@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookhost/hookhost/stdlib"
 )
 
 // shadowHook is a hook named h on event, in the given language, that
@@ -241,5 +243,50 @@ func TestShadowTraceJSON(t *testing.T) {
 	}
 	if back.Trace[0].Enforce != DryRun || back.Trace[1].Enforce != "" {
 		t.Errorf("read back %+v", back.Trace)
+	}
+}
+
+// Quarantine applies to a shadow hook as to any (it still spends real
+// time): a dryrun hook stuck in a builtin past its deadline earns
+// strikes and is quarantined; while it is, its trace entry says so, and
+// the fire, on an event and with behaviours that fail closed, does not
+// deny for it.
+func TestShadowHookIsQuarantined(t *testing.T) {
+	for _, lang := range []string{"lua", "star"} {
+		t.Run(lang, func(t *testing.T) {
+			file := "stuck." + lang
+			code := `local stuck = require("stuck")
+hook.on("tool.approve", function() stuck.wait() end, { name = "h", timeout = "30ms" })`
+			if lang == "star" {
+				code = "load(\"stuck\", \"stuck\")\nhook.on(\"tool.approve\", lambda: stuck.wait(), name = \"h\", timeout = \"30ms\")"
+			}
+			id := file + ":h"
+			h := hostWithConfig(t, map[string]string{file: code},
+				"hooks:\n  "+id+": { enforce: dryrun, error_behavior: deny, timeout_behavior: deny }\n",
+				Options{Modules: []stdlib.Module{blockingModule(t, true)}})
+			fire := func() Result {
+				t.Helper()
+				r, err := h.Fire(context.Background(), "tool.approve", map[string]any{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Decision.Action != Continue {
+					t.Fatalf("a dryrun hook's failure decided: %+v", r.Decision)
+				}
+				return r
+			}
+			for i := 0; i < strikeLimit; i++ {
+				if e := entry(fire(), id); e == nil || e.Outcome != OutcomeTimeout || e.Enforce != DryRun {
+					t.Fatalf("fire %d: want a dryrun timeout, got %+v", i, e)
+				}
+			}
+			if q := h.Quarantined(); len(q) != 1 || q[0] != id {
+				t.Fatalf("quarantined: %v, want %s", q, id)
+			}
+			if e := entry(fire(), id); e == nil || e.Outcome != OutcomeError || e.Enforce != DryRun ||
+				!strings.Contains(e.Error, "quarantined since") {
+				t.Fatalf("while quarantined: %+v", e)
+			}
+		})
 	}
 }
