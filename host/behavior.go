@@ -87,3 +87,42 @@ func broadBehavior(sofar, b Behavior, spec *EventSpec) Behavior {
 	}
 	return b
 }
+
+// An Enforcement says whether a hook's decisions count (shadow mode):
+// a new rule can run beside the others, recorded in the trace, the
+// decision log and the metrics, before it decides anything.
+type Enforcement string
+
+const (
+	// Enforce: the hook's decisions are folded like any hook's (the
+	// default).
+	Enforce Enforcement = "enforce"
+	// DryRun: the hook runs as usual, under its deadline, and what it
+	// returned is recorded in its trace entry but not applied: the fire
+	// decides as if it had returned nothing, its modify changes nothing
+	// the next hook sees, its stop stops nothing, and its errors and
+	// timeouts never make the fire fail closed.
+	DryRun Enforcement = "dryrun"
+	// Warn: as DryRun, and a decision it returns adds a system message
+	// "<hook> would <action>: <reason>" to the answer.
+	Warn Enforcement = "warn"
+)
+
+// enforcements are the values of hooks.<key>.enforce, in the order
+// messages list them.
+var enforcements = []Enforcement{Enforce, DryRun, Warn}
+
+// shadow reports whether the hook's decisions are recorded but not
+// applied.
+func (e Enforcement) shadow() bool { return e == DryRun || e == Warn }
+
+// resolveEnforcement is a hook's enforcement: the operator's entry for
+// its id, else its file's, else its pack's, else Enforce.
+func resolveEnforcement(byID, byFile, byPack HookConfig) Enforcement {
+	for _, hc := range []HookConfig{byID, byFile, byPack} {
+		if hc.Enforce != "" {
+			return hc.Enforce
+		}
+	}
+	return Enforce
+}

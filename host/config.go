@@ -6,6 +6,7 @@ import (
 	"github.com/hookhost/hookhost/scripting/engines"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -154,6 +155,10 @@ type HookConfig struct {
 	// resolveBehaviors).
 	ErrorBehavior   Behavior
 	TimeoutBehavior Behavior
+	// Enforce says whether the hooks' decisions are applied (enforce) or
+	// only recorded (dryrun, warn); empty leaves it to the less specific
+	// entries, then enforce (see resolveEnforcement).
+	Enforce Enforcement
 	// Line is where the entry starts in the file.
 	Line int
 
@@ -344,7 +349,7 @@ func (p *configParser) event(name string, k, n *yaml.Node) {
 	p.cfg.Events[name] = ec
 }
 
-var hookKeys = []string{"enabled", "priority", "timeout", "timeouts", "config", "isolation", "error_behavior", "timeout_behavior"}
+var hookKeys = []string{"enabled", "priority", "timeout", "timeouts", "config", "isolation", "error_behavior", "timeout_behavior", "enforce"}
 
 func (p *configParser) hook(key string, k, n *yaml.Node) {
 	hc := HookConfig{Line: k.Line, behaviorLines: map[string]int{}}
@@ -387,6 +392,8 @@ func (p *configParser) hook(key string, k, n *yaml.Node) {
 			hc.ErrorBehavior, hc.behaviorLines[field] = p.behavior(v, what+".error_behavior"), v.Line
 		case "timeout_behavior":
 			hc.TimeoutBehavior, hc.behaviorLines[field] = p.behavior(v, what+".timeout_behavior"), v.Line
+		case "enforce":
+			hc.Enforce = p.enforcement(v, what+".enforce")
 		}
 	})
 	p.cfg.Hooks[key] = hc
@@ -418,6 +425,24 @@ func (p *configParser) behavior(n *yaml.Node, what string) Behavior {
 		p.errorf(n, "%s: want skip or deny, got %q", what, s)
 	}
 	return Behavior(s)
+}
+
+func (p *configParser) enforcement(n *yaml.Node, what string) Enforcement {
+	s := Enforcement(p.str(n, what))
+	if s != "" && !slices.Contains(enforcements, s) {
+		p.errorf(n, "%s: want %s, got %q", what, enforcementChoices(), s)
+	}
+	return s
+}
+
+// enforcementChoices lists the values of an enforce key for messages:
+// "enforce, dryrun or warn".
+func enforcementChoices() string {
+	names := make([]string, len(enforcements))
+	for i, e := range enforcements {
+		names[i] = string(e)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // duration reads a timeout: a duration string or integer milliseconds,

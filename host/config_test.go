@@ -62,7 +62,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"size list", "limits:\n  memory: [1]\n", "hookhost.yaml:2: limits.memory: want a size such as 512MiB or 1GiB"},
 		{"short worker start", "limits:\n  worker_start: 10ms\n", "hookhost.yaml:2: limits.worker_start: 10ms is under the 100ms a worker needs at least"},
 		{"bad worker start", "limits:\n  worker_start: soon\n", "hookhost.yaml:2: limits.worker_start: "},
-		{"unknown hook key", "hooks:\n  a.lua:\n    priorty: 1\n", `hookhost.yaml:3: hooks.a.lua: unknown key "priorty" (want enabled, priority, timeout, timeouts, config, isolation, error_behavior, timeout_behavior)`},
+		{"unknown hook key", "hooks:\n  a.lua:\n    priorty: 1\n", `hookhost.yaml:3: hooks.a.lua: unknown key "priorty" (want enabled, priority, timeout, timeouts, config, isolation, error_behavior, timeout_behavior, enforce)`},
 		{"zero timeout", "defaults: { timeout: 0s }\n", "hookhost.yaml:1: defaults.timeout: 0s must be more than zero"},
 		{"negative", "hooks:\n  a.lua: { timeout: -1s }\n", "hookhost.yaml:2: hooks.a.lua.timeout: duration must not be negative"},
 		{"too long", "hooks:\n  a.lua: { timeout: 11m }\n", "hookhost.yaml:2: hooks.a.lua.timeout: 11m is over the 10m0s cap"},

@@ -32,7 +32,9 @@ import (
 //	decision.reason REGEXP          the decision's reason matches
 //	payload JSON                    the folded payload
 //	messages JSON                   the messages
-//	trace ID=OUTCOME[:ACTION] ...   the trace, in order
+//	trace ID=OUTCOME[:ACTION][@ENFORCE] ...
+//	                                the trace, in order (@dryrun, @warn:
+//	                                a hook in shadow mode)
 //	error ID REGEXP                 the trace error of hook ID matches
 //	fire-error REGEXP               Fire itself returned a matching error
 //	problem REGEXP                  some load problem matches
@@ -244,6 +246,9 @@ func (r *caseRun) trace(arg string) {
 		s := e.Hook + "=" + string(e.Outcome)
 		if e.Action != "" {
 			s += ":" + string(e.Action)
+		}
+		if e.Enforce != "" {
+			s += "@" + string(e.Enforce)
 		}
 		got = append(got, s)
 	}

@@ -179,7 +179,11 @@ func (fr *firing) quarantined(b *boundHook) (held, ends bool) {
 		return false, false
 	}
 	err := quarantineError(b, qi)
-	fr.trace = append(fr.trace, TraceEntry{Hook: b.id, Priority: b.priority, Outcome: OutcomeError, Error: err.Error()})
+	fr.trace = append(fr.trace, TraceEntry{Hook: b.id, Priority: b.priority, Outcome: OutcomeError, Error: err.Error(),
+		Enforce: b.shadowMode()})
+	if b.enforce.shadow() {
+		return true, false
+	}
 	return true, fr.fail(b, OutcomeError, err)
 }
 
@@ -189,6 +193,14 @@ func (fr *firing) step(b *boundHook) bool {
 	rep, entry, failure := fr.call(b)
 	if fr.badPayload != nil {
 		return true
+	}
+	if b.enforce.shadow() {
+		entry.Enforce = b.enforce
+		fr.trace = append(fr.trace, entry)
+		if failure == nil {
+			fr.shadow(b, rep)
+		}
+		return false
 	}
 	fr.trace = append(fr.trace, entry)
 	if failure != nil {
@@ -208,6 +220,38 @@ func (fr *firing) step(b *boundHook) bool {
 		}
 		return false
 	}
+}
+
+// shadow handles the reply of a hook in shadow mode: it is in the trace
+// (the caller put it there) and folds into nothing; a warn hook that
+// decided something says what it would have done in a system message.
+// Its own messages are not applied either: they are part of what it
+// returned.
+func (fr *firing) shadow(b *boundHook, rep reply) {
+	if b.enforce != Warn || fr.spec.Mode == Observe {
+		return
+	}
+	what := rep.action
+	switch {
+	case what == Continue && rep.stop:
+		what = "stop"
+	case what == Continue:
+		return
+	}
+	text := fmt.Sprintf("%s would %s", b.id, what)
+	if rep.reason != "" {
+		text += ": " + rep.reason
+	}
+	fr.messages = append(fr.messages, Message{Role: "system", Content: text})
+}
+
+// shadowMode is the hook's enforcement as its trace entries carry it:
+// empty when its decisions count.
+func (b *boundHook) shadowMode() Enforcement {
+	if b.enforce.shadow() {
+		return b.enforce
+	}
+	return ""
 }
 
 // call runs one hook under its deadline and classifies the outcome: once
@@ -388,8 +432,8 @@ func outcomeOf(rep reply) (Outcome, Action) {
 }
 
 func (fr *firing) timeoutText(b *boundHook, ctxBound bool) string {
-	if err := fr.ctx.Err(); err != nil {
-		return fmt.Sprintf("the fire was cancelled: %v", err)
+	if fr.ctx.Err() != nil {
+		return fmt.Sprintf("the fire was cancelled: %v", context.Cause(fr.ctx))
 	}
 	if ctxBound {
 		return fmt.Sprintf("the fire was cancelled: %v", context.DeadlineExceeded)
@@ -469,7 +513,14 @@ func (fr *firing) result() (Result, error) {
 			err = context.DeadlineExceeded
 		}
 		if fr.failed.Action == "" && fr.cancelDenies() {
-			r.Decision = Decision{Action: Deny, Reason: fmt.Sprintf("the fire was cancelled: %v", err)}
+			// The reason gives the context's cause when its canceller set
+			// one ("serve is stopping"), which says more than "context
+			// canceled"; the error returned stays ctx.Err's.
+			why := err
+			if fr.ctx.Err() != nil {
+				why = context.Cause(fr.ctx)
+			}
+			r.Decision = Decision{Action: Deny, Reason: fmt.Sprintf("the fire was cancelled: %v", why)}
 		}
 		return r, fmt.Errorf("fire %s: %w", fr.spec.Name, err)
 	}
@@ -484,7 +535,7 @@ func (fr *firing) cancelDenies() bool {
 		return true
 	}
 	for _, b := range fr.unrun {
-		if b.onTimeout == FailClosed {
+		if b.onTimeout == FailClosed && !b.enforce.shadow() {
 			return true
 		}
 	}

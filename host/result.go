@@ -61,18 +61,23 @@ type TraceEntry struct {
 	Duration time.Duration
 	// Error describes the error or timeout.
 	Error string
+	// Enforce is set (dryrun, warn) when the hook ran in shadow mode:
+	// Action is what it returned, recorded but not applied. Empty for a
+	// hook whose decisions count.
+	Enforce Enforcement
 }
 
 // MarshalJSON writes the entry as the fire --json contract gives it.
 func (t TraceEntry) MarshalJSON() ([]byte, error) {
 	return marshal(struct {
-		Hook       string  `json:"hook"`
-		Priority   int64   `json:"priority"`
-		Outcome    Outcome `json:"outcome"`
-		Action     Action  `json:"action,omitempty"`
-		DurationMS float64 `json:"duration_ms"`
-		Error      string  `json:"error,omitempty"`
-	}{t.Hook, t.Priority, t.Outcome, t.Action, durationMS(t.Duration), t.Error})
+		Hook       string      `json:"hook"`
+		Priority   int64       `json:"priority"`
+		Outcome    Outcome     `json:"outcome"`
+		Action     Action      `json:"action,omitempty"`
+		DurationMS float64     `json:"duration_ms"`
+		Error      string      `json:"error,omitempty"`
+		Enforce    Enforcement `json:"enforce,omitempty"`
+	}{t.Hook, t.Priority, t.Outcome, t.Action, durationMS(t.Duration), t.Error, t.Enforce})
 }
 
 // durationMS is d in milliseconds, rounded to the microsecond.
@@ -187,18 +192,19 @@ func (d *Decision) UnmarshalJSON(data []byte) error {
 // UnmarshalJSON reads a trace entry as MarshalJSON writes it.
 func (t *TraceEntry) UnmarshalJSON(data []byte) error {
 	var in struct {
-		Hook       string  `json:"hook"`
-		Priority   int64   `json:"priority"`
-		Outcome    Outcome `json:"outcome"`
-		Action     Action  `json:"action"`
-		DurationMS float64 `json:"duration_ms"`
-		Error      string  `json:"error"`
+		Hook       string      `json:"hook"`
+		Priority   int64       `json:"priority"`
+		Outcome    Outcome     `json:"outcome"`
+		Action     Action      `json:"action"`
+		DurationMS float64     `json:"duration_ms"`
+		Error      string      `json:"error"`
+		Enforce    Enforcement `json:"enforce"`
 	}
 	if err := json.Unmarshal(data, &in); err != nil {
 		return err
 	}
 	*t = TraceEntry{Hook: in.Hook, Priority: in.Priority, Outcome: in.Outcome, Action: in.Action,
-		Duration: time.Duration(in.DurationMS * float64(time.Millisecond)), Error: in.Error}
+		Duration: time.Duration(in.DurationMS * float64(time.Millisecond)), Error: in.Error, Enforce: in.Enforce}
 	return nil
 }
 

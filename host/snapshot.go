@@ -103,6 +103,9 @@ type boundHook struct {
 	// (behavior.go); behaviorErr is the config's mistake in them.
 	onError, onTimeout Behavior
 	behaviorErr        error
+	// enforce says whether the hook's decisions are applied or only
+	// recorded (shadow mode, behavior.go).
+	enforce Enforcement
 }
 
 // HookInfo describes a loaded hook, for listings.
@@ -129,6 +132,9 @@ type HookInfo struct {
 	// to its fire: skip or deny (see docs/config.md).
 	ErrorBehavior   Behavior `json:"error_behavior"`
 	TimeoutBehavior Behavior `json:"timeout_behavior"`
+	// Enforce says whether the hook's decisions are applied (enforce) or
+	// only recorded (dryrun, warn: shadow mode, see docs/config.md).
+	Enforce Enforcement `json:"enforce"`
 	// QuarantinedSince, QuarantinedUntil and QuarantineReason describe
 	// the hook's quarantine while Quarantined is set.
 	QuarantinedSince time.Time `json:"quarantined_since,omitzero"`
@@ -437,9 +443,10 @@ func bind(f *loadedFile, pack *packMeta, h scripting.Hook, cfg *Config, spec Eve
 	var from string
 	b.timeout, from = resolveTimeout(h, spec, cfg, byID, byFile, byPack)
 	b.onError, b.onTimeout, b.behaviorErr = resolveBehaviors(id, f.path, h, &spec, pack, cfg.Path, byID, byFile, byPack)
+	b.enforce = resolveEnforcement(byID, byFile, byPack)
 	info := HookInfo{ID: id, Event: h.Event, File: f.path, Line: h.Line, Priority: b.priority, Timeout: b.timeout,
 		TimeoutFrom: from, Enabled: enabled, Params: h.Params, Quarantined: b.strikes.blocks(time.Now()), Pack: f.pack,
-		Isolated: f.live.unit != "", ErrorBehavior: b.onError, TimeoutBehavior: b.onTimeout}
+		Isolated: f.live.unit != "", ErrorBehavior: b.onError, TimeoutBehavior: b.onTimeout, Enforce: b.enforce}
 	if pack != nil {
 		info.PackDescription = pack.description
 	}

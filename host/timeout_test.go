@@ -161,6 +161,25 @@ func TestFireCancelled(t *testing.T) {
 	}
 }
 
+// A fire cancelled with a cause (serve stopping) says the cause in the
+// deny's reason and the trace; Fire's error is still context.Canceled.
+func TestFireCancelledWithCause(t *testing.T) {
+	h := newTestHost(t, map[string]string{
+		"loop.lua": `hook.on("tool.approve", function() while true do end end, { name = "h", timeout = "10m" })`,
+	}, Options{})
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stopping := errors.New("hookhost serve is stopping")
+	time.AfterFunc(20*time.Millisecond, func() { cancel(stopping) })
+	r, err := h.Fire(ctx, "tool.approve", map[string]any{})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v", err)
+	}
+	if r.Decision.Action != Deny || !strings.HasSuffix(r.Decision.Reason, "the fire was cancelled: hookhost serve is stopping") ||
+		len(r.Trace) != 1 || r.Trace[0].Error != "the fire was cancelled: hookhost serve is stopping" {
+		t.Fatalf("result = %+v", r)
+	}
+}
+
 // A builtin that ignores its context and is not marked blocking runs on
 // the caller's goroutine: the fire waits for it, then counts the late
 // result as a timeout and a strike.

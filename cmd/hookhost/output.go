@@ -35,7 +35,9 @@ func writeResult(w io.Writer, in map[string]any, res host.Result) error {
 	return ew.err
 }
 
-// writeTrace writes one row per hook that ran.
+// writeTrace writes one row per hook that ran. The action of a hook in
+// shadow mode, recorded but not applied, is marked with its enforcement:
+// "deny (dryrun)".
 func writeTrace(w io.Writer, trace []host.TraceEntry) {
 	if len(trace) == 0 {
 		fmt.Fprintln(w, "no hooks ran")
@@ -43,8 +45,12 @@ func writeTrace(w io.Writer, trace []host.TraceEntry) {
 	}
 	rows := [][]string{{"HOOK", "PRIORITY", "OUTCOME", "ACTION", "DURATION", "ERROR"}}
 	for _, t := range trace {
+		action := orDash(string(t.Action))
+		if t.Enforce != "" {
+			action += " (" + string(t.Enforce) + ")"
+		}
 		rows = append(rows, []string{t.Hook, strconv.FormatInt(t.Priority, 10), string(t.Outcome),
-			orDash(string(t.Action)), formatDuration(t.Duration), firstLine(t.Error)})
+			action, formatDuration(t.Duration), firstLine(t.Error)})
 	}
 	writeTable(w, rows)
 }
@@ -155,11 +161,11 @@ func writeHooks(w io.Writer, hooks []host.HookInfo) error {
 		fmt.Fprintln(ew, "no hooks")
 		return ew.err
 	}
-	rows := [][]string{{"ID", "EVENT", "PRIORITY", "TIMEOUT", "ENABLED", "QUARANTINED", "ISOLATED", "PARAMS"}}
+	rows := [][]string{{"ID", "EVENT", "PRIORITY", "TIMEOUT", "ENABLED", "QUARANTINED", "ISOLATED", "ENFORCE", "PARAMS"}}
 	for _, h := range hooks {
 		rows = append(rows, []string{h.ID, h.Event, strconv.FormatInt(h.Priority, 10),
 			fmt.Sprintf("%s (%s)", h.Timeout, h.TimeoutFrom), yesNo(h.Enabled), yesNo(h.Quarantined),
-			yesNo(h.Isolated), orDash(strings.Join(h.Params, ", "))})
+			yesNo(h.Isolated), string(h.Enforce), orDash(strings.Join(h.Params, ", "))})
 	}
 	writeTable(ew, rows)
 	writePacks(ew, hooks)

@@ -60,14 +60,17 @@ type serveOptions struct {
 	IdleTimeout time.Duration
 	// MaxRequestMemory bounds what all requests hold at once, in bytes.
 	MaxRequestMemory int64
+	// ShutdownTimeout bounds how long the fires in flight at SIGTERM may
+	// run on before they are cancelled.
+	ShutdownTimeout time.Duration
 
 	// envToken is $HOOKHOST_TOKEN, read by the command's action.
 	envToken string
 	// hangups delivers SIGHUP: rescan and reopen the decision log.
 	hangups <-chan os.Signal
-	// drainTimeout bounds the wait for requests in flight at shutdown;
-	// 0 means server.DefaultDrainTimeout.
-	drainTimeout time.Duration
+	// stops delivers SIGTERM and SIGINT: the first drains (through the
+	// command's context), the second cancels the fires in flight at once.
+	stops <-chan os.Signal
 }
 
 func newServeCommand() *cli.Command {
@@ -78,12 +81,14 @@ func newServeCommand() *cli.Command {
 		UsageText: "hookhost serve [--dir D] [--config F] [--http ADDR] [--token-file F] [--insecure-listen] [--strict]\n" +
 			"   [--log-format text|json] [--log-level L] [--decision-log PATH|-] [--decision-log-payload]\n" +
 			"   [--idle-exit DURATION] [--max-body BYTES] [--max-request-memory BYTES] [--max-connections N]\n" +
-			"   [--max-fires N] [--fire-queue N] [--request-timeout DURATION] [--idle-timeout DURATION]",
+			"   [--max-fires N] [--fire-queue N] [--request-timeout DURATION] [--idle-timeout DURATION]\n" +
+			"   [--shutdown-timeout DURATION]",
 		Description: "Loads the hooks directory, hot-reloads it (and the config) on every change, and serves\n" +
 			"POST /v1/fire/{event}, GET /v1/hooks, GET /v1/status, POST /v1/hooks/{id}/release, GET /healthz\n" +
 			"and GET /metrics on ADDR (default " + defaultHTTP + "; unix:/path for a Unix socket). SIGHUP\n" +
 			"reopens the decision log, releases every quarantined hook and rescans; SIGTERM or SIGINT\n" +
-			"finishes the requests in flight and exits 0. Every client is bounded: past --max-connections\n" +
+			"stops accepting, lets the fires in flight finish (for at most --shutdown-timeout; then they\n" +
+			"are cancelled, a second signal cancels them at once) and exits 0. Every client is bounded: past --max-connections\n" +
 			"new connections wait; past --max-fires running and --fire-queue waiting, or\n" +
 			"--max-request-memory, a fire is answered 503 with Retry-After. See docs/operations.md.\n\n" +
 			"Examples:\n" +
@@ -101,6 +106,9 @@ func newServeCommand() *cli.Command {
 			hup, stop := notifyHangup()
 			defer stop()
 			opts.hangups = hup
+			stops, stopStops := notifyStop()
+			defer stopStops()
+			opts.stops = stops
 			return runServe(c.Context, opts, c.App.Reader, c.App.Writer, c.App.ErrWriter)
 		},
 	}
@@ -144,6 +152,8 @@ func (o *serveOptions) flags() []cli.Flag {
 			Usage: "give each request `DURATION` for its headers, then for its body, then for taking its answer"},
 		&cli.DurationFlag{Name: "idle-timeout", Value: server.DefaultIdleTimeout, Destination: &o.IdleTimeout,
 			Usage: "close a keep-alive connection idle for `DURATION`"},
+		&cli.DurationFlag{Name: "shutdown-timeout", Value: server.DefaultShutdownTimeout, Destination: &o.ShutdownTimeout,
+			Usage: "on SIGTERM or SIGINT, let the fires in flight run on for at most `DURATION`, then cancel them"},
 	)
 }
 
@@ -172,6 +182,8 @@ func (o *serveOptions) validate(args []string) error {
 		return usageErrorf("--request-timeout %s: want a positive duration", o.RequestTimeout)
 	case o.IdleTimeout <= 0:
 		return usageErrorf("--idle-timeout %s: want a positive duration", o.IdleTimeout)
+	case o.ShutdownTimeout <= 0:
+		return usageErrorf("--shutdown-timeout %s: want a positive duration", o.ShutdownTimeout)
 	case o.DecisionLogPayload && o.DecisionLog == "":
 		return usageErrorf("--decision-log-payload needs --decision-log")
 	}
@@ -257,7 +269,7 @@ func runServe(ctx context.Context, opts *serveOptions, _ io.Reader, stdout, stde
 	}
 	logger.Info("listening on "+listenURL(ln.Addr().Network(), ln.Addr().String()), "addr", ln.Addr().String(),
 		"dir", opts.Dir, "token", token != "", "generation", h.Status().Generation)
-	return serveUntilDone(ctx, srv, ln, h, dlog, opts.hangups, logger)
+	return serveUntilDone(ctx, srv, ln, h, dlog, opts.hangups, opts.stops, logger)
 }
 
 // serverOptions are the server's options from serve's.
@@ -267,20 +279,25 @@ func (o *serveOptions) serverOptions(backend server.Backend, metrics http.Handle
 		queue = -1 // the server's zero means its default; --fire-queue 0 means none
 	}
 	return server.Options{Backend: backend, Metrics: metrics, Token: token, MaxBody: o.MaxBody, IdleExit: o.IdleExit,
-		DrainTimeout: o.drainTimeout, Logger: logger, MaxConns: o.MaxConnections, MaxFires: o.MaxFires, FireQueue: queue,
+		ShutdownTimeout: o.ShutdownTimeout, Logger: logger, MaxConns: o.MaxConnections, MaxFires: o.MaxFires, FireQueue: queue,
 		RequestTimeout: o.RequestTimeout, IdleTimeout: o.IdleTimeout, RequestMemory: o.MaxRequestMemory,
 		Agents: commandDialects()}
 }
 
 // serveUntilDone serves, hot-reloading, and rescanning and reopening the
-// decision log on each hangup, until the server returns.
+// decision log on each hangup, until the server returns. ctx ending (the
+// first SIGTERM or SIGINT) drains; the second signal on stops cancels
+// the fires in flight at once.
 func serveUntilDone(ctx context.Context, srv *server.Server, ln net.Listener, h *host.Host, dlog *decisions,
-	hangups <-chan os.Signal, logger *slog.Logger) error {
+	hangups, stops <-chan os.Signal, logger *slog.Logger) error {
 	bg, stop := context.WithCancel(ctx)
+	served := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() { onHangups(bg, hangups, h, dlog, logger) })
 	wg.Go(func() { watch(bg, h, logger) })
+	wg.Go(func() { onStops(served, stops, srv, logger) })
 	err := srv.Serve(ctx, ln)
+	close(served)
 	stop()
 	wg.Wait()
 	if err != nil {
@@ -288,6 +305,29 @@ func serveUntilDone(ctx context.Context, srv *server.Server, ln net.Listener, h 
 	}
 	logger.Info("stopped")
 	return nil
+}
+
+// onStops counts the stop signals until served is closed: the first one
+// drains (the command's context ends with it), the second aborts the
+// drain, cancelling the fires still running.
+func onStops(served <-chan struct{}, stops <-chan os.Signal, srv *server.Server, logger *slog.Logger) {
+	n := 0
+	for {
+		select {
+		case <-served:
+			return
+		case sig, ok := <-stops:
+			if !ok {
+				return
+			}
+			if n++; n == 1 {
+				logger.Info("draining: a second SIGTERM or SIGINT cancels the fires in flight at once", "signal", sig.String())
+				continue
+			}
+			logger.Warn("a second stop signal: cancelling the fires in flight at once", "signal", sig.String())
+			srv.Abort()
+		}
+	}
 }
 
 // watch hot-reloads the directory and the config until ctx ends. If the

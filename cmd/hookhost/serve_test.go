@@ -157,6 +157,7 @@ func TestServeRefusesAtStartup(t *testing.T) {
 		{[]string{"--fire-queue", "-1"}, "--fire-queue -1: cannot be negative"},
 		{[]string{"--request-timeout", "0s"}, "--request-timeout 0s: want a positive duration"},
 		{[]string{"--idle-timeout", "-1s"}, "--idle-timeout -1s: want a positive duration"},
+		{[]string{"--shutdown-timeout", "0s"}, "--shutdown-timeout 0s: want a positive duration"},
 		{[]string{"--decision-log-payload"}, "--decision-log-payload needs --decision-log"},
 		{[]string{"extra"}, `serve: takes no arguments, got "extra"`},
 		{[]string{"--dir", filepath.Join(dir, "nope")}, "reading the hooks directory"},

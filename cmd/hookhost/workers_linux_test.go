@@ -36,7 +36,7 @@ func TestServeWorkersDieWithHost(t *testing.T) {
 			// The default limits.memory: a race-built worker (the test binary
 			// under -race) needs more data segment than a tighter one gives.
 			writeFiles(t, root, map[string]string{"hookhost.yaml": "defaults: { isolation: process }\n"})
-			s := startServe(t, nil, "--dir", dir, "--config", filepath.Join(root, "hookhost.yaml"))
+			s := startServe(t, nil, "--dir", dir, "--config", filepath.Join(root, "hookhost.yaml"), "--shutdown-timeout", "1s")
 			workers := workerProcesses(s.cmd.Process.Pid)
 			if len(workers) != 2 {
 				t.Fatalf("serve runs workers %v, want one per isolated file", workers)

@@ -28,6 +28,10 @@ type HookEntry struct {
 	// Isolated is true for a hook that runs in a worker process
 	// ("isolation: process"); omitted in process.
 	Isolated bool `json:"isolated,omitempty"`
+	// Enforce is "dryrun" or "warn" for a hook in shadow mode, whose
+	// decisions are recorded but not applied; omitted for one that
+	// enforces (the default).
+	Enforce host.Enforcement `json:"enforce,omitempty"`
 	// QuarantinedUntil is when the hook's quarantine ends by itself
 	// (RFC 3339); omitted while it is not quarantined.
 	QuarantinedUntil string `json:"quarantined_until,omitempty"`
@@ -43,6 +47,9 @@ func NewHookEntry(h host.HookInfo) HookEntry {
 		TimeoutMS: Milliseconds(h.Timeout), TimeoutFrom: h.TimeoutFrom, Enabled: h.Enabled,
 		Quarantined: h.Quarantined, Params: params, Pack: h.Pack, PackDescription: h.PackDescription,
 		Isolated: h.Isolated}
+	if h.Enforce != host.Enforce {
+		e.Enforce = h.Enforce
+	}
 	if h.Quarantined && !h.QuarantinedUntil.IsZero() {
 		e.QuarantinedUntil = h.QuarantinedUntil.UTC().Format(time.RFC3339)
 	}

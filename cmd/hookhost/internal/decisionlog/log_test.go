@@ -84,6 +84,24 @@ func TestLines(t *testing.T) {
 	}
 }
 
+// A hook in shadow mode is in the line's hooks with its enforcement
+// beside the action it returned, which the final decision ignored.
+func TestShadowHookInLine(t *testing.T) {
+	var buf bytes.Buffer
+	l := New(&buf, Options{})
+	r := report("tool.execute.pre", 0)
+	r.Result.Decision = host.Decision{Action: host.Continue}
+	r.Result.Trace = []host.TraceEntry{{Hook: "n.lua:new", Priority: 5, Outcome: host.OutcomeDecision, Action: host.Deny,
+		Duration: 80 * time.Microsecond, Enforce: host.DryRun}}
+	l.FireDone(r)
+	l.Close()
+	want := `"decision":{"action":"continue","reason":"","hook":""},"duration_ms":1.5,"generation":3,` +
+		`"hooks":[{"hook":"n.lua:new","priority":5,"outcome":"decision","action":"deny","duration_ms":0.08,"enforce":"dryrun"}],`
+	if !strings.Contains(buf.String(), want) {
+		t.Errorf("line\n%s\nwant it to contain\n%s", buf.String(), want)
+	}
+}
+
 func TestErrorField(t *testing.T) {
 	var buf bytes.Buffer
 	l := New(&buf, Options{})

@@ -49,6 +49,7 @@ type Metrics struct {
 	hookDuration *histogramVec
 	hookTimeouts *valueVec
 	hookErrors   *valueVec
+	shadow       *valueVec
 	quarantines  *valueVec
 	quarantined  *valueVec
 
@@ -102,9 +103,12 @@ func (m *Metrics) newFireMetrics() {
 	m.hookDuration = newHistogram(namespace+"hook_duration_seconds", "How long each hook call took, by hook id.", hookBuckets, "hook")
 	m.hookTimeouts = newCounter(namespace+"hook_timeouts_total", "Hook calls that overran their deadline, by hook id.", "hook")
 	m.hookErrors = newCounter(namespace+"hook_errors_total", "Hook calls that raised an error or returned an invalid decision, by hook id.", "hook")
+	m.shadow = newCounter(namespace+"shadow_decisions_total", "Calls of hooks in shadow mode (enforce: dryrun or warn), "+
+		"by what the hook returned but was not applied (continue for nothing; error or timeout for a failure), "+
+		"enforcement and hook id.", "action", "enforce", "hook")
 	m.quarantines = newCounter(namespace+"quarantines_total", "Times a hook was quarantined, by hook id.", "hook")
 	m.quarantined = newGauge(namespace+"hook_quarantined", "1 while a hook is quarantined, 0 once released.", "hook")
-	m.families = append(m.families, m.fires, m.fireDuration, m.hookDuration, m.hookTimeouts, m.hookErrors, m.quarantines, m.quarantined)
+	m.families = append(m.families, m.fires, m.fireDuration, m.hookDuration, m.hookTimeouts, m.hookErrors, m.shadow, m.quarantines, m.quarantined)
 }
 
 func (m *Metrics) newReloadMetrics() {
@@ -178,7 +182,22 @@ func (m *Metrics) FireDone(r host.FireReport) {
 		case host.OutcomeError:
 			m.hookErrors.with(t.Hook).add(1)
 		}
+		if t.Enforce != "" {
+			m.shadow.with(shadowAction(t), string(t.Enforce), t.Hook).add(1)
+		}
 	}
+}
+
+// shadowAction is the action label of a shadow hook's call: what it
+// returned, continue for nothing, or its failure (error, timeout).
+func shadowAction(t host.TraceEntry) string {
+	switch {
+	case t.Outcome == host.OutcomeError || t.Outcome == host.OutcomeTimeout:
+		return string(t.Outcome)
+	case t.Action == "":
+		return string(host.Continue)
+	}
+	return string(t.Action)
 }
 
 // ReloadDone counts the reload and records whether it succeeded.

@@ -41,6 +41,11 @@ func TestSeries(t *testing.T) {
 	m.FireDone(fire("tool.execute.pre", host.Deny, guard))
 	m.FireDone(fire("tool.execute.pre", host.Continue, boom))
 	m.FireDone(fire("turn.pre", host.Continue))
+	dry := host.TraceEntry{Hook: "n.lua:new", Outcome: host.OutcomeDecision, Action: host.Deny, Enforce: host.DryRun}
+	m.FireDone(fire("tool.execute.pre", host.Continue, dry, dry))
+	m.FireDone(fire("tool.execute.pre", host.Continue, host.TraceEntry{Hook: "n.lua:new", Outcome: host.OutcomeNone, Enforce: host.DryRun},
+		host.TraceEntry{Hook: "w.star:loud", Outcome: host.OutcomeStop, Action: host.Deny, Enforce: host.Warn},
+		host.TraceEntry{Hook: "w.star:broken", Outcome: host.OutcomeTimeout, Enforce: host.Warn}))
 	m.QuarantineChanged(host.QuarantineReport{Hook: "s.star:slow", Quarantined: true})
 	m.QuarantineChanged(host.QuarantineReport{Hook: "b.lua:boom", Quarantined: true})
 	m.QuarantineChanged(host.QuarantineReport{Hook: "b.lua:boom", Quarantined: false})
@@ -53,9 +58,14 @@ func TestSeries(t *testing.T) {
 	text := scrape(t, m)
 	for _, want := range []string{
 		`hookhost_fires_total{action="deny",event="tool.execute.pre"} 2`,
-		`hookhost_fires_total{action="continue",event="tool.execute.pre"} 1`,
+		`hookhost_fires_total{action="continue",event="tool.execute.pre"} 3`,
+		`hookhost_shadow_decisions_total{action="deny",enforce="dryrun",hook="n.lua:new"} 2`,
+		`hookhost_shadow_decisions_total{action="continue",enforce="dryrun",hook="n.lua:new"} 1`,
+		`hookhost_shadow_decisions_total{action="deny",enforce="warn",hook="w.star:loud"} 1`,
+		`hookhost_shadow_decisions_total{action="timeout",enforce="warn",hook="w.star:broken"} 1`,
+		`hookhost_hook_timeouts_total{hook="w.star:broken"} 1`,
 		`hookhost_fires_total{action="continue",event="turn.pre"} 1`,
-		`hookhost_fire_duration_seconds_count{event="tool.execute.pre"} 3`,
+		`hookhost_fire_duration_seconds_count{event="tool.execute.pre"} 5`,
 		`hookhost_hook_duration_seconds_count{hook="g.lua:guard"} 2`,
 		`hookhost_hook_duration_seconds_bucket{hook="g.lua:guard",le="0.00025"} 0`,
 		`hookhost_hook_duration_seconds_bucket{hook="g.lua:guard",le="0.0005"} 2`,

@@ -59,8 +59,11 @@
 // # Lifecycle
 //
 // New wires the handlers; Serve serves a listener until its context
-// ends or the server has been idle for Options.IdleExit, then stops
-// accepting, lets the requests in flight finish (at most
-// Options.DrainTimeout) and returns. A Server is safe for concurrent
-// use; it holds no global state, so a test can run many.
+// ends or the server has been idle for Options.IdleExit, then drains:
+// it stops accepting, lets the fires in flight finish within their own
+// hooks' deadlines for at most Options.ShutdownTimeout, cancels those
+// still running (at once after Abort; each answers with what ran, a
+// fail-closed event with deny naming ErrStopping) and returns. A Server
+// is safe for concurrent use; it holds no global state, so a test can
+// run many.
 package server

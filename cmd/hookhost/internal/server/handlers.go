@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -127,6 +128,11 @@ func (s *Server) fire(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "unknown event %q (see GET /v1/hooks)", event)
 	case errors.Is(err, host.ErrClosed):
 		writeError(w, http.StatusServiceUnavailable, "the host is shutting down")
+	case err != nil && errors.Is(context.Cause(r.Context()), ErrStopping):
+		// Serve cancelled the fire as it stopped: what ran is the answer
+		// (a fail-closed event's is deny), not a 503 that would send the
+		// client to decide elsewhere.
+		writeJSON(w, http.StatusOK, res)
 	case err != nil: // the client went away during the fire
 		writeError(w, http.StatusServiceUnavailable, "fire interrupted: %v", err)
 	default:

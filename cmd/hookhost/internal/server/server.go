@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
@@ -20,9 +21,11 @@ import (
 const (
 	// DefaultMaxBody bounds a request body: 8 MiB.
 	DefaultMaxBody = 8 << 20
-	// DefaultDrainTimeout is how long Serve waits, once it stops
-	// accepting, for the requests in flight.
-	DefaultDrainTimeout = 5 * time.Second
+	// DefaultShutdownTimeout is how long the fires in flight may run on,
+	// each within its own hooks' deadlines, once Serve stops accepting;
+	// past it they are cancelled. It is under the 30 s Kubernetes gives a
+	// pod to stop, so that serve has stopped before the kubelet kills it.
+	DefaultShutdownTimeout = 10 * time.Second
 	// DefaultMaxConns caps the connections open at once. An idle
 	// connection costs some 20 KiB (its goroutine, buffers and the first
 	// body buffer), so 256 of them take about 5 MiB.
@@ -80,9 +83,10 @@ type Options struct {
 	// IdleExit, when positive, makes Serve return after that long with
 	// no request in flight and none begun.
 	IdleExit time.Duration
-	// DrainTimeout bounds the wait for requests in flight when Serve
-	// stops; 0 means DefaultDrainTimeout.
-	DrainTimeout time.Duration
+	// ShutdownTimeout bounds how long the fires in flight when Serve
+	// stops may run on; those still running after it are cancelled (see
+	// ErrStopping). 0 means DefaultShutdownTimeout.
+	ShutdownTimeout time.Duration
 	// Logger receives the server's logs (never a token); nil discards.
 	Logger *slog.Logger
 
@@ -118,8 +122,16 @@ type Server struct {
 	tokenHash *[sha256.Size]byte // nil: no token
 	maxBody   int64
 	idleExit  time.Duration
-	drain     time.Duration
 	logger    *slog.Logger
+
+	// shutdownTimeout bounds the drain (Options.ShutdownTimeout);
+	// answerGrace is how long fires cancelled at its end (or by Abort)
+	// get to write their answers before their connections are closed.
+	shutdownTimeout time.Duration
+	answerGrace     time.Duration
+	// aborted is closed by Abort.
+	aborted   chan struct{}
+	abortOnce sync.Once
 
 	maxConns       int
 	fires          *fireGate
@@ -136,13 +148,14 @@ func New(opts Options) (*Server, error) {
 	if opts.Backend == nil {
 		return nil, errors.New("server: no backend")
 	}
-	if opts.MaxBody < 0 || opts.IdleExit < 0 || opts.DrainTimeout < 0 || opts.MaxConns < 0 || opts.MaxFires < 0 ||
+	if opts.MaxBody < 0 || opts.IdleExit < 0 || opts.ShutdownTimeout < 0 || opts.MaxConns < 0 || opts.MaxFires < 0 ||
 		opts.RequestTimeout < 0 || opts.IdleTimeout < 0 || opts.RequestMemory < 0 {
-		return nil, errors.New("server: MaxBody, IdleExit, DrainTimeout, MaxConns, MaxFires, RequestTimeout, IdleTimeout " +
+		return nil, errors.New("server: MaxBody, IdleExit, ShutdownTimeout, MaxConns, MaxFires, RequestTimeout, IdleTimeout " +
 			"and RequestMemory cannot be negative")
 	}
 	s := &Server{backend: opts.Backend, metrics: opts.Metrics, maxBody: opts.MaxBody,
-		idleExit: opts.IdleExit, drain: opts.DrainTimeout, logger: opts.Logger,
+		idleExit: opts.IdleExit, logger: opts.Logger, aborted: make(chan struct{}),
+		shutdownTimeout: orDefault(opts.ShutdownTimeout, DefaultShutdownTimeout), answerGrace: answerGrace,
 		maxConns: orDefault(opts.MaxConns, DefaultMaxConns), requestTimeout: orDefault(opts.RequestTimeout, DefaultRequestTimeout),
 		idleTimeout: orDefault(opts.IdleTimeout, DefaultIdleTimeout),
 		memory:      &memBudget{limit: orDefault(opts.RequestMemory, DefaultRequestMemory)}}
@@ -162,9 +175,6 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("server: MaxBody (%d bytes) is over RequestMemory (%d bytes): such a body could never be read",
 			s.maxBody, s.memory.limit)
 	}
-	if s.drain == 0 {
-		s.drain = DefaultDrainTimeout
-	}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
 	}
@@ -172,17 +182,21 @@ func New(opts Options) (*Server, error) {
 }
 
 // Serve answers requests on ln until ctx ends or the server has been
-// idle for Options.IdleExit. Then it stops accepting, waits for the
-// requests in flight (at most Options.DrainTimeout; past that it closes
-// their connections and says so in the log) and returns nil. Requests
-// do not see ctx end: a fire in flight runs to its own deadline. Serve
-// closes ln. It fails only when the listener fails.
+// idle for Options.IdleExit. Then it drains: it stops accepting and lets
+// the fires in flight finish, each within its own hooks' deadlines, for
+// at most Options.ShutdownTimeout; the fires still running then are
+// cancelled (so is every fire at once after Abort) and answer with what
+// ran, a fail-closed event with deny, the reason naming ErrStopping.
+// Serve returns nil once every request is answered, or a few seconds
+// after the cancel in any case (it closes what is left and says so in
+// the log). Requests do not see ctx end. Serve closes ln. It fails only
+// when the listener fails.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	act := &activity{}
 	act.touch()
 	// Requests outlive ctx (they drain), until shutdown cancels them.
-	requests, cancelRequests := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelRequests()
+	requests, cancelRequests := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer cancelRequests(ErrStopping)
 	// The body's deadline is set per request (see deadlines): a
 	// ReadTimeout would also cancel a fire that outlives it.
 	hs := &http.Server{
@@ -213,6 +227,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		s.logger.Info("stopping: finishing the requests in flight", "in_flight", act.inflight.Load())
 	case <-idle:
 		s.logger.Info("stopping: idle", "idle_exit", s.idleExit.String())
+	case <-s.aborted:
+		s.logger.Info("stopping at once")
 	}
 	s.shutdown(hs, act, cancelRequests)
 	<-served // http.ErrServerClosed
@@ -245,25 +261,58 @@ func orDefault[T int | int64 | time.Duration](v, def T) T {
 	return v
 }
 
-// fireGrace is how long the fires in flight at shutdown may run on before
-// they are cancelled: a hook spinning to its (up to ten-minute) deadline
-// must not hold the process, so SIGTERM ends serve within about this plus
-// http.Server.Shutdown's idle poll (which backs off to 500 ms): half a
-// second leaves a fire of a few milliseconds ample time to finish and keeps
-// serve's exit under a second on a loaded machine.
-const fireGrace = 500 * time.Millisecond
+// ErrStopping is the cause of the cancellation of the fires serve
+// cancels as it stops: a fail-closed event's deny says it.
+var ErrStopping = errors.New("hookhost serve is stopping")
 
-// shutdown stops accepting and waits for the requests in flight, for at
-// most the drain timeout; fires still running after fireGrace are
-// cancelled (each answers at once, a fail-closed event with deny).
-func (s *Server) shutdown(hs *http.Server, act *activity, cancelRequests context.CancelFunc) {
-	ctx, cancel := context.WithTimeout(context.Background(), s.drain)
+// answerGrace is how long fires cancelled as serve stops get to write
+// their answers. A cancelled fire answers at once whatever its hook is
+// doing (spinning, stuck in a builtin, in a worker process); the grace
+// is for a machine short of CPU, and bounds what a connection that
+// will not take its answer can hold.
+const answerGrace = 3 * time.Second
+
+// Abort makes Serve cancel every fire in flight at once (a second
+// SIGTERM): during the drain, or as soon as it starts. Safe to call
+// more than once and from any goroutine.
+func (s *Server) Abort() {
+	s.abortOnce.Do(func() { close(s.aborted) })
+}
+
+// shutdown stops accepting and waits for the requests in flight. The
+// fires still running after the shutdown timeout, or when Abort is
+// called, are cancelled with ErrStopping and get answerGrace to answer;
+// past that their connections are closed.
+func (s *Server) shutdown(hs *http.Server, act *activity, cancelRequests context.CancelCauseFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stopFires := time.AfterFunc(fireGrace, cancelRequests)
-	defer stopFires.Stop()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		timer := time.NewTimer(s.shutdownTimeout)
+		defer timer.Stop()
+		var why error
+		select {
+		case <-done:
+			return
+		case <-timer.C:
+			why = fmt.Errorf("%w: the fire ran past the shutdown timeout (%v)", ErrStopping, s.shutdownTimeout)
+		case <-s.aborted:
+			why = fmt.Errorf("%w: told to stop at once", ErrStopping)
+		}
+		if n := act.inflight.Load(); n > 0 {
+			s.logger.Warn("cancelling the fires still running", "in_flight", n, "why", why.Error())
+		}
+		cancelRequests(why)
+		select {
+		case <-done:
+		case <-time.After(s.answerGrace):
+			cancel()
+		}
+	}()
 	if err := hs.Shutdown(ctx); err != nil {
-		s.logger.Warn("stopping anyway: requests still in flight after the drain timeout",
-			"drain_timeout", s.drain.String(), "in_flight", act.inflight.Load())
+		s.logger.Warn("stopping anyway: requests still unanswered after the fires in flight were cancelled",
+			"shutdown_timeout", s.shutdownTimeout.String(), "in_flight", act.inflight.Load())
 		hs.Close()
 	}
 }

@@ -310,9 +310,10 @@ func TestNewRefuses(t *testing.T) {
 	}
 }
 
-// A fire still running after the drain timeout does not hold Serve: it
-// returns, and says so in the log.
-func TestDrainTimeout(t *testing.T) {
+// A fire that ignores its cancellation does not hold Serve past the
+// shutdown timeout and the answer grace: it returns, and says so in the
+// log.
+func TestShutdownTimeoutStopsAnyway(t *testing.T) {
 	fb := &fakeBackend{started: make(chan struct{}), release: make(chan struct{})}
 	defer close(fb.release)
 	ln, err := Listen("127.0.0.1:0")
@@ -320,8 +321,9 @@ func TestDrainTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs syncBuffer
-	srv, _ := New(Options{Backend: fb, DrainTimeout: time.Millisecond,
+	srv, _ := New(Options{Backend: fb, ShutdownTimeout: time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	srv.answerGrace = 10 * time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ctx, ln) }()
@@ -331,8 +333,97 @@ func TestDrainTimeout(t *testing.T) {
 	if err := <-served; err != nil { // returns though the fire never finishes
 		t.Errorf("Serve: %v", err)
 	}
-	if !strings.Contains(logs.String(), "stopping anyway: requests still in flight after the drain timeout") {
-		t.Errorf("log:\n%s", logs.String())
+	for _, want := range []string{"cancelling the fires still running", "stopping anyway: requests still unanswered"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("no %q in the log:\n%s", want, logs.String())
+		}
+	}
+}
+
+// A cancellingBackend's fire runs until its context ends (or release is
+// closed, when it allows), then answers as the host does: a deny whose
+// reason gives the context's cause, with the context's error.
+type cancellingBackend struct {
+	fakeBackend
+	started chan struct{}
+	release chan struct{}
+}
+
+func (b *cancellingBackend) Fire(ctx context.Context, event string, payload map[string]any) (host.Result, error) {
+	b.started <- struct{}{}
+	select {
+	case <-b.release:
+		return host.Result{Event: event, Decision: host.Decision{Action: host.Allow, Reason: "finished"}, Payload: payload}, nil
+	case <-ctx.Done():
+		return host.Result{Event: event, Payload: payload,
+			Decision: host.Decision{Action: host.Deny, Reason: fmt.Sprintf("the fire was cancelled: %v", context.Cause(ctx))}}, ctx.Err()
+	}
+}
+
+// Serve drains: a fire in flight when ctx ends gets its real answer if
+// it finishes within the shutdown timeout; one still running after it,
+// or when Abort is called, is cancelled and answered 200 with what the
+// backend made of the cancellation, the reason naming ErrStopping.
+func TestShutdownDrains(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		timeout time.Duration
+		finish  bool // the fire finishes after the drain began
+		abort   bool // Abort is called during the drain
+		want    string
+	}{
+		{"finishes within the timeout", time.Hour, true, false, `"decision":{"action":"allow","reason":"finished"`},
+		{"cancelled at the timeout", 20 * time.Millisecond, false, false,
+			`"reason":"the fire was cancelled: hookhost serve is stopping: the fire ran past the shutdown timeout (20ms)"`},
+		{"cancelled by Abort", time.Hour, false, true, `"reason":"the fire was cancelled: hookhost serve is stopping: told to stop at once"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := &cancellingBackend{started: make(chan struct{}), release: make(chan struct{})}
+			ln, err := Listen("127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var logs syncBuffer
+			srv, _ := New(Options{Backend: b, ShutdownTimeout: c.timeout, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+			ctx, cancel := context.WithCancel(context.Background())
+			served := make(chan error, 1)
+			go func() { served <- srv.Serve(ctx, ln) }()
+			type answer struct {
+				code int
+				body string
+				err  error
+			}
+			answered := make(chan answer, 1)
+			go func() {
+				resp, err := http.Post("http://"+ln.Addr().String()+"/v1/fire/allow.me", jsonCT, strings.NewReader("{}"))
+				if err != nil {
+					answered <- answer{err: err}
+					return
+				}
+				body, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				answered <- answer{code: resp.StatusCode, body: string(body)}
+			}()
+			<-b.started
+			cancel()
+			waitFor(t, "the drain", func() bool { return strings.Contains(logs.String(), "stopping: finishing the requests in flight") })
+			switch {
+			case c.finish:
+				close(b.release)
+			case c.abort:
+				srv.Abort()
+			}
+			a := <-answered
+			if a.err != nil || a.code != http.StatusOK || !strings.Contains(a.body, c.want) {
+				t.Errorf("answer %d %s (%v), want 200 with %s", a.code, a.body, a.err, c.want)
+			}
+			if err := <-served; err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+			if strings.Contains(logs.String(), "stopping anyway") {
+				t.Errorf("the answer was not written in time:\n%s", logs.String())
+			}
+		})
 	}
 }
 

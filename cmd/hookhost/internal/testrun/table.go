@@ -47,8 +47,8 @@ type Case struct {
 type Expectation struct {
 	// Key is the expectation: one of ExpectKeys.
 	Key string
-	// Want is its value: a string, except for payload (a map) and ran (a
-	// list of strings).
+	// Want is its value: a string, except for payload (a map), ran (a
+	// list of strings) and shadow (a map of hook id to action).
 	Want any
 	// Line is where the key is in the file.
 	Line int
@@ -60,8 +60,9 @@ var caseKeys = []string{"name", "event", "payload", "expect", "allow_hook_errors
 // ExpectKeys are the keys an expect mapping may have: the decision's
 // action, its exact reason, a part of its reason, the id of the deciding
 // hook, a part of one message, top-level fields the folded payload must
-// hold, and the hooks that must have run.
-var ExpectKeys = []string{"action", "reason", "reason_contains", "hook", "message_contains", "payload", "ran"}
+// hold, the hooks that must have run, and what hooks in shadow mode
+// (enforce: dryrun or warn) returned without it being applied.
+var ExpectKeys = []string{"action", "reason", "reason_contains", "hook", "message_contains", "payload", "ran", "shadow"}
 
 // MaxTableSize bounds a table-test file, in bytes.
 const MaxTableSize = 8 << 20
@@ -223,6 +224,8 @@ func (d *tableDecoder) expectations(n *yaml.Node, what string) []Expectation {
 			want = d.freeMap(v, what+": payload")
 		case "ran":
 			want = d.strList(v, what+": ran")
+		case "shadow":
+			want = d.shadowMap(v, what+": shadow")
 		default:
 			want = d.str(v, what+": "+key)
 		}
@@ -259,6 +262,21 @@ func (d *tableDecoder) strList(n *yaml.Node, what string) []any {
 	out := make([]any, 0, len(n.Content))
 	for _, e := range n.Content {
 		out = append(out, d.str(e, what))
+	}
+	return out
+}
+
+// shadowMap reads the shadow expectation: a mapping of hook id to the
+// action the hook returned ("continue" for none).
+func (d *tableDecoder) shadowMap(n *yaml.Node, what string) map[string]any {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, "%s: want a mapping of hook id to action, got %s", what, kindName(n))
+		return nil
+	}
+	out := map[string]any{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		id := d.str(n.Content[i], what)
+		out[id] = d.str(n.Content[i+1], what+": "+id)
 	}
 	return out
 }

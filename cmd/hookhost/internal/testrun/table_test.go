@@ -87,6 +87,8 @@ func TestDecodeTableErrors(t *testing.T) {
 		{"cases:\n  - event: a\n    expect: {action: deny,\n      reasn: x}\n", `t_test.yaml:4: table test: case 1: expect: unknown key "reasn"`},
 		{"cases:\n  - event: a\n    expect: {action: [deny]}\n", "t_test.yaml:3: table test: case 1: expect: action: want a string, got a list"},
 		{"cases:\n  - event: a\n    expect: {ran: {a: b}}\n", "t_test.yaml:3: table test: case 1: expect: ran: want a hook id or a list of them, got a mapping"},
+		{"cases:\n  - event: a\n    expect: {shadow: deny}\n", `t_test.yaml:3: table test: case 1: expect: shadow: want a mapping of hook id to action, got the string "deny"`},
+		{"cases:\n  - event: a\n    expect:\n      shadow: {a.lua:x: [deny]}\n", "t_test.yaml:4: table test: case 1: expect: shadow: a.lua:x: want a string, got a list"},
 		{"cases:\n  - event: a\n    allow_hook_errors: yes\n", `t_test.yaml:3: table test: case 1: allow_hook_errors: want true or false, got the string "yes"`},
 		{aliasBomb(), "t_test.yaml:4: table test: case 1: payload: document contains excessive aliasing"},
 	} {

@@ -88,7 +88,8 @@ var expectFuncs = func() map[string]*stdlib.Func {
 
 // checkExpectation runs one expectation: a key named after an expect
 // function calls it on the result; reason compares exactly; payload
-// compares each listed field; ran checks each hook id.
+// compares each listed field; ran checks each hook id; shadow checks
+// the trace entry of each hook id (see checkShadow).
 func checkExpectation(result map[string]any, e Expectation) error {
 	switch e.Key {
 	case "reason":
@@ -109,8 +110,42 @@ func checkExpectation(result map[string]any, e Expectation) error {
 			}
 		}
 		return nil
+	case "shadow":
+		want := e.Want.(map[string]any)
+		for _, id := range stdlib.SortedKeys(want) {
+			if err := checkShadow(result, id, want[id].(string)); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	return assert(e.Key, result, e.Want, nil)
+}
+
+// checkShadow checks that hook id ran in shadow mode (its trace entry
+// has enforce dryrun or warn) and returned action ("continue" for
+// nothing): what the hook would decide once enforced.
+func checkShadow(result map[string]any, id, action string) error {
+	trace, _ := result["trace"].([]any)
+	for _, t := range trace {
+		entry, _ := t.(map[string]any)
+		if entry["hook"] != id {
+			continue
+		}
+		enforce, _ := entry["enforce"].(string)
+		if enforce == "" {
+			return fmt.Errorf("shadow: %s enforces its decisions (set hooks.\"%s\".enforce to dryrun or warn)", id, id)
+		}
+		got, _ := entry["action"].(string)
+		if got == "" {
+			got = "continue"
+		}
+		if got != action {
+			return fmt.Errorf("shadow: %s (%s) would %s, want %s", id, enforce, got, action)
+		}
+		return nil
+	}
+	return fmt.Errorf("shadow: %s did not run", id)
 }
 
 // assert calls expect.name(args...) and returns its failure as
