@@ -1,5 +1,5 @@
 // Package std assembles the standard modules hook scripts can load —
-// json, re, path, shell, time, log and state — for one host.
+// json, re, path, shell, tool, time, log and state — for one host.
 //
 // Modules are built once per host with the host-wide resources they
 // need: the clock (time, state), the logger (log) and the shared state
@@ -17,6 +17,7 @@ import (
 	"github.com/hookhost/hookhost/stdlib/re"
 	"github.com/hookhost/hookhost/stdlib/shell"
 	"github.com/hookhost/hookhost/stdlib/state"
+	"github.com/hookhost/hookhost/stdlib/tool"
 	hhtime "github.com/hookhost/hookhost/stdlib/time"
 )
 
@@ -41,6 +42,7 @@ func Modules(opts Options) []stdlib.Module {
 		re.New(),
 		path.New(),
 		shell.New(),
+		tool.New(),
 		hhtime.New(opts.Now),
 		hhlog.New(opts.Logger),
 		state.New(opts.Store),
