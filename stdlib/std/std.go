@@ -17,8 +17,8 @@ import (
 	"github.com/hookhost/hookhost/stdlib/re"
 	"github.com/hookhost/hookhost/stdlib/shell"
 	"github.com/hookhost/hookhost/stdlib/state"
-	"github.com/hookhost/hookhost/stdlib/tool"
 	hhtime "github.com/hookhost/hookhost/stdlib/time"
+	"github.com/hookhost/hookhost/stdlib/tool"
 )
 
 // Options are the host-wide resources of the standard modules.
