@@ -32,7 +32,7 @@ var patchKeys = []string{"input", "patch", "command"}
 const MaxPaths = 4096
 
 func (t table) pathsFunc(c *stdlib.Call) (any, error) {
-	name, err := c.String(0)
+	name, err := c.OptString(0, "")
 	if err != nil {
 		return nil, err
 	}

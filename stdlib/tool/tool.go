@@ -12,16 +12,16 @@ import (
 // holds no other state and is safe for concurrent use.
 func New() stdlib.Module {
 	t := newTable(Agents())
-	p, opt := stdlib.P, stdlib.Opt
+	p, opt := stdlib.P, stdlib.Opt // a missing tool name is an unknown one: "other"
 	return stdlib.Module{
 		Name: "tool",
 		Doc:  "what an agent's tool call is, whatever the agent calls its tools",
 		Funcs: []stdlib.Func{
-			{Name: "kind", Params: []stdlib.Param{p("tool_name"), opt("config")}, Impl: t.kindFunc,
+			{Name: "kind", Params: []stdlib.Param{opt("tool_name"), opt("config")}, Impl: t.kindFunc,
 				Doc: `the kind of the tool: "shell", "write", "edit", "patch", "read", "fetch", "search", "mcp" or "other"`},
 			{Name: "command", Params: []stdlib.Param{opt("params")}, Impl: command,
 				Doc: "the shell line a shell call runs (an argv list unwrapped or quoted), or nil"},
-			{Name: "paths", Params: []stdlib.Param{p("tool_name"), opt("params"), opt("cwd"), opt("config")}, Impl: t.pathsFunc,
+			{Name: "paths", Params: []stdlib.Param{opt("tool_name"), opt("params"), opt("cwd"), opt("config")}, Impl: t.pathsFunc,
 				Doc: "the files a call writes or reads, absolute when cwd is given"},
 			{Name: "mcp", Params: []stdlib.Param{p("tool_name")}, Impl: mcpFunc,
 				Doc: "{server, tool} of an MCP tool's name, or nil"},
@@ -113,7 +113,7 @@ func extraKinds(c *stdlib.Call, i int) (map[string]string, error) {
 }
 
 func (t table) kindFunc(c *stdlib.Call) (any, error) {
-	name, err := c.String(0)
+	name, err := c.OptString(0, "")
 	if err != nil {
 		return nil, err
 	}

@@ -72,6 +72,9 @@ func TestKindConfig(t *testing.T) {
 	if _, err := stdlibtest.Call(t, m, "kind", "Bash", "shell"); err == nil {
 		t.Error("kind(Bash, \"shell\"): no error for a config that is not a map")
 	}
+	if got, err := stdlibtest.Call(t, m, "kind", nil); got != "other" || err != nil {
+		t.Errorf("kind(nil) = %v, %v; want other", got, err)
+	}
 	if _, err := stdlibtest.Call(t, m, "kind", int64(1)); err == nil {
 		t.Error("kind(1): no error")
 	}

@@ -18,6 +18,7 @@ expect.eq(tool.kind("mcp__github__create_issue"), "mcp")
 expect.eq(tool.kind("mcp_github_create_issue"), "mcp")
 expect.eq(tool.kind("MCP:create_issue"), "mcp")
 expect.eq(tool.kind("frobnicate"), "other")
+expect.eq(tool.kind(nil), "other")
 
 -- kind with a pack's settings
 local config = { shell_tools = { "run_tests" }, other_tools = { "Bash" }, protected = { "/data" } }
