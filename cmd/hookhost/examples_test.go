@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,6 +55,8 @@ type exampleCase struct {
 	input  string // the agent's hook input (for hookhost: event + " " + payload)
 	want   host.Action
 	reason string // a part of the reason, when the example promises one
+	// result, when set, is a part the modified payload's result must hold.
+	result string
 }
 
 const exampleCwd = "/work/project"
@@ -152,6 +155,11 @@ func outsideCases() []exampleCase {
 	}
 }
 
+func withResult(c exampleCase, part string) exampleCase {
+	c.result = part
+	return c
+}
+
 func times(n int, c exampleCase) []exampleCase {
 	out := make([]exampleCase, n)
 	for i := range out {
@@ -215,6 +223,8 @@ func docExamples() []docExample {
 	redact := []exampleCase{
 		{agent: "hookhost", input: `tool.execute.post {"tool_name":"get_config","result":"password = hunter2 and more"}`, want: host.Modify},
 		post("codex", "Bash", `{"command":"env"}`, `"api_key=sk-abcdefghijklmnopqrstuvwx\n"`, host.Modify),
+		withResult(post("claude", "Bash", `{"command":"cat .env"}`, `{"stdout":"password=hunter2\n","stderr":"","interrupted":false,"isImage":false}`, host.Modify), `"stdout":"password=[redacted]\n"`),
+		withResult(post("gemini", "read_file", `{"absolute_path":"/work/project/cfg"}`, `{"llmContent":"token: ghp_abcdefghijklmnopqrstuvwxyz0123456789AB","returnDisplay":"read 1 line"}`, host.Modify), `"llmContent":"token: [redacted]"`),
 		post("claude", "Bash", `{"command":"ls"}`, `{"stdout":"a b","stderr":""}`, host.Continue),
 		post("gemini", "read_file", `{"absolute_path":"/work/project/a"}`, `{"llmContent":"nothing secret"}`, host.Continue),
 	}
@@ -339,6 +349,12 @@ func runDocExample(t *testing.T, where, lang, code string, cases []exampleCase) 
 		for _, e := range res.Trace {
 			if e.Error != "" {
 				t.Errorf("%s case %d (%s %.160s): hook %s failed: %s", where, i+1, c.agent, label, e.Hook, e.Error)
+			}
+		}
+		if c.result != "" {
+			got, err := json.Marshal(res.Payload["result"])
+			if err != nil || !strings.Contains(string(got), c.result) {
+				t.Errorf("%s case %d (%s %.160s): result %s, want it to hold %s", where, i+1, c.agent, label, got, c.result)
 			}
 		}
 		d := res.Decision
