@@ -1,13 +1,13 @@
 package tool
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
 	"strconv"
 	"strings"
 
 	"github.com/hookhost/hookhost/stdlib"
-	"github.com/hookhost/hookhost/stdlib/json"
 )
 
 // commandKeys are the keys agents put a shell call's command under:
@@ -16,8 +16,9 @@ import (
 var commandKeys = []string{"command", "cmd", "script"}
 
 // MaxParamsText is the longest params given as JSON text that command
-// and paths decode; longer text is taken as no params.
-const MaxParamsText = json.MaxSize
+// and paths decode; longer text is taken as no params. (An agent's hook
+// input is smaller: the adapters refuse more.)
+const MaxParamsText = 4 << 20
 
 func command(c *stdlib.Call) (any, error) {
 	line, err := commandOf(c.Any(0))
@@ -39,12 +40,7 @@ func decodeParams(params any) map[string]any {
 		if !strings.HasPrefix(s, "{") || len(s) > MaxParamsText {
 			return nil
 		}
-		v, err := json.Decode(s)
-		if err != nil {
-			return nil
-		}
-		m, _ := v.(map[string]any)
-		return m
+		return decodeObject(s)
 	}
 	return nil
 }
@@ -181,3 +177,21 @@ func plain(w string) bool {
 	}
 	return true
 }
+
+// decodeObject decodes JSON text holding one object into neutral values,
+// or returns nil.
+func decodeObject(s string) map[string]any {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var v map[string]any
+	if d.Decode(&v) != nil || strings.TrimSpace(s[d.InputOffset():]) != "" {
+		return nil // not JSON, or text after the object
+	}
+	n, err := stdlib.Normalize(v)
+	if err != nil {
+		return nil
+	}
+	m, _ := n.(map[string]any)
+	return m
+}
+

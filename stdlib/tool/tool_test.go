@@ -107,6 +107,8 @@ func TestCommand(t *testing.T) {
 		{"Copilot JSON text", `{"command": "npm test", "description": "t"}`, "npm test"},
 		{"JSON text argv", ` {"command": ["bash", "-lc", "ls"]}`, "ls"},
 		{"bad JSON text", `{"command": `, nil},
+		{"JSON text and more", `{"command": "ls"} }`, nil},
+		{"JSON text holding a list", `["ls"]`, nil},
 		{"text that is not JSON", "rm -rf /", nil},
 		{"no command", map[string]any{"file_path": "/a"}, nil},
 		{"content without gptme's shape", map[string]any{"content": "rm -rf /"}, nil},
