@@ -194,4 +194,3 @@ func decodeObject(s string) map[string]any {
 	m, _ := n.(map[string]any)
 	return m
 }
-
