@@ -26,6 +26,10 @@ var listKeys = []string{"paths", "file_paths"}
 // OpenClaw's and Copilot CLI's as input or patch.
 var patchKeys = []string{"input", "patch", "command"}
 
+// shellTextKeys hold a shell call's text: the command keys, and gptme's
+// content.
+var shellTextKeys = []string{"command", "cmd", "script", "content"}
+
 // MaxPaths bounds how many paths one call gives; a call naming more is
 // cut there (a guard that must see them all can count them: the list
 // is then MaxPaths long).
@@ -88,16 +92,20 @@ func (t table) paths(name string, params any, extra map[string]string) []string 
 		// A shell line's files are the shell module's to find; here only
 		// the patch an apply_patch in it carries (Codex's shell tool runs
 		// ["apply_patch", BODY], and models write apply_patch <<'EOF').
-		switch c := p["command"].(type) {
-		case string:
-			for _, f := range PatchPaths(c) {
-				add(f)
-			}
-		case []any:
-			for _, w := range c {
-				if s, ok := w.(string); ok {
-					for _, f := range PatchPaths(s) {
+		for _, m := range []map[string]any{p, kwargsOf(p)} {
+			for _, k := range shellTextKeys {
+				switch c := m[k].(type) {
+				case string:
+					for _, f := range PatchPaths(c) {
 						add(f)
+					}
+				case []any:
+					for _, w := range c {
+						if s, ok := w.(string); ok {
+							for _, f := range PatchPaths(s) {
+								add(f)
+							}
+						}
 					}
 				}
 			}
@@ -107,9 +115,7 @@ func (t table) paths(name string, params any, extra map[string]string) []string 
 		return nil // a URL or a query, not a file
 	}
 	keyPaths(p, add)
-	if kw, ok := p["kwargs"].(map[string]any); ok {
-		keyPaths(kw, add) // gptme's tool-format calls
-	}
+	keyPaths(kwargsOf(p), add)               // gptme's tool-format calls
 	if edits, ok := p["edits"].([]any); ok { // MultiEdit, and edit lists naming files
 		for _, e := range edits {
 			if m, ok := e.(map[string]any); ok {
@@ -185,4 +191,10 @@ func PatchPaths(body string) []string {
 		}
 	}
 	return out
+}
+
+// kwargsOf returns gptme's kwargs of p, or nil.
+func kwargsOf(p map[string]any) map[string]any {
+	kw, _ := p["kwargs"].(map[string]any)
+	return kw
 }

@@ -164,6 +164,7 @@ func TestPaths(t *testing.T) {
 		{"OpenClaw apply_patch", "apply_patch", map[string]any{"input": patch}, "/w", patched},
 		{"Codex shell argv apply_patch", "shell", map[string]any{"command": []any{"apply_patch", patch}}, "/w", patched},
 		{"heredoc apply_patch", "Bash", map[string]any{"command": "apply_patch <<'EOF'\n" + patch + "EOF\n"}, "/w", patched},
+		{"exec_command heredoc", "exec_command", map[string]any{"cmd": "apply_patch <<'EOF'\n" + patch + "EOF\n"}, "/w", patched},
 		{"shell line", "Bash", map[string]any{"command": "cat /etc/passwd", "path": "/x"}, "/w", []any{}},
 		{"fetch", "WebFetch", map[string]any{"url": "https://x", "path": "/x"}, nil, []any{}},
 		{"gptme save", "save", map[string]any{"content": "x", "args": []any{"notes.md"}, "kwargs": map[string]any{}}, "/w", []any{"/w/notes.md"}},
