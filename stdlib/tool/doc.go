@@ -45,7 +45,7 @@
 //	                           call gives only the files of an apply_patch
 //	                           it carries (the shell module finds the
 //	                           rest); fetch and search calls give none.
-//	mcp(tool_name)             {server = …, tool = …} of an MCP tool's
+//	mcp(tool_name?)            {server = …, tool = …} of an MCP tool's
 //	                           name, or nil.
 //
 // # Limits

@@ -12,7 +12,7 @@ import (
 // holds no other state and is safe for concurrent use.
 func New() stdlib.Module {
 	t := newTable(Agents())
-	p, opt := stdlib.P, stdlib.Opt // a missing tool name is an unknown one: "other"
+	opt := stdlib.Opt // every parameter may be missing: a missing tool name is an unknown one ("other")
 	return stdlib.Module{
 		Name: "tool",
 		Doc:  "what an agent's tool call is, whatever the agent calls its tools",
@@ -23,7 +23,7 @@ func New() stdlib.Module {
 				Doc: "the shell line a shell call runs (an argv list unwrapped or quoted), or nil"},
 			{Name: "paths", Params: []stdlib.Param{opt("tool_name"), opt("params"), opt("cwd"), opt("config")}, Impl: t.pathsFunc,
 				Doc: "the files a call writes or reads, absolute when cwd is given"},
-			{Name: "mcp", Params: []stdlib.Param{p("tool_name")}, Impl: mcpFunc,
+			{Name: "mcp", Params: []stdlib.Param{opt("tool_name")}, Impl: mcpFunc,
 				Doc: "{server, tool} of an MCP tool's name, or nil"},
 		},
 	}
@@ -167,7 +167,7 @@ func splitMCP(name string) *mcpName {
 }
 
 func mcpFunc(c *stdlib.Call) (any, error) {
-	name, err := c.String(0)
+	name, err := c.OptString(0, "")
 	if err != nil {
 		return nil, err
 	}

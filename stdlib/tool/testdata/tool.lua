@@ -60,3 +60,4 @@ expect.fails(function() return tool.paths("Write", {}, "w") end, "argument 3 (cw
 -- mcp
 expect.eq(tool.mcp("mcp__github__create_issue"), { server = "github", tool = "create_issue" })
 expect.eq(tool.mcp("Bash"), nil)
+expect.eq(tool.mcp(nil), nil)

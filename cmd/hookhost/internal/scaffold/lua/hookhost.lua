@@ -504,7 +504,7 @@ function tool.command(params) end
 function tool.paths(tool_name, params, cwd, config) end
 
 ---The server and tool of an MCP tool's name, or nil.
----@param tool_name string
+---@param tool_name? string
 ---@return tool.MCPName|nil
 function tool.mcp(tool_name) end
 
