@@ -60,23 +60,33 @@ func (t table) kind(name string, extra map[string]string) string {
 	return Other
 }
 
+// settingKeys are the settings that extend the table: "<kind>_tools",
+// in the order of Kinds.
+var settingKeys = func() []string {
+	keys := make([]string, len(Kinds))
+	for i, k := range Kinds {
+		keys[i] = k + "_tools"
+	}
+	return keys
+}()
+
 // extraKinds reads the operator's additions to the table from a pack's
 // settings: a list of names under "<kind>_tools" for each kind
 // (shell_tools, write_tools, …, other_tools). Other keys are the pack's
 // own settings and are ignored. A name listed under two kinds is an
 // error, and so is a value that is not a name or a list of names: a
 // setting the guard cannot use must not be ignored quietly.
-func extraKinds(c *stdlib.Call, i int) (map[string]string, error) {
-	if !c.Present(i) {
+func extraKinds(c *stdlib.Call, arg int) (map[string]string, error) {
+	if !c.Present(arg) {
 		return nil, nil
 	}
-	config, err := c.Map(i)
+	config, err := c.Map(arg)
 	if err != nil {
 		return nil, err
 	}
 	var extra map[string]string
-	for _, kind := range Kinds {
-		key := kind + "_tools"
+	for i, kind := range Kinds {
+		key := settingKeys[i]
 		v, ok := config[key]
 		if !ok || v == nil {
 			continue
@@ -89,22 +99,22 @@ func extraKinds(c *stdlib.Call, i int) (map[string]string, error) {
 			names = v
 		case map[string]any:
 			if len(v) != 0 {
-				return nil, fmt.Errorf("argument %d (config): %s: want a list of tool names, got map", i+1, key)
+				return nil, fmt.Errorf("argument %d (config): %s: want a list of tool names, got map", arg+1, key)
 			}
 		default:
-			return nil, fmt.Errorf("argument %d (config): %s: want a list of tool names, got %s", i+1, key, stdlib.TypeName(v))
+			return nil, fmt.Errorf("argument %d (config): %s: want a list of tool names, got %s", arg+1, key, stdlib.TypeName(v))
 		}
 		for j, n := range names {
 			s, ok := n.(string)
 			if !ok {
-				return nil, fmt.Errorf("argument %d (config): %s[%d]: want a tool name, got %s", i+1, key, j+1, stdlib.TypeName(n))
+				return nil, fmt.Errorf("argument %d (config): %s[%d]: want a tool name, got %s", arg+1, key, j+1, stdlib.TypeName(n))
 			}
 			lower := strings.ToLower(s)
 			if extra == nil {
 				extra = map[string]string{}
 			}
 			if prev, dup := extra[lower]; dup && prev != kind {
-				return nil, fmt.Errorf("argument %d (config): tool %q is listed in both %s_tools and %s_tools", i+1, s, prev, key[:len(key)-len("_tools")])
+				return nil, fmt.Errorf("argument %d (config): tool %q is listed in both %s_tools and %s", arg+1, s, prev, key)
 			}
 			extra[lower] = kind
 		}
