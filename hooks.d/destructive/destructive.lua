@@ -46,9 +46,7 @@
 -- Settings (ctx.config): see HOOK.md, which holds their defaults.
 local shell = require("shell")
 local path = require("path")
-
-local SHELL_TOOLS = { "bash", "run_shell_command", "exec", "shell", "sh", "run_command",
-                      "execute_command", "local_shell", "terminal", "shell_command" }
+local tool = require("tool")
 
 local SYSTEM = {}
 for _, d in ipairs({ "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32",
@@ -67,32 +65,6 @@ local DOWNLOADERS = { curl = true, wget = true, fetch = true, aria2c = true, htt
 local HARMLESS_DEVICES = { ["/dev/null"] = true, ["/dev/zero"] = true, ["/dev/stdout"] = true,
                            ["/dev/stderr"] = true, ["/dev/stdin"] = true, ["/dev/tty"] = true,
                            ["/dev/random"] = true, ["/dev/urandom"] = true, ["/dev/full"] = true }
-
-local function lower_set(defaults, extra)
-  local set = {}
-  for _, n in ipairs(defaults) do set[n:lower()] = true end
-  if type(extra) == "table" then
-    for _, n in ipairs(extra) do
-      if type(n) == "string" then set[n:lower()] = true end
-    end
-  end
-  return set
-end
-
--- command_of returns the shell line of a tool call: params.command as a
--- string, or an argv list (Codex) quoted back into one line.
-local function command_of(params)
-  if type(params) ~= "table" then return nil end
-  local c = params.command or params.cmd
-  if type(c) == "string" then return c end
-  if type(c) ~= "table" or #c == 0 then return nil end
-  local words = {}
-  for i, w in ipairs(c) do
-    if type(w) ~= "string" then return nil end
-    words[i] = "'" .. w:gsub("'", [['\'']]) .. "'"
-  end
-  return table.concat(words, " ")
-end
 
 -- A Checker holds what one line's verdict depends on.
 local Checker = {}
@@ -720,10 +692,9 @@ end
 
 -- guard answers a tool call: deny, ask or nothing.
 local function guard(tool_name, params, cwd, workspace, ctx)
-  if type(tool_name) ~= "string" or not lower_set(SHELL_TOOLS, ctx.config.shell_tools)[tool_name:lower()] then
-    return nil
-  end
-  local line = command_of(params)
+  -- every agent's shell tool (tool module), and the pack's shell_tools
+  if tool.kind(tool_name, ctx.config) ~= "shell" then return nil end
+  local line = tool.command(params)
   if not line then return nil end
   local ok, cmds = pcall(shell.parse, line)
   if not ok then

@@ -18,33 +18,7 @@
 --
 -- Settings (ctx.config): see HOOK.md, which holds their defaults.
 local shell = require("shell")
-
-local SHELL_TOOLS = { "bash", "run_shell_command", "exec", "shell", "sh", "run_command",
-                      "execute_command", "local_shell", "terminal", "shell_command" }
-
-local function lower_set(defaults, extra)
-  local set = {}
-  for _, n in ipairs(defaults) do set[n:lower()] = true end
-  if type(extra) == "table" then
-    for _, n in ipairs(extra) do
-      if type(n) == "string" then set[n:lower()] = true end
-    end
-  end
-  return set
-end
-
-local function command_of(params)
-  if type(params) ~= "table" then return nil end
-  local c = params.command or params.cmd
-  if type(c) == "string" then return c end
-  if type(c) ~= "table" or #c == 0 then return nil end
-  local words = {}
-  for i, w in ipairs(c) do
-    if type(w) ~= "string" then return nil end
-    words[i] = "'" .. w:gsub("'", [['\'']]) .. "'"
-  end
-  return table.concat(words, " ")
-end
+local tool = require("tool")
 
 -- git's options before the subcommand, and whether each takes a value.
 local GLOBAL_VALUE = { ["-C"] = true, ["-c"] = true, ["--git-dir"] = true, ["--work-tree"] = true,
@@ -176,10 +150,9 @@ local RULES = {
 }
 
 hook.on("tool.execute.pre", function(tool_name, params, ctx)
-  if type(tool_name) ~= "string" or not lower_set(SHELL_TOOLS, ctx.config.shell_tools)[tool_name:lower()] then
-    return nil
-  end
-  local line = command_of(params)
+  -- every agent's shell tool, and the pack's shell_tools setting
+  if tool.kind(tool_name, ctx.config) ~= "shell" then return nil end
+  local line = tool.command(params)
   if not line then return nil end
   local ok, cmds = pcall(shell.parse, line)
   if not ok then return nil end -- destructive.lua asks about lines that do not parse

@@ -26,28 +26,12 @@
 -- Settings (ctx.config): see HOOK.md, which holds their defaults.
 local shell = require("shell")
 local path = require("path")
+local tool = require("tool")
 local unpack = table.unpack or unpack
 
-local SHELL_TOOLS = { "bash", "run_shell_command", "exec", "shell", "sh", "run_command",
-                      "execute_command", "local_shell", "terminal", "shell_command" }
--- Tools that only read: a protected path in their parameters passes.
--- Any other tool that names a protected path is asked about: a write
--- tool this list does not know must not slip through.
-local READ_TOOLS = { "read", "read_file", "read_many_files", "view", "cat", "glob", "grep", "ls", "list",
-                     "list_dir", "list_directory", "list_files", "search", "search_file_content",
-                     "file_search", "codebase_search", "grep_search", "find_files", "notebookread",
-                     "webfetch", "web_fetch", "websearch", "web_search", "todowrite", "todoread", "task" }
--- Tools that write the files they name: every directory holding
--- protected places counts for them too (a tool deleting .claude). Other
--- tools are asked about only for a protected path itself.
-local WRITE_TOOLS = { "write", "edit", "multiedit", "write_file", "replace", "edit_file", "append_file",
-                      "save", "patch", "append", "apply_patch", "create_file", "str_replace_editor",
-                      "str_replace_based_edit_tool", "notebookedit", "notebook_edit", "create", "insert",
-                      "str_replace", "write_to_file", "update_file", "delete_file", "delete", "remove",
-                      "remove_file", "move_file", "rename_file", "copy_file", "move", "rename", "copy" }
-local PATH_KEYS = { "file_path", "path", "absolute_path", "filename", "notebook_path", "target_file",
-                    "filePath", "file", "source", "destination", "dest", "target", "new_path", "old_path",
-                    "from", "to", "source_path", "destination_path", "dir_path", "directory" }
+-- Keys some tools put a file under that the tool module does not read
+-- (it keeps to the agents' own): a protected path under one is asked about.
+local EXTRA_PATH_KEYS = { "target", "dest", "from", "to", "directory" }
 
 -- Protected places, matched against the lower-cased, cleaned, absolute
 -- (or ~-relative) path with a leading "/": a file, or a directory and
@@ -129,17 +113,6 @@ local OTHER = "\1other"
 local FOUND = "\1found"
 -- INPUT stands for the arguments xargs reads.
 local INPUT = "\1input"
-
-local function lower_set(defaults, extra)
-  local set = {}
-  for _, n in ipairs(defaults) do set[n:lower()] = true end
-  if type(extra) == "table" then
-    for _, n in ipairs(extra) do
-      if type(n) == "string" then set[n:lower()] = true end
-    end
-  end
-  return set
-end
 
 -- is_glob: *, ?, [...] and the extended globs +(…), @(…), !(…).
 local function is_glob(s) return s:find("[%*%?%[]") ~= nil or s:find("[+@!]%(") ~= nil end
@@ -1438,25 +1411,13 @@ function Guard:line(cmds)
   end
 end
 
-local function command_of(params)
-  if type(params) ~= "table" then return nil end
-  local c = params.command or params.cmd
-  if type(c) == "string" then return c end
-  if type(c) ~= "table" or #c == 0 then return nil end
-  local words = {}
-  for i, w in ipairs(c) do
-    if type(w) ~= "string" then return nil end
-    words[i] = "'" .. w:gsub("'", [['\'']]) .. "'"
-  end
-  return table.concat(words, " ")
-end
-
--- tool_paths returns the paths a tool call names, and those a Codex
--- apply_patch's text names.
-local function tool_paths(params)
-  local out = {}
+-- tool_paths returns the paths a tool call names (tool.paths: file_path,
+-- path, … and an apply_patch body's files), those a unified diff in its
+-- input or patch names, and those under EXTRA_PATH_KEYS.
+local function tool_paths(tool_name, params, ctx)
+  local out = tool.paths(tool_name, params, nil, ctx.config)
   if type(params) ~= "table" then return out end
-  for _, k in ipairs(PATH_KEYS) do
+  for _, k in ipairs(EXTRA_PATH_KEYS) do
     if type(params[k]) == "string" then out[#out + 1] = params[k] end
   end
   local text = params.input or params.patch
@@ -1471,20 +1432,21 @@ local function ask(why)
     { title = "Agent settings", severity = "high" })
 end
 
--- tool_name_of lower-cases a tool name and drops an MCP server prefix
--- (mcp__filesystem__write_file is write_file).
-local function tool_name_of(t)
-  t = t:lower()
-  return t:match("^mcp__.-__(.+)$") or t
+-- kind_of is the kind of a tool call; for an MCP tool, the kind of the
+-- server's tool (mcp__filesystem__write_file writes).
+local function kind_of(tool_name, ctx)
+  local kind = tool.kind(tool_name, ctx.config)
+  local m = kind == "mcp" and tool.mcp(tool_name)
+  if m and m.tool ~= "" then kind = tool.kind(m.tool, ctx.config) end
+  return kind
 end
 
 -- guard answers a tool call at tool.execute.pre and tool.approve.
 local function guard(tool_name, params, cwd, ctx)
-  if type(tool_name) ~= "string" then return nil end
-  local t = tool_name_of(tool_name)
+  local kind = kind_of(tool_name, ctx)
   local g = new_guard(ctx, cwd)
-  if lower_set(SHELL_TOOLS, ctx.config.shell_tools)[t] then
-    local line = command_of(params)
+  if kind == "shell" then
+    local line = tool.command(params)
     if not line then return nil end
     local dir = type(params) == "table" and (params.directory or params.workdir)
     if type(dir) == "string" and dir ~= "" then g:cd({ argv = { "cd", dir } }) end
@@ -1504,13 +1466,13 @@ local function guard(tool_name, params, cwd, ctx)
     if why then return ask(why) end
     return nil
   end
-  local writes = lower_set(WRITE_TOOLS, ctx.config.write_tools)
-  if lower_set(READ_TOOLS, {})[t] and not writes[t] then return nil end
-  for _, p in ipairs(tool_paths(params)) do
+  if kind == "read" or kind == "fetch" or kind == "search" then return nil end
+  local writes = kind == "write" or kind == "edit" or kind == "patch"
+  for _, p in ipairs(tool_paths(tool_name, params, ctx)) do
     -- A tool's path is not a shell word: no glob or variable in it is
     -- expanded, and only a ~ may be.
     local abs = g:absolute(p)
-    local what = abs and g:place(abs, writes[t] or false)
+    local what = abs and g:place(abs, writes)
     if what then return ask(what .. " (" .. p .. ")") end
   end
 end

@@ -11,26 +11,9 @@
 --
 -- Settings (ctx.config): see HOOK.md, which holds their defaults.
 local shell = require("shell")
+local tool = require("tool")
 
-local SHELL_TOOLS = { "bash", "run_shell_command", "exec", "shell", "sh", "run_command",
-                      "execute_command", "local_shell", "terminal", "shell_command" }
-local READ_TOOLS = { "read", "read_file", "read_many_files", "view", "cat", "open_file", "notebookread", "grep" }
-local WRITE_TOOLS = { "write", "edit", "multiedit", "write_file", "replace", "edit_file", "append_file",
-                      "save", "patch", "append", "apply_patch", "create_file", "str_replace_editor", "str_replace_based_edit_tool",
-                      "notebookedit" }
-local PATH_KEYS = { "file_path", "path", "absolute_path", "filename", "notebook_path" }
 local NOT_READING = { ls = true, stat = true, test = true, ["["] = true, ssh = true, ["ssh-add"] = true }
-
-local function lower_set(defaults, extra)
-  local set = {}
-  for _, n in ipairs(defaults) do set[n:lower()] = true end
-  if type(extra) == "table" then
-    for _, n in ipairs(extra) do
-      if type(n) == "string" then set[n:lower()] = true end
-    end
-  end
-  return set
-end
 
 local KEY_NAMES = { id_rsa = true, id_dsa = true, id_ecdsa = true, id_ed25519 = true,
                     ["id_ecdsa_sk"] = true, ["id_ed25519_sk"] = true }
@@ -78,48 +61,6 @@ local function check_path(p, ctx)
   if kind then return kind .. " (" .. p .. ")" end
 end
 
--- tool_paths returns the paths a file tool call names.
--- patch_paths returns the files a Codex apply_patch names in its patch
--- text ("*** Update File: path", "*** Add File:", "*** Delete File:",
--- "*** Move to:").
-local function patch_paths(params, out)
-  local text = type(params) == "table" and (params.input or params.patch)
-  if type(text) ~= "string" then return out end
-  for line in text:gmatch("[^\n]+") do
-    local p = line:match("^%*%*%* Add File: (.+)$") or line:match("^%*%*%* Update File: (.+)$")
-        or line:match("^%*%*%* Delete File: (.+)$") or line:match("^%*%*%* Move to: (.+)$")
-    if p then out[#out + 1] = p end
-  end
-  return out
-end
-
-local function tool_paths(params)
-  local out = {}
-  if type(params) ~= "table" then return out end
-  for _, k in ipairs(PATH_KEYS) do
-    if type(params[k]) == "string" then out[#out + 1] = params[k] end
-  end
-  if type(params.paths) == "table" then
-    for _, p in ipairs(params.paths) do
-      if type(p) == "string" then out[#out + 1] = p end
-    end
-  end
-  return patch_paths(params, out)
-end
-
-local function command_of(params)
-  if type(params) ~= "table" then return nil end
-  local c = params.command or params.cmd
-  if type(c) == "string" then return c end
-  if type(c) ~= "table" or #c == 0 then return nil end
-  local words = {}
-  for i, w in ipairs(c) do
-    if type(w) ~= "string" then return nil end
-    words[i] = "'" .. w:gsub("'", [['\'']]) .. "'"
-  end
-  return table.concat(words, " ")
-end
-
 -- shell_secret returns the first secret a shell line touches.
 local function shell_secret(line, ctx)
   local ok, cmds = pcall(shell.parse, line)
@@ -141,13 +82,12 @@ local function shell_secret(line, ctx)
 end
 
 hook.on("tool.execute.pre", function(tool_name, params, ctx)
-  if type(tool_name) ~= "string" then return nil end
-  local t = tool_name:lower()
-  local verb
-  if lower_set(READ_TOOLS, ctx.config.read_tools)[t] then verb = "read" end
-  if lower_set(WRITE_TOOLS, ctx.config.write_tools)[t] then verb = "write" end
+  -- every agent's file and shell tools (tool module), and the pack's
+  -- shell_tools, read_tools and write_tools
+  local kind = tool.kind(tool_name, ctx.config)
+  local verb = kind == "read" and "read" or (kind == "write" or kind == "edit" or kind == "patch") and "write"
   if verb then
-    for _, p in ipairs(tool_paths(params)) do
+    for _, p in ipairs(tool.paths(tool_name, params, nil, ctx.config)) do
       local what = check_path(p, ctx)
       if what then
         return hook.ask(tool_name .. " wants to " .. verb .. " " .. what,
@@ -156,8 +96,8 @@ hook.on("tool.execute.pre", function(tool_name, params, ctx)
     end
     return nil
   end
-  if not lower_set(SHELL_TOOLS, ctx.config.shell_tools)[t] then return nil end
-  local line = command_of(params)
+  if kind ~= "shell" then return nil end
+  local line = tool.command(params)
   local why = line and shell_secret(line, ctx)
   if why then
     return hook.ask("this command " .. why, { title = "Secrets", severity = "high" })

@@ -1,5 +1,5 @@
 // Package std assembles the standard modules hook scripts can load —
-// json, re, path, shell, time, log and state — for one host.
+// json, re, path, shell, tool, time, log and state — for one host.
 //
 // Modules are built once per host with the host-wide resources they
 // need: the clock (time, state), the logger (log) and the shared state
@@ -18,6 +18,7 @@ import (
 	"github.com/hookhost/hookhost/stdlib/shell"
 	"github.com/hookhost/hookhost/stdlib/state"
 	hhtime "github.com/hookhost/hookhost/stdlib/time"
+	"github.com/hookhost/hookhost/stdlib/tool"
 )
 
 // Options are the host-wide resources of the standard modules.
@@ -41,6 +42,7 @@ func Modules(opts Options) []stdlib.Module {
 		re.New(),
 		path.New(),
 		shell.New(),
+		tool.New(),
 		hhtime.New(opts.Now),
 		hhlog.New(opts.Logger),
 		state.New(opts.Store),

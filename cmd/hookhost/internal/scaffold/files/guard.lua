@@ -5,20 +5,20 @@
 --
 -- Its tests are in guard_test.lua; run them with `hookhost test`.
 local shell = require("shell")
+local tool = require("tool")
 
 -- Arguments that name everything (see docs/stdlib.md#shell).
 local protected = { ["/"] = true, ["/*"] = true, ["~"] = true, ["~/"] = true, ["$HOME"] = true }
 
--- The shell tools of the common agents, lower-case: Claude Code and Codex
--- say "Bash", Gemini CLI "run_shell_command", PicoClaw "exec".
-local shell_tools = { bash = true, run_shell_command = true, exec = true, shell = true }
-
 hook.on("tool.execute.pre", function(tool_name, params)
-  if type(tool_name) ~= "string" or not shell_tools[tool_name:lower()] then
+  -- tool.kind knows every agent's shell tool (Claude Code's Bash, Gemini
+  -- CLI's run_shell_command, PicoClaw's exec, …), and tool.command the
+  -- line whatever shape it comes in (Codex's ["bash", "-lc", "…"]).
+  if tool.kind(tool_name) ~= "shell" then
     return nil
   end
-  local line = type(params) == "table" and params.command
-  if type(line) ~= "string" then
+  local line = tool.command(params)
+  if not line then
     return nil
   end
   local ok, cmds = pcall(shell.parse, line)

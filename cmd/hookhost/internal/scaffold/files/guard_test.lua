@@ -38,3 +38,14 @@ function test_other_tools_are_not_shell()
   expect.action(r, "continue")
   expect.ran(r, "guard.lua:no-rm-root")
 end
+
+function test_every_agents_shell_tool()
+  -- Codex's shell tool sends an argv list; Gemini CLI says run_shell_command.
+  local r = hook.fire("tool.execute.pre", {
+    tool_name = "shell", params = { command = { "bash", "-lc", "rm -rf ~" } }, cwd = "/work/project",
+  })
+  expect.action(r, "deny")
+  r = hook.fire("tool.execute.pre", { tool_name = "run_shell_command", params = { command = "sudo rm -r /" } })
+  expect.action(r, "deny")
+  expect.action(hook.fire("tool.execute.pre", { tool_name = "Bash", params = {} }), "continue")
+end

@@ -453,6 +453,62 @@ function shell.has_flag(cmd, short, long) end
 function shell.code_calls(lang, code) end
 
 --------------------------------------------------------------------------
+-- tool: local tool = require("tool")
+--------------------------------------------------------------------------
+
+---@alias tool.Kind
+---| '"shell"'  # runs a shell line (Bash, run_shell_command, exec, shell, …)
+---| '"write"'  # creates or overwrites a file (Write, write_file, create, save, …)
+---| '"edit"'   # changes part of a file (Edit, MultiEdit, replace, edit_file, …)
+---| '"patch"'  # applies a patch body naming its files (apply_patch)
+---| '"read"'   # reads, lists or searches local files (Read, read_file, Grep, …)
+---| '"fetch"'  # fetches a URL (WebFetch, web_fetch, …)
+---| '"search"' # searches the web (WebSearch, google_web_search, …)
+---| '"mcp"'    # an MCP server's tool (mcp__server__tool, mcp_server_tool, MCP:tool)
+---| '"other"'  # anything else, including every unknown name
+
+---@class tool.MCPName
+---@field server string the server ("" for Cursor's MCP:tool)
+---@field tool string the tool's own name
+
+---What an agent's tool call is, whatever the agent calls its tools. One
+---table knows the tool names of every agent hookhost speaks to (see
+---docs/stdlib.md#tool).
+---@class tool
+local tool = {}
+
+---The kind of a tool, matched case-insensitively; unknown names are
+---"other", never an error. `config` (a pack's ctx.config) adds names: the
+---list under "<kind>_tools" (shell_tools, write_tools, …, other_tools).
+---@param tool_name? string
+---@param config? table
+---@return tool.Kind
+function tool.kind(tool_name, config) end
+
+---The shell line of a shell call: params.command, cmd or script as a
+---string; an argv list such as {"bash", "-lc", LINE} as LINE, any other
+---list as its words quoted; gptme's content. nil when there is none.
+---@param params? table|string
+---@return string|nil
+function tool.command(params) end
+
+---The files a call writes or reads, each once, absolute against `cwd`
+---when given (a path starting with ~ is kept as written): file_path,
+---path, absolute_path, filename, notebook_path and kin, MultiEdit's
+---edits, gptme's first argument, and the files of an apply_patch body.
+---@param tool_name? string
+---@param params? table|string
+---@param cwd? string
+---@param config? table
+---@return string[]
+function tool.paths(tool_name, params, cwd, config) end
+
+---The server and tool of an MCP tool's name, or nil.
+---@param tool_name? string
+---@return tool.MCPName|nil
+function tool.mcp(tool_name) end
+
+--------------------------------------------------------------------------
 -- time: local time = require("time")
 --------------------------------------------------------------------------
 

@@ -1,0 +1,7 @@
+---@meta tool
+-- Lets require("tool") resolve to the tool class of hookhost.lua.
+
+---@type tool
+local tool
+
+return tool

@@ -1,0 +1,196 @@
+package tool
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/hookhost/hookhost/stdlib"
+)
+
+// commandKeys are the keys agents put a shell call's command under:
+// command (Claude Code, Codex, Gemini CLI, PicoClaw, OpenClaw, Cursor,
+// Copilot CLI), cmd (Codex's exec_command, bub) and script.
+var commandKeys = []string{"command", "cmd", "script"}
+
+// MaxParamsText is the longest params given as JSON text that command
+// and paths decode; longer text is taken as no params. (An agent's hook
+// input is smaller: the adapters refuse more.)
+const MaxParamsText = 4 << 20
+
+func command(c *stdlib.Call) (any, error) {
+	line, err := commandOf(c.Any(0))
+	if err != nil || line == "" {
+		return nil, err
+	}
+	return line, nil
+}
+
+// decodeParams returns params as a map: a map as it is, JSON text
+// holding an object decoded (Copilot CLI's toolArgs are the model's JSON
+// text), anything else nil.
+func decodeParams(params any) map[string]any {
+	switch p := params.(type) {
+	case map[string]any:
+		return p
+	case string:
+		s := strings.TrimSpace(p)
+		if !strings.HasPrefix(s, "{") || len(s) > MaxParamsText {
+			return nil
+		}
+		return decodeObject(s)
+	}
+	return nil
+}
+
+// commandOf returns the shell line of a shell call's params, or "" when
+// they hold none. gptme's bridge sends {content, args, kwargs}: the
+// line is the content (or kwargs.command). A patch envelope under
+// command is apply_patch's body (Codex), not a shell line.
+func commandOf(params any) (string, error) {
+	p := decodeParams(params)
+	if p == nil {
+		return "", nil
+	}
+	for _, k := range commandKeys {
+		v, ok := p[k]
+		if !ok || v == nil {
+			continue
+		}
+		line, err := lineOf(k, v)
+		if err != nil || line != "" {
+			if isPatchBody(line) {
+				return "", nil
+			}
+			return line, err
+		}
+	}
+	if kw, ok := p["kwargs"].(map[string]any); ok {
+		if line, err := commandOf(kw); err != nil || line != "" {
+			return line, err
+		}
+	}
+	if content, ok := p["content"].(string); ok && isGptmeShape(p) {
+		return content, nil
+	}
+	return "", nil
+}
+
+// isGptmeShape reports whether p is what the gptme bridge sends.
+func isGptmeShape(p map[string]any) bool {
+	_, hasArgs := p["args"]
+	_, hasKwargs := p["kwargs"]
+	return hasArgs || hasKwargs
+}
+
+// lineOf turns the value of a command key into a shell line: a string
+// as it is, an argv list unwrapped or quoted.
+func lineOf(key string, v any) (string, error) {
+	switch v := v.(type) {
+	case string:
+		return v, nil
+	case []any:
+		argv := make([]string, len(v))
+		for i, w := range v {
+			switch w := w.(type) {
+			case string:
+				argv[i] = w
+			case int64:
+				argv[i] = strconv.FormatInt(w, 10)
+			case float64:
+				argv[i] = strconv.FormatFloat(w, 'f', -1, 64)
+			default:
+				return "", fmt.Errorf("argument 1 (params): %s[%d]: want a string, got %s", key, i+1, stdlib.TypeName(w))
+			}
+		}
+		return argvLine(argv), nil
+	case map[string]any:
+		if len(v) == 0 {
+			return "", nil // an empty Lua table
+		}
+	}
+	return "", fmt.Errorf("argument 1 (params): %s: want a string or a list of strings, got %s", key, stdlib.TypeName(v))
+}
+
+// posixShells are the shells whose -c script is a POSIX shell line.
+var posixShells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true}
+
+// argvLine returns the shell line an argv list runs. ["bash", "-lc",
+// LINE] (Codex's shell tool) is LINE itself: a shell given only a script
+// and options that end in c. Any other list is its words, quoted where
+// a shell would otherwise read them differently.
+func argvLine(argv []string) string {
+	if script, ok := unwrapShell(argv); ok {
+		return script
+	}
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		words[i] = quote(w, i == 0)
+	}
+	return strings.Join(words, " ")
+}
+
+// unwrapShell returns the script of [shell, options…, -c, script] when
+// nothing follows the script (operands after it would be its $0, $1, …,
+// which the unwrapped line would lose).
+func unwrapShell(argv []string) (string, bool) {
+	if len(argv) < 3 || !posixShells[path.Base(argv[0])] {
+		return "", false
+	}
+	sawC := false
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case sawC:
+			return a, i == len(argv)-1
+		case a == "--login" || a == "--noprofile" || a == "--norc":
+		case len(a) >= 2 && a[0] == '-' && strings.Trim(a[1:], "lciexuv") == "":
+			sawC = strings.Contains(a, "c")
+		default:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// quote returns w as one shell word: as it is when every byte of it is
+// plain, else in single quotes. A first word holding = is quoted, or the
+// shell would take it for an assignment.
+func quote(w string, first bool) string {
+	if w != "" && plain(w) && !(first && strings.Contains(w, "=")) {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+func plain(w string) bool {
+	for i := 0; i < len(w); i++ {
+		b := w[i]
+		switch {
+		case b >= 'a' && b <= 'z', b >= 'A' && b <= 'Z', b >= '0' && b <= '9':
+		case strings.IndexByte("_@%+=:,./-", b) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// decodeObject decodes JSON text holding one object into neutral values,
+// or returns nil.
+func decodeObject(s string) map[string]any {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var v map[string]any
+	if d.Decode(&v) != nil || strings.TrimSpace(s[d.InputOffset():]) != "" {
+		return nil // not JSON, or text after the object
+	}
+	n, err := stdlib.Normalize(v)
+	if err != nil {
+		return nil
+	}
+	m, _ := n.(map[string]any)
+	return m
+}
