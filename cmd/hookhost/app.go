@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -68,7 +69,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	for _, a := range agents {
 		app.Commands = append(app.Commands, newAgentCommand(a))
 	}
-	app.Commands = append(app.Commands, newPicoclawCommand(), newTestCommand(), newInitCommand())
+	app.Commands = append(app.Commands, newPicoclawCommand(), newTestCommand(), newInitCommand(), newReplayCommand())
 	return app
 }
 
@@ -141,6 +142,8 @@ type commonOptions struct {
 	// programs, when set, keeps compiled programs across runs (the
 	// command hooks' event cache).
 	programs scripting.ProgramCache
+	// now, when set, is the clock the hooks see (replay's recorded time).
+	now func() time.Time
 }
 
 func (o *commonOptions) flags() []cli.Flag {
@@ -195,7 +198,7 @@ func (o *commonOptions) newHost(ctx context.Context, cfg *host.Config, problems,
 	printer := &problemPrinter{w: problems}
 	applyMemoryLimit(cfg)
 	hopts := host.Options{Dir: o.Dir, Config: cfg, Logger: newLogger(stderr, o.level), Observer: printer, Strict: o.strict,
-		Programs: o.programs}
+		Programs: o.programs, Now: o.now}
 	if o.view != nil {
 		hopts.Dir, hopts.FS = "", o.view
 	}
