@@ -253,8 +253,8 @@ func runReplay(ctx context.Context, opts *replayOptions, stdin io.Reader, stdout
 			fmt.Fprintf(stderr, "hookhost: replay: %d %s could not be replayed\n", bad, plural(bad, "line", "lines"))
 		}
 		if loaded.n > 0 {
-			fmt.Fprintf(stderr, "hookhost: replay: %d %s in the hooks directory did not load; the replay is not of the whole policy\n",
-				loaded.n, plural(loaded.n, "problem", "problems"))
+			fmt.Fprintf(stderr, "hookhost: replay: the policy has %d %s (above: hook files that did not load, config entries that match nothing); "+
+				"the replay is not of the policy as written\n", loaded.n, plural(loaded.n, "problem", "problems"))
 		}
 		return &exitError{code: exitUsage, err: errors.New("")}
 	case s.Changed > 0:
