@@ -314,7 +314,7 @@ const eventCacheEnv = "HOOKHOST_EVENT_CACHE"
 func (o *agentOptions) openForEvent(ctx context.Context, event string, logw io.Writer) (*host.Host, error) {
 	cache, plan, ok := o.plan(event)
 	if ok {
-		o.view, o.programs = plan.FS, cache.Programs(plan)
+		o.view, o.programs, o.hidden = plan.FS, cache.Programs(plan), plan.Hidden
 	}
 	h, err := o.openHost(ctx, logw)
 	if err != nil || !ok {
@@ -373,7 +373,7 @@ func printSettings(opts *agentOptions, stdout io.Writer) error {
 		return err
 	}
 	cmd = append(cmd, "--dir", shellQuote(dir))
-	if cfg != "" {
+	if cfg != "" && opts.configFrom != configFromDir { // the command finds DIR/hookhost.yaml itself
 		cmd = append(cmd, "--config", shellQuote(cfg))
 	}
 	if opts.Server != "" {

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -68,7 +69,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	for _, a := range agents {
 		app.Commands = append(app.Commands, newAgentCommand(a))
 	}
-	app.Commands = append(app.Commands, newPicoclawCommand(), newTestCommand(), newInitCommand(), newDoctorCommand())
+	app.Commands = append(app.Commands, newPicoclawCommand(), newTestCommand(), newInitCommand(), newDoctorCommand(), newReplayCommand())
 	return app
 }
 
@@ -128,8 +129,11 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 type commonOptions struct {
 	// Dir is the hooks directory.
 	Dir string
-	// Config is the operator's hookhost.yaml; empty means none.
-	Config string
+	// Config is the operator's hookhost.yaml; empty means none. Until
+	// validate it is --config as given; validate settles it (see
+	// resolveConfig), and configFrom says where it was named.
+	Config     string
+	configFrom configSource
 	// LogLevel is the least level of the host's logs written to stderr.
 	LogLevel string
 
@@ -141,23 +145,31 @@ type commonOptions struct {
 	// programs, when set, keeps compiled programs across runs (the
 	// command hooks' event cache).
 	programs scripting.ProgramCache
+	// now, when set, is the clock the hooks see (replay's recorded time).
+	now func() time.Time
+	// hidden are the script files view leaves out, which a config entry
+	// may name though the host does not see them.
+	hidden []string
 }
 
 func (o *commonOptions) flags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "dir", Aliases: []string{"d"}, Value: defaultDir, Destination: &o.Dir,
-			EnvVars: []string{"HOOKHOST_DIR"}, Usage: "the hooks directory `DIR`"},
+		// The defaults are resolvePaths', which tells a flag given from an
+		// environment variable (urfave/cli would not).
+		&cli.StringFlag{Name: "dir", Aliases: []string{"d"}, Destination: &o.Dir,
+			DefaultText: "$" + dirEnv + ", else " + defaultDir, Usage: "the hooks directory `DIR`"},
 		&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Destination: &o.Config,
-			EnvVars: []string{"HOOKHOST_CONFIG"}, Usage: "the operator config `FILE` (hookhost.yaml)"},
+			DefaultText: "$" + configEnv + ", else DIR/" + dirConfigName + " when it exists",
+			Usage:       "the operator config `FILE`"},
 		&cli.StringFlag{Name: "log-level", Value: "warn", Destination: &o.LogLevel,
 			Usage: "log to stderr at `LEVEL` and above: debug, info, warn or error"},
 	}
 }
 
+// validate checks the flags and settles the directory and the config
+// (resolvePaths); a command's DIR argument is taken first (takeDir).
 func (o *commonOptions) validate() error {
-	if o.Dir == "" {
-		return usageErrorf("--dir: want a directory")
-	}
+	o.resolvePaths(os.Getenv)
 	if err := o.level.UnmarshalText([]byte(o.LogLevel)); err != nil {
 		return usageErrorf("--log-level %q: want debug, info, warn or error", o.LogLevel)
 	}
@@ -190,12 +202,13 @@ func (o *commonOptions) loadConfig() (*host.Config, error) {
 }
 
 // newHost makes the host; the load problems its first reload reports go
-// to problems, its logs to stderr.
+// to problems, and so do the config's hooks entries that match nothing
+// (unmatchedConfig), all counted in the printer; its logs go to stderr.
 func (o *commonOptions) newHost(ctx context.Context, cfg *host.Config, problems, stderr io.Writer) (*host.Host, *problemPrinter, error) {
 	printer := &problemPrinter{w: problems}
 	applyMemoryLimit(cfg)
 	hopts := host.Options{Dir: o.Dir, Config: cfg, Logger: newLogger(stderr, o.level), Observer: printer, Strict: o.strict,
-		Programs: o.programs}
+		Programs: o.programs, Now: o.now}
 	if o.view != nil {
 		hopts.Dir, hopts.FS = "", o.view
 	}
@@ -203,6 +216,7 @@ func (o *commonOptions) newHost(ctx context.Context, cfg *host.Config, problems,
 	if err != nil {
 		return nil, nil, configError(err)
 	}
+	printer.n += printProblems(problems, unmatchedConfig(cfg, h.Files(), h.Hooks(), o.hidden))
 	return h, printer, nil
 }
 

@@ -22,12 +22,14 @@ func newListCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "list",
 		Usage:     "list every loaded hook",
-		UsageText: "hookhost list [--dir DIR] [--config FILE] [--json]",
-		Description: "Loads the hooks directory and lists every hook, enabled or not, sorted by id: its event,\n" +
-			"priority, timeout and where that timeout came from, whether it is enabled or quarantined,\n" +
-			"and the payload fields it takes. Files that fail to load are reported on stderr.\n\n" +
+		ArgsUsage: "[DIR]",
+		UsageText: "hookhost list [DIR] [--config FILE] [--json]",
+		Description: "Loads the hooks directory DIR (or --dir) and lists every hook, enabled or not, sorted by id:\n" +
+			"its event, priority, timeout and where that timeout came from, whether it is enabled or\n" +
+			"quarantined, and the payload fields it takes. Files that fail to load, and config entries\n" +
+			"that match no file or hook, are reported on stderr.\n\n" +
 			"Examples:\n" +
-			"   hookhost list --dir ./hooks.d\n" +
+			"   hookhost list ./hooks.d\n" +
 			"   hookhost list --config hookhost.yaml --json",
 		Flags: append(opts.flags(),
 			&cli.BoolFlag{Name: "json", Destination: &opts.JSON, Usage: "print a JSON array"}),
@@ -43,8 +45,8 @@ func newListCommand() *cli.Command {
 }
 
 func (o *listOptions) validate(args []string) error {
-	if len(args) > 0 {
-		return usageErrorf("list: takes no arguments, got %q (see hookhost list --help)", args[0])
+	if err := o.takeDir("list", args); err != nil {
+		return err
 	}
 	return o.commonOptions.validate()
 }

@@ -71,6 +71,8 @@ type serveOptions struct {
 	// stops delivers SIGTERM and SIGINT: the first drains (through the
 	// command's context), the second cancels the fires in flight at once.
 	stops <-chan os.Signal
+	// audit keeps the config entries that match nothing (serve_config.go).
+	audit *configAudit
 }
 
 func newServeCommand() *cli.Command {
@@ -78,7 +80,7 @@ func newServeCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "serve",
 		Usage: "watch the hooks directory and serve fires over HTTP",
-		UsageText: "hookhost serve [--dir D] [--config F] [--http ADDR] [--token-file F] [--insecure-listen] [--strict]\n" +
+		UsageText: "hookhost serve [DIR] [--config F] [--http ADDR] [--token-file F] [--insecure-listen] [--strict]\n" +
 			"   [--log-format text|json] [--log-level L] [--decision-log PATH|-] [--decision-log-payload]\n" +
 			"   [--idle-exit DURATION] [--max-body BYTES] [--max-request-memory BYTES] [--max-connections N]\n" +
 			"   [--max-fires N] [--fire-queue N] [--request-timeout DURATION] [--idle-timeout DURATION]\n" +
@@ -158,8 +160,8 @@ func (o *serveOptions) flags() []cli.Flag {
 }
 
 func (o *serveOptions) validate(args []string) error {
-	if len(args) > 0 {
-		return usageErrorf("serve: takes no arguments, got %q (see hookhost serve --help)", args[0])
+	if err := o.takeDir("serve", args); err != nil {
+		return err
 	}
 	switch {
 	case o.HTTP == "":
@@ -252,7 +254,7 @@ func runServe(ctx context.Context, opts *serveOptions, _ io.Reader, stdout, stde
 	defer dlog.close()
 	var h *host.Host // set before anything can scrape the metrics
 	m := metrics.New(metrics.Options{DecisionLogDropped: dlog.dropped,
-		LoadProblems: func() int { return len(h.Status().Problems) }})
+		LoadProblems: func() int { return len(opts.audited(h).Status().Problems) }})
 	h, err = opts.openServedHost(ctx, logger, m, dlog)
 	if err != nil {
 		return err
@@ -263,12 +265,12 @@ func runServe(ctx context.Context, opts *serveOptions, _ io.Reader, stdout, stde
 		return failedErrorf("serve: %v", err)
 	}
 	defer ln.Close()
-	srv, err := server.New(opts.serverOptions(h, m.Handler(metricsError), token, logger))
+	srv, err := server.New(opts.serverOptions(opts.audited(h), m.Handler(metricsError), token, logger))
 	if err != nil {
 		return failedErrorf("serve: %v", err)
 	}
 	logger.Info("listening on "+listenURL(ln.Addr().Network(), ln.Addr().String()), "addr", ln.Addr().String(),
-		"dir", opts.Dir, "token", token != "", "generation", h.Status().Generation)
+		"dir", opts.Dir, "config", opts.configNote(), "token", token != "", "generation", h.Status().Generation)
 	return serveUntilDone(ctx, srv, ln, h, dlog, opts.hangups, opts.stops, logger)
 }
 

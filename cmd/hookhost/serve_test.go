@@ -159,7 +159,7 @@ func TestServeRefusesAtStartup(t *testing.T) {
 		{[]string{"--idle-timeout", "-1s"}, "--idle-timeout -1s: want a positive duration"},
 		{[]string{"--shutdown-timeout", "0s"}, "--shutdown-timeout 0s: want a positive duration"},
 		{[]string{"--decision-log-payload"}, "--decision-log-payload needs --decision-log"},
-		{[]string{"extra"}, `serve: takes no arguments, got "extra"`},
+		{[]string{"one", "two"}, `serve: want at most one directory, got 2 arguments`},
 		{[]string{"--dir", filepath.Join(dir, "nope")}, "reading the hooks directory"},
 	} {
 		var stdout, stderr bytes.Buffer

@@ -59,7 +59,7 @@ func newTestCommand() *cli.Command {
 		HideHelpCommand: true,
 		OnUsageError:    onUsageError,
 		Action: func(c *cli.Context) error {
-			if err := opts.validate(c.Args().Slice(), c.IsSet("dir")); err != nil {
+			if err := opts.validate(c.Args().Slice()); err != nil {
 				return err
 			}
 			return runTest(c.Context, opts, c.App.Reader, c.App.Writer, c.App.ErrWriter)
@@ -69,15 +69,9 @@ func newTestCommand() *cli.Command {
 
 // validate takes the optional DIR argument, which may stand in for
 // --dir but not contradict it, and checks the flags.
-func (o *testOptions) validate(args []string, dirSet bool) error {
-	if len(args) > 1 {
-		return usageErrorf("test: want at most one directory, got %d arguments (see hookhost test --help)", len(args))
-	}
-	if len(args) == 1 {
-		if dirSet && o.Dir != args[0] {
-			return usageErrorf("test: the directory is given twice (%s and --dir %s)", args[0], o.Dir)
-		}
-		o.Dir = args[0]
+func (o *testOptions) validate(args []string) error {
+	if err := o.takeDir("test", args); err != nil {
+		return err
 	}
 	if o.Run != "" {
 		re, err := regexp.Compile(o.Run)
@@ -107,6 +101,9 @@ func runTest(ctx context.Context, opts *testOptions, _ io.Reader, stdout, stderr
 	// Everything for stderr goes first, so that with stderr merged into
 	// stdout (2>&1 in CI) the summary is still the last line.
 	broken := printProblems(stderr, report.Problems) + printProblems(stderr, report.LoadErrors)
+	// Config entries that match nothing are reported as every command
+	// reports them; the tests still decide the exit status.
+	printProblems(stderr, unmatchedConfig(cfg, report.Files, report.Hooks, nil))
 	if broken > 0 {
 		fmt.Fprintf(stderr, "hookhost: test: %d %s did not load\n", broken, plural(broken, "file", "files"))
 	} else if len(report.Results) == 0 && err == nil {

@@ -10,12 +10,12 @@ import (
 	"github.com/hookhost/hookhost/host/wire"
 )
 
-// A line is one fire in the decision log (docs/operations.md describes
-// its fields).
-type line struct {
+// A Line is one fire in the decision log (docs/operations.md describes
+// its fields): what the Log writes and what a Reader decodes.
+type Line struct {
 	Time       string            `json:"time"`
 	Event      string            `json:"event"`
-	Decision   decision          `json:"decision"`
+	Decision   Decision          `json:"decision"`
 	DurationMS float64           `json:"duration_ms"`
 	Generation uint64            `json:"generation"`
 	Hooks      []host.TraceEntry `json:"hooks"`
@@ -26,12 +26,17 @@ type line struct {
 	PayloadOmitted string `json:"payload_omitted,omitempty"`
 }
 
-// decision is the final decision, without a respond's result or an
-// ask's approval text, which may quote the payload.
-type decision struct {
+// A Decision is a line's final decision, without a respond's result or
+// an ask's approval text, which may quote the payload.
+type Decision struct {
 	Action host.Action `json:"action"`
 	Reason string      `json:"reason"`
 	Hook   string      `json:"hook"`
+}
+
+// DecisionOf is what a line keeps of a fire's decision.
+func DecisionOf(d host.Decision) Decision {
+	return Decision{Action: d.Action, Reason: d.Reason, Hook: d.Hook}
 }
 
 // DefaultMaxPayload is how many bytes of JSON a payload may take in a
@@ -45,7 +50,7 @@ const DefaultMaxPayload = 64 << 10
 type entry struct {
 	start      time.Time
 	event      string
-	decision   decision
+	decision   Decision
 	duration   time.Duration
 	generation uint64
 	trace      []host.TraceEntry
@@ -63,7 +68,7 @@ type entry struct {
 func newEntry(r host.FireReport, withPayload bool, maxPayload int) entry {
 	res := r.Result
 	e := entry{start: r.Start, event: res.Event, duration: r.Duration, generation: r.Generation,
-		decision: decision{Action: res.Decision.Action, Reason: res.Decision.Reason, Hook: res.Decision.Hook},
+		decision: DecisionOf(res.Decision),
 		trace:    res.Trace, problems: res.Problems}
 	if r.Err != nil {
 		e.err = r.Err.Error()
@@ -90,7 +95,7 @@ func overCap(maxPayload int) string {
 // encode is the JSON line of the entry, newline included. A payload
 // whose JSON passes maxPayload is left out with a marker.
 func (e *entry) encode(maxPayload int) ([]byte, error) {
-	ln := line{
+	ln := Line{
 		Time:           e.start.UTC().Format(time.RFC3339Nano),
 		Event:          e.event,
 		Decision:       e.decision,

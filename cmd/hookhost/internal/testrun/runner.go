@@ -93,6 +93,8 @@ type Report struct {
 	Problems []error
 	// Hooks are the directory's hooks, for coverage.
 	Hooks []host.HookInfo
+	// Files are the directory's script files, as the host loaded them.
+	Files []host.FileStatus
 }
 
 // Passed counts the tests that passed.
@@ -130,7 +132,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.report.Problems, r.report.Hooks = h.Problems(), h.Hooks()
+	r.report.Problems, r.report.Hooks, r.report.Files = h.Problems(), h.Hooks(), h.Files()
 	h.Close()
 	files, err := Find(opts.Dir)
 	if err != nil {
