@@ -1,8 +1,11 @@
 // A fake OpenAI-compatible model server for OpenClaw's end-to-end tests:
 // POST /v1/chat/completions plays the `exec` commands the test gave it,
-// one tool call per model request: while fewer tool results than commands
-// follow the turn's last user message, it calls `exec` with the next
-// command; then it ends the turn with a text quoting the results. Every
+// one tool call per model request: while the conversation holds fewer tool
+// results than commands, it calls `exec` with the next command; then it
+// ends the turn with a text quoting the results. (Each turn runs in a
+// session of its own, so every tool result in a request is this turn's;
+// OpenClaw puts its own context in a user message after them, so "after
+// the last user message" would not do.) Every
 // request is recorded so that a test can read what OpenClaw sent back as
 // each tool's result (its output, or the reason it was blocked).
 
@@ -28,10 +31,9 @@ export async function startFakeModel() {
         send(res, 404, { error: { message: `fake model: no route ${req.method} ${req.url}` } });
         return;
       }
-      state.requests.push(body); if (process.env.FAKE_DEBUG) console.error(new Date().toISOString(), "model request", state.requests.length, JSON.stringify(body.messages?.slice(-1)).slice(0,300));
+      state.requests.push(body);
       const messages = Array.isArray(body.messages) ? body.messages : [];
-      const lastUser = messages.findLastIndex((m) => m.role === "user");
-      const results = messages.slice(lastUser + 1).filter((m) => m.role === "tool");
+      const results = messages.filter((m) => m.role === "tool");
       const done = results.length >= state.commands.length;
       const message = done
         ? { role: "assistant", content: `FINAL: ${results.map((m) => contentText(m.content)).join(" | ")}` }
@@ -58,8 +60,7 @@ export async function startFakeModel() {
     /** The texts OpenClaw sent back as the tools' results in its last request. */
     toolResults() {
       const messages = state.requests.at(-1)?.messages ?? [];
-      const lastUser = messages.findLastIndex((m) => m.role === "user");
-      return messages.slice(lastUser + 1).filter((m) => m.role === "tool").map((m) => contentText(m.content));
+      return messages.filter((m) => m.role === "tool").map((m) => contentText(m.content));
     },
     close: () => new Promise((resolve) => server.close(resolve)),
   };

