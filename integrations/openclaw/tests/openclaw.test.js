@@ -120,8 +120,15 @@ describe("through OpenClaw's loader and hook runner", { skip: MISSING || false }
     const res = await openclaw(["plugins", "install", "--link", PLUGIN_DIR, "--force", "--accept-capabilities"]);
     assert.equal(res.code, 0, res.stdout + res.stderr);
     assert.match(res.stdout + res.stderr, /Linked plugin path: /);
-    const cfg = JSON.parse(readFileSync(join(home, ".openclaw", "openclaw.json"), "utf8"));
+    const path = join(home, ".openclaw", "openclaw.json");
+    const cfg = JSON.parse(readFileSync(path, "utf8"));
     assert.equal(cfg.plugins.entries.hookhost.enabled, true);
+    assert.ok(cfg.plugins.load.paths.includes(PLUGIN_DIR), JSON.stringify(cfg.plugins));
+    // Only this plugin from here on: OpenClaw's other bundled plugins
+    // (memory, channels, providers) have nothing to do in these tests and
+    // make every command much slower.
+    cfg.plugins.allow = ["hookhost"];
+    writeFileSync(path, JSON.stringify(cfg, null, 2));
   });
 
   test("plugins inspect --runtime shows it loaded with its hooks", async () => {
