@@ -8,6 +8,7 @@ built here with ``go build`` into a temporary directory.
 from __future__ import annotations
 
 import http.server
+import json
 import os
 import re
 import shutil
@@ -142,17 +143,11 @@ def answer(status: int, body: bytes, delay: float = 0.0) -> Responder:
 # The answers a bridge must refuse, each with the text its refusal must
 # carry and the environment it runs with: every bridge's tests run these
 # cases against a FakeServer and check their own agent's refusal (a
-# deny, a skip), so that the bridges fail closed alike.
+# deny, a skip), so that the bridges fail closed alike. The table lives in
+# refused_answers.json so that the Node bridge's tests read the same one.
 # (name, status, body, delay, token, refusal text, extra environment)
 REFUSED_ANSWERS: list[tuple[str, int, bytes, float, str, str, dict[str, str]]] = [
-    ("timeout", 200, b"{}", 30.0, "", "did not answer within 0.3s",
-     {"HOOKHOST_TIMEOUT": "0.3"}),
-    ("not JSON", 200, b"<html>", 0.0, "", "not JSON", {}),
-    ("no decision", 200, b'{"decision": {}}', 0.0, "",
-     "no decision.action", {}),
-    ("503", 503, b'{"error": "busy: every fire slot is taken"}', 0.0, "",
-     "answered 503: busy", {}),
-    ("401", 401, b'{"error": "no"}', 0.0, "", "answered 401", {}),
-    ("impostor without proof", 200, b'{"decision": {"action": "allow"}}',
-     0.0, "s3cret", "no Hookhost-Mac", {}),
+    (c["name"], c["status"], c["body"].encode("utf-8"), c["delay"],
+     c["token"], c["refusal"], c["env"])
+    for c in json.loads((HERE / "refused_answers.json").read_text())["cases"]
 ]
