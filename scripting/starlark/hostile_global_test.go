@@ -179,7 +179,7 @@ func TestHostileGlobalRanges(t *testing.T) {
 			// keep the case within its deadline under -race on a loaded
 			// machine (5,000,000 took over a minute there).
 			{name: "a for loop over a global range is not charged", prelude: "R = range(500000)\nB = range(1 << 40)",
-				body: "n = 0\nfor i in R:\n    n += 1\nfor i in B:\n    if i > 10:\n        break\nreturn hook.respond(n)",
+				body:    "n = 0\nfor i in R:\n    n += 1\nfor i in B:\n    if i > 10:\n        break\nreturn hook.respond(n)",
 				timeout: time.Minute, limits: scripting.Limits{MaxCallMemory: 2 << 20}},
 		} {
 			t.Run(tc.name, tc.run)
