@@ -1,7 +1,6 @@
 package state
 
 import (
-	"errors"
 	"fmt"
 	"time"
 )
@@ -78,18 +77,10 @@ func (s *Store) checkRate(key string, limit int, window time.Duration) error {
 	if err := s.checkLimit(int64(limit)); err != nil {
 		return err
 	}
-	if window <= 0 {
-		return errors.New("window must be positive")
-	}
-	return nil
+	return CheckWindow(window)
 }
 
-func (s *Store) checkLimit(limit int64) error {
-	if limit < 1 || limit > int64(s.limits.MaxRateLimit) {
-		return fmt.Errorf("limit %d is out of range 1..%d", limit, s.limits.MaxRateLimit)
-	}
-	return nil
-}
+func (s *Store) checkLimit(limit int64) error { return s.limits.CheckRateLimit(limit) }
 
 // windowLocked returns key's rate window, creating an empty one. A new
 // window expires a window from now, so that a sweep while it grows, at

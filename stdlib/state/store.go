@@ -207,30 +207,9 @@ func (s *Store) Sweep() int {
 	return s.sweepLocked(s.clockLocked())
 }
 
-func (s *Store) checkKey(key string) error {
-	switch {
-	case key == "":
-		return errors.New("key is empty")
-	case len(key) > s.limits.MaxKeyBytes:
-		return fmt.Errorf("%w: key is %d bytes, more than %d", ErrTooLarge, len(key), s.limits.MaxKeyBytes)
-	}
-	return nil
-}
+func (s *Store) checkKey(key string) error { return s.limits.CheckKey(key) }
 
-// checkValue measures value, then checks that it is neutral. Measuring
-// first stops early on a huge value, so the full walk of Check only ever
-// runs on a value of bounded size.
-func (s *Store) checkValue(value any) (int64, error) {
-	max := int64(s.limits.MaxValueBytes)
-	n := sizeOf(value, max)
-	if n > max {
-		return 0, fmt.Errorf("%w: value is more than %d bytes (measured as JSON)", ErrTooLarge, max)
-	}
-	if err := stdlib.Check(value); err != nil {
-		return 0, fmt.Errorf("bad value: %w", err)
-	}
-	return n, nil
-}
+func (s *Store) checkValue(value any) (int64, error) { return s.limits.CheckValue(value) }
 
 func entrySize(key string, valueSize int64) int64 {
 	return int64(len(key)) + valueSize + entryOverhead
