@@ -1,7 +1,6 @@
 package state
 
 import (
-	"fmt"
 	"time"
 )
 
@@ -88,7 +87,7 @@ func (s *Store) checkLimit(limit int64) error { return s.limits.CheckRateLimit(l
 func (s *Store) windowLocked(key string, now, window time.Duration) (*entry, error) {
 	if e := s.liveLocked(key, now); e != nil {
 		if e.events == nil {
-			return nil, fmt.Errorf("%w: key %q holds a value, not a rate window", ErrWrongType, key)
+			return nil, WrongType(key, "a value", "a rate window")
 		}
 		return e, nil
 	}
