@@ -12,7 +12,7 @@ import (
 // the metrics, the decision log and serve's log.
 func (o *serveOptions) openServedHost(ctx context.Context, logger *slog.Logger, m *metrics.Metrics, dlog *decisions) (*host.Host, error) {
 	h, err := host.New(ctx, host.Options{Dir: o.Dir, ConfigPath: o.Config, Strict: o.Strict, Logger: logger,
-		Observer: host.Observers(m, logObserver{logger}, dlog.observer())})
+		Observer: host.Observers(m, logObserver{logger}, dlog.observer()), OpenState: openState(m)})
 	if err != nil {
 		return nil, configError(err)
 	}
