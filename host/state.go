@@ -207,3 +207,10 @@ func (h *Host) StateHealth() state.Health {
 	}
 	return state.Health{Backend: "custom"}
 }
+
+// sameStore reports whether two state sections name the same store,
+// wherever in the file they sit.
+func (s StateConfig) sameStore(o StateConfig) bool {
+	s.Line, o.Line = 0, 0
+	return s == o
+}
