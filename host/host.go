@@ -169,7 +169,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	}
 	h.strikes = newQuarantine()
 	h.workers = isolate.NewPool(isolate.Options{Executable: opts.WorkerExecutable, Logger: h.logger,
-		Limits: workerLimits(h.cfg), StartTimeout: h.cfg.Limits.WorkerStart})
+		Limits: workerLimits(h.cfg), StartTimeout: h.cfg.Limits.WorkerStart, State: h.workerState(opts)})
 	h.wd = newWatchdog(h.cfg.MemoryLimit())
 	h.slots = newRunSlots(h.cfg)
 	if rep := h.Rescan(ctx, TriggerStart); rep.Err != nil {

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -213,4 +214,38 @@ func (h *Host) StateHealth() state.Health {
 func (s StateConfig) sameStore(o StateConfig) bool {
 	s.Line, o.Line = 0, 0
 	return s == o
+}
+
+// workerState is the state store the workers of isolated files open, as
+// isolate.Options.State: the config's section when it names a shared
+// store, so that isolated hooks count against the same keys; empty (a
+// memory store per worker) otherwise, and when the embedder gave the
+// host a store of its own (Options.State), which a worker cannot reach.
+func (h *Host) workerState(opts Options) string {
+	if opts.State != nil || h.cfg.State.Kind() == MemoryState {
+		return ""
+	}
+	spec, _ := json.Marshal(workerStateSpec{Backend: string(h.cfg.State.Kind()), URL: h.cfg.State.URL,
+		Prefix: h.cfg.State.Prefix, TimeoutMS: h.cfg.State.Timeout.Milliseconds()})
+	return string(spec)
+}
+
+// workerStateSpec is a state section as the host hands it to its workers.
+type workerStateSpec struct {
+	Backend   string `json:"backend"`
+	URL       string `json:"url"`
+	Prefix    string `json:"prefix,omitempty"`
+	TimeoutMS int64  `json:"timeout_ms,omitempty"`
+}
+
+// ParseWorkerState reads the state section a host handed its worker (see
+// isolate.WorkerOptions.OpenState), for the program to open the same
+// store the host uses.
+func ParseWorkerState(spec string) (StateConfig, error) {
+	var w workerStateSpec
+	if err := json.Unmarshal([]byte(spec), &w); err != nil {
+		return StateConfig{}, fmt.Errorf("state: the host's state spec: %w", err)
+	}
+	return StateConfig{Backend: StateBackend(w.Backend), URL: w.URL, Prefix: w.Prefix,
+		Timeout: time.Duration(w.TimeoutMS) * time.Millisecond}, nil
 }

@@ -39,6 +39,10 @@ type Options struct {
 	// Limits bound keys, values and rate limits as in memory; MaxKeys and
 	// MaxBytes are not used.
 	Limits state.Limits
+	// PoolSize bounds the connections kept open; zero means go-redis's
+	// default (ten per processor). A process that may open few
+	// descriptors (an isolated worker) sets it low.
+	PoolSize int
 	// Observe, when set, is told of every operation: its name (get, set,
 	// delete, incr, rate), how long it took, and the error when Redis
 	// gave no answer or refused (nil otherwise). Metrics hang on it.
@@ -90,6 +94,9 @@ func Open(opts Options) (*Backend, error) {
 		prefix = DefaultPrefix
 	}
 	ro.DialTimeout, ro.ReadTimeout, ro.WriteTimeout, ro.PoolTimeout = timeout, timeout, timeout, timeout
+	if opts.PoolSize > 0 {
+		ro.PoolSize = opts.PoolSize
+	}
 	ro.ContextTimeoutEnabled = true // the hook's deadline bounds every call
 	ro.MaxRetries = -1              // a retried script could count an event twice
 	ro.DialerRetries = 1
