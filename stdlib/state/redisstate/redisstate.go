@@ -271,7 +271,8 @@ func (b *Backend) Rate(ctx context.Context, key string, limit int, window time.D
 
 // do runs one operation under the backend's timeout and the caller's
 // context, records whether Redis answered, tells Observe, and words a
-// failure so that it names Redis and the cause. An error reply that is
+// failure so that it names Redis, its address and the cause (the binder
+// prefixes the function: "state.rate: redis at …"). An error reply that is
 // part of the script API (no such key, a wrong type) is returned as is.
 func (b *Backend) do(ctx context.Context, op string, fn func(context.Context) error) error {
 	octx, cancel := context.WithTimeout(ctx, b.timeout)
@@ -293,11 +294,11 @@ func (b *Backend) do(ctx context.Context, op string, fn func(context.Context) er
 		if cause == nil {
 			cause = context.DeadlineExceeded
 		}
-		failure = fmt.Errorf("redis at %s: state.%s gave up: %w", b.addr, op, cause)
+		failure = fmt.Errorf("redis at %s: gave up at the hook's deadline: %w", b.addr, cause)
 	case octx.Err() != nil || isTimeout(err):
-		failure = fmt.Errorf("redis at %s did not answer state.%s within %v", b.addr, op, b.timeout)
+		failure = fmt.Errorf("redis at %s did not answer within %v", b.addr, b.timeout)
 	default:
-		failure = fmt.Errorf("redis at %s: state.%s: %w", b.addr, op, err)
+		failure = fmt.Errorf("redis at %s: %w", b.addr, err)
 	}
 	b.note(op, took, failure)
 	return failure

@@ -389,7 +389,7 @@ func TestSilentRedis(t *testing.T) {
 	b := open(t, redisstate.Options{URL: "redis://" + l.Addr().String() + "/0", Timeout: 100 * time.Millisecond})
 	start := time.Now()
 	_, err = b.Get(context.Background(), "k")
-	if err == nil || !strings.Contains(err.Error(), "did not answer state.get within 100ms") {
+	if err == nil || !strings.Contains(err.Error(), "redis at "+l.Addr().String()+" did not answer within 100ms") {
 		t.Errorf("get from a silent server: %v", err)
 	}
 	if took := time.Since(start); took > 4*time.Second {
