@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -134,5 +136,46 @@ hook.on("tool.execute.pre", function() state.incr("n") end)`)}}
 	}})
 	if err == nil || !strings.Contains(err.Error(), "hookhost.yaml:2: state: redis url: invalid") {
 		t.Errorf("New with a failing OpenState: %v", err)
+	}
+}
+
+// TestStateReloadKeepsLastGood: a reload that breaks the state section
+// keeps the last good config live and reports the error at its line; one
+// that changes the store keeps the store the host started with.
+func TestStateReloadKeepsLastGood(t *testing.T) {
+	dir := t.TempDir()
+	hooks := filepath.Join(dir, "hooks.d")
+	if err := os.MkdirAll(hooks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(hooks, "count.lua"), []byte(`local state = require("state")
+hook.on("tool.execute.pre", function() state.incr("n") end)`), 0o644)
+	cfgPath := filepath.Join(dir, "hookhost.yaml")
+	os.WriteFile(cfgPath, []byte("state:\n  backend: redis\n  url: redis://10.0.0.5:6379/0\n"), 0o644)
+	fake := &countingBackend{Backend: state.Memory(nil)}
+	opens := 0
+	h, err := New(context.Background(), Options{Dir: hooks, ConfigPath: cfgPath, OpenState: func(StateConfig) (state.Backend, error) {
+		opens++
+		return fake, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	os.WriteFile(cfgPath, []byte("state:\n  backend: redis\n  url: http://10.0.0.5:6379/0\n"), 0o644)
+	_ = h.Reload(context.Background())
+	st := h.Status()
+	if st.Config.Err == nil || !strings.Contains(st.Config.Err.Error(), `hookhost.yaml:3: state.url: scheme "http"`) {
+		t.Errorf("config error after a bad reload: %v", st.Config.Err)
+	}
+	os.WriteFile(cfgPath, []byte("state:\n  backend: redis\n  url: redis://10.0.0.6:6379/0\n"), 0o644)
+	if err := h.Reload(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Fire(context.Background(), "tool.execute.pre", map[string]any{"tool_name": "Bash", "params": map[string]any{}}); err != nil {
+		t.Fatal(err)
+	}
+	if opens != 1 || fake.calls != 1 {
+		t.Errorf("opened %d stores, %d calls reached the first: want the store the host started with", opens, fake.calls)
 	}
 }
