@@ -33,6 +33,8 @@ type Config struct {
 	// Strict makes every fire of an event that allows deny answer deny
 	// while some file has no good version (see Options.Strict).
 	Strict bool
+	// State says where the state module keeps its keys (state.go).
+	State StateConfig
 }
 
 // Defaults holds the config's defaults section.
@@ -272,8 +274,10 @@ func contains(list []string, s string) bool {
 }
 
 func (p *configParser) root(n *yaml.Node) {
-	p.mapping(n, "config", []string{"defaults", "limits", "events", "hooks", "strict"}, func(key string, _, v *yaml.Node) {
+	p.mapping(n, "config", []string{"defaults", "limits", "events", "hooks", "strict", "state"}, func(key string, k, v *yaml.Node) {
 		switch key {
+		case "state":
+			p.state(k, v)
 		case "strict":
 			if err := v.Decode(&p.cfg.Strict); err != nil || v.Tag != "!!bool" {
 				p.errorf(v, "strict: want true or false, got %q", v.Value)

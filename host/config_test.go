@@ -55,7 +55,7 @@ func TestParseConfigErrors(t *testing.T) {
 		{"null", "null\n", `hookhost.yaml: the config is empty (no settings at all); write {} for a config that keeps every default`},
 		{"tilde", "~\n", `hookhost.yaml: the config is empty (no settings at all); write {} for a config that keeps every default`},
 		{"document marker", "---\n", `hookhost.yaml: the config is empty (no settings at all); write {} for a config that keeps every default`},
-		{"unknown top key", "defautls: {}\n", `hookhost.yaml:1: config: unknown key "defautls" (want defaults, limits, events, hooks, strict)`},
+		{"unknown top key", "defautls: {}\n", `hookhost.yaml:1: config: unknown key "defautls" (want defaults, limits, events, hooks, strict, state)`},
 		{"unknown limit", "limits: { cpu: 1s }\n", `hookhost.yaml:1: limits: unknown key "cpu" (want memory, worker_start, concurrency, queue_timeout)`},
 		{"bad size", "limits:\n  memory: 512MB\n", `hookhost.yaml:2: limits.memory: size "512MB": want a whole number and a unit, such as 512MiB or 1GiB`},
 		{"small size", "limits:\n  memory: 1MiB\n", "hookhost.yaml:2: limits.memory: 1MiB is below the 32MiB minimum"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/hookhost/hookhost/host/isolate"
 	"github.com/hookhost/hookhost/scripting"
 	"github.com/hookhost/hookhost/stdlib"
+	"github.com/hookhost/hookhost/stdlib/state"
 )
 
 // Options configure a Host. Exactly one of Dir and FS names the scripts.
@@ -68,25 +70,39 @@ type Options struct {
 	// scripting.ProgramCache), for a program that starts often and loads
 	// the same files each time; nil compiles every file from source.
 	Programs scripting.ProgramCache
+	// State is where the state module keeps its keys, whatever the
+	// config's state section says; the host does not close it. Nil means
+	// the section decides: a memory store of the host's own (the
+	// default), or the store OpenState opens.
+	State state.Backend
+	// OpenState opens the store the config's state section names when it
+	// is not memory (backend: redis), once, when the host is made; the
+	// host closes it (if it is an io.Closer) on Close. The hookhost
+	// command opens Redis with it (package redisstate), so that package
+	// host links no Redis client. A config naming redis without it is an
+	// error.
+	OpenState func(StateConfig) (state.Backend, error)
 }
 
 // A Host loads hook scripts and fires events through them. Its methods
 // are safe for concurrent use. A fire runs on the snapshot of hooks that
 // was current when it began; reloads publish new snapshots atomically.
 type Host struct {
-	fsys    fs.FS
-	logger  *slog.Logger
-	env     *scripting.Env
-	engines map[string]scripting.Engine
-	wd      *watchdog
-	slots   *runSlots     // run slots of hook calls (runslots.go)
-	workers *isolate.Pool // the worker processes of isolated files
-	strikes *quarantine
-	now     func() time.Time
-	obs     Observer
-	strict  bool   // Options.Strict
-	dir     string // Options.Dir; empty for an fs.FS
-	cfgPath string // Options.ConfigPath
+	fsys        fs.FS
+	logger      *slog.Logger
+	env         *scripting.Env
+	engines     map[string]scripting.Engine
+	wd          *watchdog
+	slots       *runSlots     // run slots of hook calls (runslots.go)
+	workers     *isolate.Pool // the worker processes of isolated files
+	strikes     *quarantine
+	now         func() time.Time
+	obs         Observer
+	strict      bool   // Options.Strict
+	dir         string // Options.Dir; empty for an fs.FS
+	cfgPath     string // Options.ConfigPath
+	state       state.Backend
+	stateCloser io.Closer // the state backend the host opened, closed with it
 
 	mu      sync.Mutex // serialises reloads, event registration and Close
 	base    []EventSpec
@@ -138,7 +154,10 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	if err := h.initConfig(opts); err != nil {
 		return nil, err
 	}
-	h.env = &scripting.Env{Modules: modules(opts, h.logger, h.now), Logger: h.logger, Limits: callLimits(opts.Limits, h.cfg),
+	if err := h.openState(opts); err != nil {
+		return nil, err
+	}
+	h.env = &scripting.Env{Modules: modules(opts, h.logger, h.now, h.state), Logger: h.logger, Limits: callLimits(opts.Limits, h.cfg),
 		Programs: opts.Programs}
 	h.engines = map[string]scripting.Engine{}
 	engines := opts.Engines
@@ -150,7 +169,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	}
 	h.strikes = newQuarantine()
 	h.workers = isolate.NewPool(isolate.Options{Executable: opts.WorkerExecutable, Logger: h.logger,
-		Limits: workerLimits(h.cfg), StartTimeout: h.cfg.Limits.WorkerStart})
+		Limits: workerLimits(h.cfg), StartTimeout: h.cfg.Limits.WorkerStart, State: h.workerState(opts)})
 	h.wd = newWatchdog(h.cfg.MemoryLimit())
 	h.slots = newRunSlots(h.cfg)
 	if rep := h.Rescan(ctx, TriggerStart); rep.Err != nil {
@@ -281,6 +300,9 @@ func (h *Host) Close() error {
 	h.files, h.packs = nil, nil
 	if h.workers != nil {
 		h.workers.Close()
+	}
+	if h.stateCloser != nil {
+		h.stateCloser.Close()
 	}
 	return nil
 }

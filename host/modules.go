@@ -5,14 +5,15 @@ import (
 	"time"
 
 	"github.com/hookhost/hookhost/stdlib"
+	"github.com/hookhost/hookhost/stdlib/state"
 	"github.com/hookhost/hookhost/stdlib/std"
 )
 
 // modules is the set of modules scripts may load: the standard ones,
 // then the embedder's, a later module replacing an earlier one of the
 // same name.
-func modules(opts Options, logger *slog.Logger, now func() time.Time) []stdlib.Module {
-	all := append(standardModules(logger, now), opts.Modules...)
+func modules(opts Options, logger *slog.Logger, now func() time.Time, store state.Backend) []stdlib.Module {
+	all := append(standardModules(logger, now, store), opts.Modules...)
 	index := map[string]int{}
 	var out []stdlib.Module
 	for _, m := range all {
@@ -27,7 +28,7 @@ func modules(opts Options, logger *slog.Logger, now func() time.Time) []stdlib.M
 }
 
 // standardModules are the modules of package std, with the host's
-// logger and clock and a state store of its own.
-func standardModules(logger *slog.Logger, now func() time.Time) []stdlib.Module {
-	return std.Modules(std.Options{Now: now, Logger: logger})
+// logger, clock and state backend (nil: a memory store of its own).
+func standardModules(logger *slog.Logger, now func() time.Time, store state.Backend) []stdlib.Module {
+	return std.Modules(std.Options{Now: now, Logger: logger, Backend: store})
 }

@@ -285,6 +285,10 @@ func (h *Host) loadConfigFile() error {
 	if err != nil {
 		return err
 	}
+	if h.cfg != nil && h.cfgHash != "" && !cfg.State.sameStore(h.cfg.State) {
+		h.logger.Warn("the config's state section changed; the state store stays the one the host started with until it restarts",
+			"config", h.configPath())
+	}
 	h.cfg, h.cfgHash = cfg, contentHash(data)
 	return nil
 }

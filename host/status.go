@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"time"
+
+	"github.com/hookhost/hookhost/stdlib/state"
 )
 
 // A Status is what a host is serving: the snapshot's generation, its
@@ -28,6 +30,8 @@ type Status struct {
 	Strict bool
 	// Problems are the load problems, one per line (Result.Problems).
 	Problems []string
+	// State is the state module's backend and whether it answered last.
+	State state.Health
 }
 
 // A ConfigStatus is the operator config's state.
@@ -48,11 +52,12 @@ func (h *Host) Status() Status {
 	}
 	snap := h.current.Load()
 	if snap == nil {
-		return Status{Quarantined: ids, Quarantines: qs}
+		return Status{Quarantined: ids, Quarantines: qs, State: h.StateHealth()}
 	}
 	return Status{Generation: snap.gen, LoadedAt: snap.loadedAt, Files: slices.Clone(snap.files),
 		Config: snap.config, Packs: slices.Clone(snap.packs), Notes: slices.Clone(snap.notes),
-		Quarantined: ids, Quarantines: qs, Strict: snap.strict, Problems: slices.Clone(snap.problemLines)}
+		Quarantined: ids, Quarantines: qs, Strict: snap.strict, Problems: slices.Clone(snap.problemLines),
+		State: h.StateHealth()}
 }
 
 // Unhealthy lists, in strict mode, the files (and packs) that have no
@@ -94,9 +99,11 @@ func (s Status) MarshalJSON() ([]byte, error) {
 		Quarantines []QuarantineInfo `json:"quarantines"`
 		Strict      bool             `json:"strict"`
 		Problems    []string         `json:"problems"`
+		State       stateJSON        `json:"state"`
 	}{s.Generation, s.LoadedAt.UTC().Format(time.RFC3339), files,
 		configJSON{Path: s.Config.Path, Error: errorText(s.Config.Err)},
-		packs, nonNil(s.Notes), nonNil(s.Quarantined), quarantines, s.Strict, nonNil(s.Problems)})
+		packs, nonNil(s.Notes), nonNil(s.Quarantined), quarantines, s.Strict, nonNil(s.Problems),
+		newStateJSON(s.State)})
 }
 
 type fileJSON struct {
@@ -105,6 +112,31 @@ type fileJSON struct {
 	Hooks       int     `json:"hooks"`
 	Error       *string `json:"error"`
 	LiveVersion string  `json:"live_version"`
+}
+
+// stateJSON is the state backend in the status: answered is null until
+// the first operation, error null unless the last one got no answer.
+type stateJSON struct {
+	Backend  string  `json:"backend"`
+	Target   string  `json:"target,omitempty"`
+	Answered *bool   `json:"answered"`
+	Error    *string `json:"error"`
+	At       string  `json:"at,omitempty"`
+}
+
+func newStateJSON(h state.Health) stateJSON {
+	j := stateJSON{Backend: h.Backend, Target: h.Target, Error: errorText(h.Err)}
+	if j.Backend == "" {
+		j.Backend = string(MemoryState)
+	}
+	if h.Checked {
+		answered := h.Answered
+		j.Answered = &answered
+	}
+	if !h.At.IsZero() {
+		j.At = h.At.UTC().Format(time.RFC3339Nano)
+	}
+	return j
 }
 
 type configJSON struct {

@@ -208,7 +208,7 @@ func (o *commonOptions) newHost(ctx context.Context, cfg *host.Config, problems,
 	printer := &problemPrinter{w: problems}
 	applyMemoryLimit(cfg)
 	hopts := host.Options{Dir: o.Dir, Config: cfg, Logger: newLogger(stderr, o.level), Observer: printer, Strict: o.strict,
-		Programs: o.programs, Now: o.now}
+		Programs: o.programs, Now: o.now, OpenState: openState(nil)}
 	if o.view != nil {
 		hopts.Dir, hopts.FS = "", o.view
 	}

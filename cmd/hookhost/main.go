@@ -11,7 +11,7 @@ import (
 
 func main() {
 	// The worker processes of isolated files are this binary too.
-	isolate.RunWorkerIfRequested()
+	isolate.RunWorkerIfRequestedWith(workerOptions())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := runMain(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -17,7 +17,7 @@ import (
 // TestMain makes the test binary double as the hookhost command, so the
 // scripts' "exec hookhost" runs this package's main.
 func TestMain(m *testing.M) {
-	isolate.RunWorkerIfRequested() // the workers of isolated files
+	isolate.RunWorkerIfRequestedWith(workerOptions()) // the workers of isolated files
 	testscript.Main(m, map[string]func(){"hookhost": main})
 }
 

@@ -14,7 +14,7 @@ import (
 func (o *serveOptions) openServedHost(ctx context.Context, logger *slog.Logger, m *metrics.Metrics, dlog *decisions) (*host.Host, error) {
 	o.audit = newConfigAudit(o.Config, logger)
 	h, err := host.New(ctx, host.Options{Dir: o.Dir, ConfigPath: o.Config, Strict: o.Strict, Logger: logger,
-		Observer: host.Observers(m, logObserver{logger}, dlog.observer(), o.audit)})
+		Observer: host.Observers(m, logObserver{logger}, dlog.observer(), o.audit), OpenState: openState(m)})
 	if err != nil {
 		return nil, configError(err)
 	}

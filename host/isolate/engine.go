@@ -31,6 +31,10 @@ type Options struct {
 	// compiling its files), and so how long a call waits for a worker
 	// that is starting; zero means DefaultStartTimeout.
 	StartTimeout time.Duration
+	// State names the state store the workers' state module uses, as
+	// the host encodes it (empty: each worker keeps a memory store of
+	// its own). The worker opens it with WorkerOptions.OpenState.
+	State string
 }
 
 // A Pool starts and supervises the workers of one host: one worker per

@@ -27,6 +27,10 @@ type OSLimits struct {
 	// (RLIMIT_NOFILE). Zero means exactly those it has at start (its
 	// three standard streams), so it can open no file and no socket.
 	Files int
+
+	// extraFiles are descriptors allowed beyond those open at start when
+	// Files is zero: the connections of a shared state store.
+	extraFiles int
 }
 
 // addressMargin is the address space a worker gets beyond what it had

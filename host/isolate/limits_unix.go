@@ -44,7 +44,7 @@ func (l OSLimits) apply() error {
 	closeInherited()
 	files := uint64(l.Files)
 	if files == 0 {
-		files = openFiles()
+		files = openFiles() + uint64(l.extraFiles)
 	}
 	return set("RLIMIT_NOFILE", syscall.RLIMIT_NOFILE, files)
 }

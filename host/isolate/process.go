@@ -56,9 +56,14 @@ var errStartLimit = fmt.Errorf("%w: it did not say hello within the start-up lim
 var errNoHello = fmt.Errorf("%w: the program must call isolate.RunWorkerIfRequested first thing in main", ErrWorkerStart)
 
 // startProcess starts a worker from exe and waits for its hello.
-func startProcess(ctx context.Context, exe string, limits OSLimits, unit string, logger *slog.Logger) (*process, error) {
+func startProcess(ctx context.Context, exe string, limits OSLimits, state, unit string, logger *slog.Logger) (*process, error) {
 	cmd := exec.Command(exe, workerArg, unit)
 	cmd.Env = workerEnviron(limits)
+	if state != "" {
+		// The shared state store's address, credentials included: the
+		// worker's scripts reach it only through the state module.
+		cmd.Env = append(cmd.Env, stateEnv+"="+state)
+	}
 	cmd.SysProcAttr = sysProcAttr()
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -177,7 +177,7 @@ func (w *worker) launch(ctx context.Context) (*process, error) {
 	if err != nil {
 		return nil, err
 	}
-	proc, err := startProcess(ctx, exe, w.pool.startLimits(), w.unit, w.pool.opts.Logger)
+	proc, err := startProcess(ctx, exe, w.pool.startLimits(), w.pool.opts.State, w.unit, w.pool.opts.Logger)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package isolate
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"github.com/hookhost/hookhost/scripting/engines"
 	"io"
@@ -16,12 +17,30 @@ import (
 
 	"github.com/hookhost/hookhost/scripting"
 	"github.com/hookhost/hookhost/stdlib"
+	"github.com/hookhost/hookhost/stdlib/state"
 	"github.com/hookhost/hookhost/stdlib/std"
 )
 
 // workerEnv is the environment variable that makes a process a worker;
 // its value is the worker's OS limits (see OSLimits.encode).
 const workerEnv = "HOOKHOST_ISOLATE_WORKER"
+
+// stateEnv carries Options.State to the worker.
+const stateEnv = "HOOKHOST_ISOLATE_STATE"
+
+// WorkerStateConns is how many connections a worker's shared state store
+// may keep open (its pool size): the worker's descriptor limit leaves
+// room for them and no more.
+const WorkerStateConns = 4
+
+// WorkerOptions are what a worker needs from the program it runs in.
+type WorkerOptions struct {
+	// OpenState opens the state store the host names (Options.State),
+	// so that the worker's hooks share the host's keys; nil when the
+	// program has no shared store, and then a host that names one makes
+	// the worker fail to start, saying so.
+	OpenState func(spec string) (state.Backend, error)
+}
 
 // workerArg is the worker's first argument: it only names the process
 // for ps and top; the environment variable is what makes it a worker.
@@ -37,20 +56,33 @@ const workerArg = "__hookhost_worker"
 //		isolate.RunWorkerIfRequested()
 //		...
 //	}
-func RunWorkerIfRequested() {
+func RunWorkerIfRequested() { RunWorkerIfRequestedWith(WorkerOptions{}) }
+
+// RunWorkerIfRequestedWith is RunWorkerIfRequested for a program that
+// gives its workers more (a shared state store).
+func RunWorkerIfRequestedWith(opts WorkerOptions) {
 	spec, ok := os.LookupEnv(workerEnv)
 	if !ok {
 		return
 	}
-	os.Exit(runWorker(spec, os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(runWorker(spec, opts, os.Stdin, os.Stdout, os.Stderr))
 }
 
 // runWorker serves the host on in and out until in ends. It returns the
 // process exit status.
-func runWorker(spec string, in io.Reader, out io.Writer, stderr io.Writer) int {
+func runWorker(spec string, opts WorkerOptions, in io.Reader, out io.Writer, stderr io.Writer) int {
 	limits, err := decodeOSLimits(spec)
+	if os.Getenv(stateEnv) != "" {
+		// Room for the state store's connections, and one being
+		// replaced, in a worker that may otherwise open nothing.
+		limits.extraFiles = WorkerStateConns + 2
+	}
 	if err == nil {
 		err = limits.apply()
+	}
+	var store state.Backend
+	if err == nil {
+		store, err = openWorkerState(opts)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "hookhost worker: %v\n", err)
@@ -63,9 +95,26 @@ func runWorker(spec string, in io.Reader, out io.Writer, stderr io.Writer) int {
 		engines: engines.ByExtension()}
 	s.level.Store(int64(slog.LevelDebug)) // until the host says what it logs
 	s.logger = slog.New(newFrameHandler(s.send, &s.level))
-	s.modules = std.Modules(std.Options{Now: time.Now, Logger: s.logger})
+	s.modules = std.Modules(std.Options{Now: time.Now, Logger: s.logger, Backend: store})
 	s.send(map[string]any{"op": "hello"})
 	return s.serve(bufio.NewReader(in))
+}
+
+// openWorkerState opens the state store the host named, if any; nil
+// means a memory store of the worker's own.
+func openWorkerState(opts WorkerOptions) (state.Backend, error) {
+	spec := os.Getenv(stateEnv)
+	if spec == "" {
+		return nil, nil
+	}
+	if opts.OpenState == nil {
+		return nil, errors.New("the host's state store is shared (state.backend in the config), but this program gives its workers none: its main must call isolate.RunWorkerIfRequestedWith with OpenState")
+	}
+	b, err := opts.OpenState(spec)
+	if err != nil {
+		return nil, fmt.Errorf("opening the state store: %w", err)
+	}
+	return b, nil
 }
 
 // A server is the worker's side of the protocol.

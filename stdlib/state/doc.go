@@ -86,9 +86,19 @@
 //
 // The store reads time only from the clock given to [NewStore], so tests
 // can fix it; with the system clock it measures intervals on the
-// monotonic clock. State lives in memory only: it is shared by all hooks
-// of one host, survives script reloads, and is lost when the process
-// exits. Nothing is persisted across restarts.
+// monotonic clock. A [Store] lives in memory only: it is shared by all
+// hooks of one host, survives script reloads, and is lost when the
+// process exits.
+//
+// # Backends
+//
+// The module works over a [Backend]: [Memory] adapts a Store, and
+// package redisstate keeps the keys in Redis, shared by every process
+// that names it and kept across restarts, with the same functions,
+// semantics and errors ([NewOver] builds the module over either). The
+// module checks keys, values, limits and windows with the backend's
+// [Limits] before calling it, and passes the hook's context, so that a
+// backend on a network never outlives the hook's deadline.
 //
 // # Concurrency
 //

@@ -1,6 +1,12 @@
 package state
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hookhost/hookhost/stdlib"
+)
 
 // Defaults used for each zero field of [Limits].
 const (
@@ -68,4 +74,53 @@ func orDefault[T int | int64](v, def T) T {
 		return def
 	}
 	return v
+}
+
+// CheckKey reports whether key is usable: not empty, and no longer than
+// MaxKeyBytes. Every backend checks keys the same way, so that a script
+// sees the same errors whichever one the host uses.
+func (l Limits) CheckKey(key string) error {
+	l = l.withDefaults()
+	switch {
+	case key == "":
+		return errors.New("key is empty")
+	case len(key) > l.MaxKeyBytes:
+		return fmt.Errorf("%w: key is %d bytes, more than %d", ErrTooLarge, len(key), l.MaxKeyBytes)
+	}
+	return nil
+}
+
+// CheckValue measures value, then checks that it is neutral, and returns
+// its size as MaxValueBytes counts it. Measuring first stops early on a
+// huge value, so the full walk of stdlib.Check only ever runs on a value
+// of bounded size.
+func (l Limits) CheckValue(value any) (int64, error) {
+	l = l.withDefaults()
+	max := int64(l.MaxValueBytes)
+	n := sizeOf(value, max)
+	if n > max {
+		return 0, fmt.Errorf("%w: value is more than %d bytes (measured as JSON)", ErrTooLarge, max)
+	}
+	if err := stdlib.Check(value); err != nil {
+		return 0, fmt.Errorf("bad value: %w", err)
+	}
+	return n, nil
+}
+
+// CheckRateLimit reports whether limit is a usable rate limit: from 1 to
+// MaxRateLimit.
+func (l Limits) CheckRateLimit(limit int64) error {
+	l = l.withDefaults()
+	if limit < 1 || limit > int64(l.MaxRateLimit) {
+		return fmt.Errorf("limit %d is out of range 1..%d", limit, l.MaxRateLimit)
+	}
+	return nil
+}
+
+// CheckWindow reports whether window is a usable rate window: positive.
+func CheckWindow(window time.Duration) error {
+	if window <= 0 {
+		return errors.New("window must be positive")
+	}
+	return nil
 }

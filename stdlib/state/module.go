@@ -11,11 +11,15 @@ import (
 // all the modules it builds so that every hook sees the same keys. A nil
 // store means a fresh store with the default limits, private to this
 // module value.
-func New(store *Store) stdlib.Module {
-	if store == nil {
-		store = NewStore(Limits{}, nil)
+func New(store *Store) stdlib.Module { return NewOver(Memory(store)) }
+
+// NewOver returns the state module over backend b: a [Memory] store, or
+// one that several processes share. A nil b means a fresh memory store.
+func NewOver(b Backend) stdlib.Module {
+	if b == nil {
+		b = Memory(nil)
 	}
-	m := &module{s: store}
+	m := &module{b: b, limits: b.Limits()}
 	return stdlib.Module{
 		Name: "state",
 		Doc:  "a key-value store shared by all hooks of the host, with TTLs, counters and rate limits",
@@ -44,14 +48,20 @@ func params(names ...string) []stdlib.Param {
 	return ps
 }
 
-type module struct{ s *Store }
+type module struct {
+	b      Backend
+	limits Limits
+}
 
 func (m *module) get(c *stdlib.Call) (any, error) {
 	key, err := c.String(0)
 	if err != nil {
 		return nil, err
 	}
-	return m.s.Get(key)
+	if err := m.limits.CheckKey(key); err != nil {
+		return nil, err
+	}
+	return m.b.Get(c.Context, key)
 }
 
 func (m *module) set(c *stdlib.Call) (any, error) {
@@ -63,7 +73,16 @@ func (m *module) set(c *stdlib.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, m.s.Set(key, c.Any(1), ttl)
+	if err := m.limits.CheckKey(key); err != nil {
+		return nil, err
+	}
+	value := c.Any(1)
+	if value != nil {
+		if _, err := m.limits.CheckValue(value); err != nil {
+			return nil, err
+		}
+	}
+	return nil, m.b.Set(c.Context, key, value, ttl)
 }
 
 func (m *module) delete(c *stdlib.Call) (any, error) {
@@ -71,10 +90,10 @@ func (m *module) delete(c *stdlib.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := m.s.checkKey(key); err != nil {
+	if err := m.limits.CheckKey(key); err != nil {
 		return nil, err
 	}
-	return m.s.Delete(key), nil
+	return m.b.Delete(c.Context, key)
 }
 
 func (m *module) incr(c *stdlib.Call) (any, error) {
@@ -90,7 +109,10 @@ func (m *module) incr(c *stdlib.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.s.Incr(key, by, ttl)
+	if err := m.limits.CheckKey(key); err != nil {
+		return nil, err
+	}
+	return m.b.Incr(c.Context, key, by, ttl)
 }
 
 func (m *module) rate(c *stdlib.Call) (any, error) {
@@ -103,14 +125,20 @@ func (m *module) rate(c *stdlib.Call) (any, error) {
 		return nil, err
 	}
 	// Checked before narrowing to the Store's int.
-	if err := m.s.checkLimit(limit); err != nil {
+	if err := m.limits.CheckKey(key); err != nil {
+		return nil, err
+	}
+	if err := m.limits.CheckRateLimit(limit); err != nil {
 		return nil, err
 	}
 	window, err := c.Duration(2)
 	if err != nil {
 		return nil, err
 	}
-	r, err := m.s.Rate(key, int(limit), window)
+	if err := CheckWindow(window); err != nil {
+		return nil, err
+	}
+	r, err := m.b.Rate(c.Context, key, int(limit), window)
 	if err != nil {
 		return nil, err
 	}

@@ -1,8 +1,6 @@
 package state
 
 import (
-	"errors"
-	"fmt"
 	"time"
 )
 
@@ -78,18 +76,10 @@ func (s *Store) checkRate(key string, limit int, window time.Duration) error {
 	if err := s.checkLimit(int64(limit)); err != nil {
 		return err
 	}
-	if window <= 0 {
-		return errors.New("window must be positive")
-	}
-	return nil
+	return CheckWindow(window)
 }
 
-func (s *Store) checkLimit(limit int64) error {
-	if limit < 1 || limit > int64(s.limits.MaxRateLimit) {
-		return fmt.Errorf("limit %d is out of range 1..%d", limit, s.limits.MaxRateLimit)
-	}
-	return nil
-}
+func (s *Store) checkLimit(limit int64) error { return s.limits.CheckRateLimit(limit) }
 
 // windowLocked returns key's rate window, creating an empty one. A new
 // window expires a window from now, so that a sweep while it grows, at
@@ -97,7 +87,7 @@ func (s *Store) checkLimit(limit int64) error {
 func (s *Store) windowLocked(key string, now, window time.Duration) (*entry, error) {
 	if e := s.liveLocked(key, now); e != nil {
 		if e.events == nil {
-			return nil, fmt.Errorf("%w: key %q holds a value, not a rate window", ErrWrongType, key)
+			return nil, WrongType(key, "a value", "a rate window")
 		}
 		return e, nil
 	}

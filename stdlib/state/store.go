@@ -23,6 +23,18 @@ var (
 	ErrWrongType = errors.New("wrong type")
 )
 
+// WrongType is the error for key holding what (a value, a rate window, a
+// string) where the call wants something else. Every backend words it
+// the same way.
+func WrongType(key, holds, want string) error {
+	return fmt.Errorf("%w: key %q holds %s, not %s", ErrWrongType, key, holds, want)
+}
+
+// Overflow is the error of an incr whose sum would not fit in 64 bits.
+func Overflow(n, by int64) error {
+	return fmt.Errorf("%d + %d overflows a 64-bit integer", n, by)
+}
+
 // never is the expiry of a key without a TTL.
 const never = time.Duration(math.MaxInt64)
 
@@ -102,7 +114,7 @@ func (s *Store) Get(key string) (any, error) {
 	}
 	s.mu.Unlock()
 	if isWindow {
-		return nil, fmt.Errorf("%w: key %q holds a rate window, not a value", ErrWrongType, key)
+		return nil, WrongType(key, "a rate window", "a value")
 	}
 	// A stored list or map is never mutated (set replaces it whole), so
 	// copying outside the lock is safe.
@@ -168,7 +180,7 @@ func (s *Store) Incr(key string, by int64, ttl time.Duration) (int64, error) {
 		return 0, err
 	}
 	if (by > 0 && n > math.MaxInt64-by) || (by < 0 && n < math.MinInt64-by) {
-		return 0, fmt.Errorf("%d + %d overflows a 64-bit integer", n, by)
+		return 0, Overflow(n, by)
 	}
 	e.value = n + by // an int64 has a fixed size: no accounting to redo
 	return n + by, nil
@@ -176,11 +188,11 @@ func (s *Store) Incr(key string, by int64, ttl time.Duration) (int64, error) {
 
 func intValue(key string, e *entry) (int64, error) {
 	if e.events != nil {
-		return 0, fmt.Errorf("%w: key %q holds a rate window, not an integer", ErrWrongType, key)
+		return 0, WrongType(key, "a rate window", "an integer")
 	}
 	n, ok := e.value.(int64)
 	if !ok {
-		return 0, fmt.Errorf("%w: key %q holds a %s, not an integer", ErrWrongType, key, stdlib.TypeName(e.value))
+		return 0, WrongType(key, "a "+stdlib.TypeName(e.value), "an integer")
 	}
 	return n, nil
 }
@@ -207,30 +219,9 @@ func (s *Store) Sweep() int {
 	return s.sweepLocked(s.clockLocked())
 }
 
-func (s *Store) checkKey(key string) error {
-	switch {
-	case key == "":
-		return errors.New("key is empty")
-	case len(key) > s.limits.MaxKeyBytes:
-		return fmt.Errorf("%w: key is %d bytes, more than %d", ErrTooLarge, len(key), s.limits.MaxKeyBytes)
-	}
-	return nil
-}
+func (s *Store) checkKey(key string) error { return s.limits.CheckKey(key) }
 
-// checkValue measures value, then checks that it is neutral. Measuring
-// first stops early on a huge value, so the full walk of Check only ever
-// runs on a value of bounded size.
-func (s *Store) checkValue(value any) (int64, error) {
-	max := int64(s.limits.MaxValueBytes)
-	n := sizeOf(value, max)
-	if n > max {
-		return 0, fmt.Errorf("%w: value is more than %d bytes (measured as JSON)", ErrTooLarge, max)
-	}
-	if err := stdlib.Check(value); err != nil {
-		return 0, fmt.Errorf("bad value: %w", err)
-	}
-	return n, nil
-}
+func (s *Store) checkValue(value any) (int64, error) { return s.limits.CheckValue(value) }
 
 func entrySize(key string, valueSize int64) int64 {
 	return int64(len(key)) + valueSize + entryOverhead

@@ -30,12 +30,18 @@ type Options struct {
 	// Store is the state module's store, shared by all hooks of a host;
 	// nil means a new store with default limits.
 	Store *state.Store
+	// Backend, when set, is the state module's store instead of Store:
+	// one that several processes share (package redisstate).
+	Backend state.Backend
 }
 
 // Modules returns the standard modules, in documentation order.
 func Modules(opts Options) []stdlib.Module {
-	if opts.Store == nil {
-		opts.Store = state.NewStore(state.Limits{}, opts.Now)
+	if opts.Backend == nil {
+		if opts.Store == nil {
+			opts.Store = state.NewStore(state.Limits{}, opts.Now)
+		}
+		opts.Backend = state.Memory(opts.Store)
 	}
 	return []stdlib.Module{
 		json.New(),
@@ -45,6 +51,6 @@ func Modules(opts Options) []stdlib.Module {
 		tool.New(),
 		hhtime.New(opts.Now),
 		hhlog.New(opts.Logger),
-		state.New(opts.Store),
+		state.NewOver(opts.Backend),
 	}
 }

@@ -60,6 +60,9 @@ type Metrics struct {
 	lastReloadTime *valueVec
 	generation     *valueVec
 
+	stateDuration *histogramVec // state.go
+	stateErrors   *valueVec
+
 	// scrapeMu serialises scrapes: goStats and procStats are read into
 	// once per scrape and then written out.
 	scrapeMu  sync.Mutex
@@ -83,6 +86,7 @@ func New(opts Options) *Metrics {
 	m := &Metrics{goStats: newGoSamples()}
 	m.newFireMetrics()
 	m.newReloadMetrics()
+	m.newStateMetrics()
 	m.families = append(m.families,
 		&funcFamily{desc: desc{fullName: namespace + "load_problems", kind: "gauge",
 			help: "Files (and packs) of the serving snapshot that failed to load, whether or not an older version serves."},

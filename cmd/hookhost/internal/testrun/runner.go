@@ -16,6 +16,7 @@ import (
 
 	"github.com/hookhost/hookhost/host"
 	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/stdlib/state"
 )
 
 // Options configure a run.
@@ -152,12 +153,15 @@ type runner struct {
 	report *Report
 }
 
-// newHost makes a host on the directory under test. The report names
+// newHost makes a host on the directory under test, with a memory state
+// store of its own whatever the config names: tests must neither read
+// nor change a shared store's keys. The report names
 // the hook files that do not load (Problems), so the host is given an
 // observer that keeps its reloads out of the log: without one it would
 // log each failed file again, once per host the run makes.
 func (r *runner) newHost(ctx context.Context) (*host.Host, error) {
-	return host.New(ctx, host.Options{Dir: r.opts.Dir, Config: r.opts.Config, Logger: r.opts.Logger, Observer: reportedElsewhere{}})
+	return host.New(ctx, host.Options{Dir: r.opts.Dir, Config: r.opts.Config, Logger: r.opts.Logger, Observer: reportedElsewhere{},
+		State: state.Memory(nil)})
 }
 
 // reportedElsewhere is a host.Observer that ignores what it is told: the
