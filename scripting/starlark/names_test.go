@@ -97,7 +97,7 @@ func TestDocsListTheReplacedBuiltins(t *testing.T) {
 	sort.Strings(want)
 	for _, doc := range []struct{ file, from, to string }{
 		{"../../docs/scripting.md", "Hook files therefore get hookhost's versions", "They return"},
-		{"../../docs/performance.md", "Hook files get metered versions of", "and every"},
+		{"../../docs/benchmarks.md", "Hook files get metered versions of", "and every"},
 	} {
 		text, err := os.ReadFile(doc.file)
 		if err != nil {
