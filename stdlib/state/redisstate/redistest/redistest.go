@@ -10,7 +10,14 @@ package redistest
 
 import (
 	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"fmt"
+	"math/big"
 	"net"
 	"os"
 	"os/exec"
@@ -27,6 +34,11 @@ type Server struct {
 	Addr string
 	// Socket is the path of its unix socket.
 	Socket string
+	// TLSAddr is its TLS address, host:port, when StartTLS started it.
+	TLSAddr string
+	// CAFile is the PEM file of the certificate TLSAddr presents (its own
+	// CA), for clients to trust; empty without TLS.
+	CAFile string
 
 	t   testing.TB
 	bin string
@@ -41,7 +53,13 @@ func (s *Server) URL(db int) string { return fmt.Sprintf("redis://%s/%d", s.Addr
 func (s *Server) SocketURL() string { return "unix://" + s.Socket }
 
 // Start starts a redis-server for t, stopped when t ends.
-func Start(t testing.TB) *Server {
+func Start(t testing.TB) *Server { return start(t, false) }
+
+// StartTLS is Start with a TLS port too (TLSAddr), presenting a
+// certificate for 127.0.0.1 made for the test (CAFile).
+func StartTLS(t testing.TB) *Server { return start(t, true) }
+
+func start(t testing.TB, withTLS bool) *Server {
 	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
@@ -58,6 +76,17 @@ func Start(t testing.TB) *Server {
 	}
 	s := &Server{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), Socket: filepath.Join(dir, "redis.sock"),
 		t: t, bin: bin, dir: dir}
+	if withTLS {
+		tlsPort, err := freePort()
+		if err != nil {
+			unavailable(t, fmt.Sprintf("no free loopback port: %v", err))
+		}
+		s.TLSAddr = net.JoinHostPort("127.0.0.1", strconv.Itoa(tlsPort))
+		if err := writeCertificate(dir); err != nil {
+			t.Fatal(err)
+		}
+		s.CAFile = filepath.Join(dir, "cert.pem")
+	}
 	if err := s.start(); err != nil {
 		unavailable(t, err.Error())
 	}
@@ -75,9 +104,15 @@ func unavailable(t testing.TB, why string) {
 
 func (s *Server) start() error {
 	_, port, _ := net.SplitHostPort(s.Addr)
-	cmd := exec.Command(s.bin, "--port", port, "--bind", "127.0.0.1", "--unixsocket", s.Socket,
+	args := []string{"--port", port, "--bind", "127.0.0.1", "--unixsocket", s.Socket,
 		"--unixsocketperm", "700", "--save", "", "--appendonly", "no", "--dir", s.dir,
-		"--protected-mode", "no", "--loglevel", "warning")
+		"--protected-mode", "no", "--loglevel", "warning"}
+	if s.TLSAddr != "" {
+		_, tlsPort, _ := net.SplitHostPort(s.TLSAddr)
+		args = append(args, "--tls-port", tlsPort, "--tls-cert-file", s.CAFile,
+			"--tls-key-file", filepath.Join(s.dir, "key.pem"), "--tls-ca-cert-file", s.CAFile, "--tls-auth-clients", "no")
+	}
+	cmd := exec.Command(s.bin, args...)
 	cmd.Stdout, cmd.Stderr = nil, nil
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("starting redis-server: %v", err)
@@ -142,4 +177,32 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// writeCertificate writes a self-signed certificate for 127.0.0.1 and its
+// key into dir, as cert.pem and key.pem.
+func writeCertificate(dir string) error {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "redistest"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, IsCA: true, BasicConstraintsValid: true,
+		KeyUsage:    x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return err
+	}
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cert.pem"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "key.pem"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600)
 }
