@@ -166,7 +166,7 @@ func TestReloadReport(t *testing.T) {
 	if strings.Join(paths, " ") != "break.lua edit.star gone.lua keep.lua new.star" {
 		t.Errorf("files %v", paths)
 	}
-	if f := rep.Files[0]; f.Err == nil || !strings.HasPrefix(f.Err.Error(), "break.lua:3:") || f.Version == "" {
+	if f := rep.Files[0]; f.Err == nil || !strings.HasPrefix(f.Err.Error(), "break.lua:1:") || f.Version == "" {
 		t.Errorf("break.lua: %+v (want its error with a line, and the old version serving)", f)
 	}
 	if rep.Config.Err == nil || !strings.Contains(rep.Config.Err.Error(), "hookhost.yaml:2:") || rep.Config.Changed {

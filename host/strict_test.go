@@ -13,7 +13,7 @@ import (
 // Broken files of both languages, and the problem line each gives.
 var brokenFiles = []struct{ lang, file, code, problem, reason string }{
 	{"lua", "broken.lua", "hook.on(\"tool.execute.pre\", function()\n\n  return (\nend)\n",
-		"broken.lua:4:", "hookhost: broken.lua:4 failed to load: "},
+		"broken.lua:3:", "hookhost: broken.lua:3 failed to load: "},
 	{"starlark", "broken.star", "def f():\n    return hook.deny(\n\nhook.on(\"tool.execute.pre\", f)\n",
 		"broken.star:", "hookhost: broken.star:"},
 }

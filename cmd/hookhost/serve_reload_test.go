@@ -73,7 +73,7 @@ func TestServeStrict(t *testing.T) {
 			t.Errorf("strict %v: /metrics has no hookhost_load_problems 1", strict)
 		}
 		switch {
-		case strict && (code != 503 || !strings.Contains(health, `broken.lua:3 failed to load`)):
+		case strict && (code != 503 || !strings.Contains(health, `broken.lua:2 failed to load`)):
 			t.Errorf("strict: GET /healthz: %d %s, want 503 naming broken.lua", code, health)
 		case strict && (res.Decision.Action != "deny" || !strings.Contains(res.Decision.Reason, "broken.lua")):
 			t.Errorf("strict: fire decided %+v, want deny naming broken.lua", res.Decision)
