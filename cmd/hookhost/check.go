@@ -65,6 +65,15 @@ func runCheck(ctx context.Context, opts *checkOptions, _ io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "note: %s\n", note)
 	}
 	files, hooks := h.Files(), h.Hooks()
+	// Warnings and notes never change the exit status: a parameter may
+	// be a custom event's or an agent's extra field, and failing open
+	// may be the operator's choice.
+	for _, w := range paramWarnings(hooks, h.Events()) {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
+	for _, n := range failOpenNotes(hooks, h.Events()) {
+		fmt.Fprintf(stderr, "note: %s\n", n)
+	}
 	if n := loaded.n; n > 0 {
 		return failedErrorf("check: %d %s", n, plural(n, "problem", "problems"))
 	}
