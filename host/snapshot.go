@@ -146,7 +146,7 @@ type HookInfo struct {
 	// Recent are the hook's timeouts and errors within the last
 	// FailureWindow, counted since its file's version loaded in this
 	// process (a one-shot command's host has none).
-	Recent RecentFailures `json:"recent_failures"`
+	Recent RecentFailures `json:"recent_failures,omitzero"`
 }
 
 // FileStatus describes a script file.

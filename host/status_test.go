@@ -32,7 +32,7 @@ hook.on("tool.approve", function() end, { name = "b" })`), 0o644)
 		`\{"path":"bad.star","hooks":0,"error":"bad.star:1: [^"]+","live_version":""\},` +
 		`\{"path":"good.lua","hooks":2,"error":null,"live_version":"[0-9a-f]{12}"\}\],` +
 		`"config":\{"path":"[^"]+hookhost.yaml","error":null\},"packs":\[\],"notes":\[\],"quarantined":\[\],"quarantines":\[\],"strict":true,` +
-		`"problems":\["bad.star:1: [^"]+"\]\}$`)
+		`"problems":\["bad.star:1: [^"]+"\],"failing":\[\]\}$`)
 	if !re.Match(js) {
 		t.Fatalf("status JSON:\n%s", js)
 	}

@@ -37,8 +37,9 @@ type HookEntry struct {
 	QuarantinedUntil string `json:"quarantined_until,omitempty"`
 	// RecentFailures are the hook's timeouts and errors within the last
 	// ten minutes (host.FailureWindow) and its last failure: what shows a
-	// hook that fails on every call. A one-shot command's are zero.
-	RecentFailures host.RecentFailures `json:"recent_failures"`
+	// hook that fails on every call; omitted when there are none (always,
+	// in a one-shot command, which has fired nothing).
+	RecentFailures host.RecentFailures `json:"recent_failures,omitzero"`
 }
 
 // NewHookEntry is the entry of one hook.
