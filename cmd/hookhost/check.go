@@ -24,7 +24,10 @@ func newCheckCommand() *cli.Command {
 			"what it registers against the events and the config (--config, else $HOOKHOST_CONFIG, else\n" +
 			"DIR/hookhost.yaml when it exists; stderr names the one read, as \"config: FILE (why)\").\n" +
 			"Prints each problem on stdout as file:line: message and exits 1 when there is any; prints\n" +
-			"\"ok: N files, M hooks\" and exits 0 otherwise. A bad config or an unreadable directory exits 2.\n\n" +
+			"\"ok: N files, M hooks\" and exits 0 otherwise. A bad config or an unreadable directory exits 2.\n" +
+			"On stderr, without changing the exit status: \"warning: \" for a hook parameter that is no field of\n" +
+			"its event nor of any agent's payload (it is always nil; the closest fields are suggested), \"note: \"\n" +
+			"for a hook that could deny but fails open (an error or a timeout lets the call through).\n\n" +
 			"Examples:\n" +
 			"   hookhost check ./hooks.d\n" +
 			"   hookhost check --dir ./hooks.d --config hookhost.yaml",
