@@ -5,20 +5,28 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/picoclaw"
 	"github.com/hookhost/hookhost/host"
 )
 
 // failOpenNotes describes the hooks that could deny (their event allows
-// deny) but whose error or timeout lets the call through (behaviour
+// deny, and stops something with it) but whose error or timeout lets the
+// call through (behaviour
 // skip, the default of most events): a guard with a bug, or one that
 // loops, then allows what it was written to stop. One a line, as
 // "<file>:<line>: hook <id> …", with how to make it fail closed. Hooks
 // that are disabled or in shadow mode (which never fails closed) are
 // left out.
 func failOpenNotes(hooks []host.HookInfo, events []host.EventSpec) []string {
+	mapped, guards := agentGuardEvents()
 	denies := map[string]bool{}
 	for _, e := range events {
-		denies[e.Name] = slices.Contains(e.Actions, host.Deny)
+		// Where the agents send an event, their dialects say whether deny
+		// stops something there (at loop.continue it lets the agent stop,
+		// which failing open does too); an event no agent sends (a custom
+		// one, file.save.pre) is taken at its word.
+		denies[e.Name] = slices.Contains(e.Actions, host.Deny) && (guards[e.Name] || !mapped[e.Name])
 	}
 	var out []string
 	for _, h := range hooks {
@@ -48,4 +56,22 @@ func failOpenNotes(hooks []host.HookInfo, events []host.EventSpec) []string {
 			strings.Join(open, " and "), h.ID))
 	}
 	return out
+}
+
+// agentGuardEvents are the hookhost events some agent's dialect maps
+// (mapped), and those it maps as guard events, where the agent can be
+// stopped (adapter.Mapping.Guard).
+func agentGuardEvents() (mapped, guards map[string]bool) {
+	mapped, guards = map[string]bool{}, map[string]bool{}
+	add := func(table map[string]adapter.Mapping) {
+		for _, m := range table {
+			mapped[m.Event] = true
+			guards[m.Event] = guards[m.Event] || m.Guard
+		}
+	}
+	for _, a := range agents {
+		add(a.dialect.Table())
+	}
+	add(picoclaw.Methods)
+	return mapped, guards
 }

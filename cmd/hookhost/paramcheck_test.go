@@ -101,6 +101,8 @@ func TestFailOpenNotes(t *testing.T) {
 		{"error skips", hook("turn.pre", host.Skip, host.FailClosed), "(error_behavior skip)"},
 		{"closed", hook("tool.execute.pre", host.FailClosed, host.FailClosed), ""},
 		{"an event without deny", hook("turn.post", host.Skip, host.Skip), ""},
+		{"an event where deny stops nothing (it lets the agent stop)", hook("loop.continue", host.Skip, host.Skip), ""},
+		{"an event no agent sends", hook("message.sending", host.Skip, host.Skip), "an error or a timeout skips it"},
 		{"disabled", disabled, ""},
 		{"shadow mode", shadow, ""},
 	} {
