@@ -194,6 +194,9 @@ func (fr *firing) step(b *boundHook) bool {
 	if fr.badPayload != nil {
 		return true
 	}
+	if failure != nil && !fr.ctxEnded { // a fire its caller ended is not the hook's failure
+		fr.h.noteFailure(b, entry)
+	}
 	if b.enforce.shadow() {
 		entry.Enforce = b.enforce
 		fr.trace = append(fr.trace, entry)

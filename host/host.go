@@ -96,6 +96,7 @@ type Host struct {
 	slots       *runSlots     // run slots of hook calls (runslots.go)
 	workers     *isolate.Pool // the worker processes of isolated files
 	strikes     *quarantine
+	recent      *failureLog // each hook's recent timeouts and errors (failures.go)
 	now         func() time.Time
 	obs         Observer
 	strict      bool   // Options.Strict
@@ -168,6 +169,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 		h.engines[e.Extension()] = e
 	}
 	h.strikes = newQuarantine()
+	h.recent = newFailureLog()
 	h.workers = isolate.NewPool(isolate.Options{Executable: opts.WorkerExecutable, Logger: h.logger,
 		Limits: workerLimits(h.cfg), StartTimeout: h.cfg.Limits.WorkerStart, State: h.workerState(opts)})
 	h.wd = newWatchdog(h.cfg.MemoryLimit())

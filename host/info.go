@@ -14,7 +14,9 @@ func (h *Host) Hooks() []HookInfo {
 	}
 	out := slices.Clone(snap.hooks)
 	now := h.now()
-	for i := range out { // quarantine changes between snapshots
+	versions := snap.fileVersions()
+	for i := range out { // quarantine and failures change between snapshots
+		out[i].Recent = h.recent.of(out[i].ID, versions[out[i].File], now)
 		if r := h.strikes.peek(out[i].ID); r != nil {
 			qi, ok := r.info(now)
 			out[i].Quarantined, out[i].QuarantinedSince, out[i].QuarantinedUntil, out[i].QuarantineReason =
@@ -65,4 +67,23 @@ func (h *Host) Generation() (gen uint64, loadedAt time.Time) {
 		return 0, time.Time{}
 	}
 	return snap.gen, snap.loadedAt
+}
+
+// fileVersions maps each file of the snapshot to the version serving.
+func (s *snapshot) fileVersions() map[string]string {
+	out := make(map[string]string, len(s.files))
+	for _, f := range s.files {
+		out[f.Path] = f.Version
+	}
+	return out
+}
+
+// hookVersions maps each hook of the snapshot to its file's version.
+func (s *snapshot) hookVersions() map[string]string {
+	files := s.fileVersions()
+	out := make(map[string]string, len(s.hooks))
+	for _, hk := range s.hooks {
+		out[hk.ID] = files[hk.File]
+	}
+	return out
 }

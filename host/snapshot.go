@@ -96,6 +96,9 @@ type boundHook struct {
 	// scripting.Hook.Binds); nil when it promises nothing.
 	binds   *scripting.Binding
 	strikes *strikeRecord
+	// version is the hash of the file version the hook comes from, which
+	// its recent failures belong to (failures.go).
+	version string
 	// worker is fn when the hook is isolated: its worker may be starting,
 	// which the fire waits for before the hook's clock starts.
 	worker isolate.WorkerFunction
@@ -140,6 +143,10 @@ type HookInfo struct {
 	QuarantinedSince time.Time `json:"quarantined_since,omitzero"`
 	QuarantinedUntil time.Time `json:"quarantined_until,omitzero"`
 	QuarantineReason string    `json:"quarantine_reason,omitempty"`
+	// Recent are the hook's timeouts and errors within the last
+	// FailureWindow, counted since its file's version loaded in this
+	// process (a one-shot command's host has none).
+	Recent RecentFailures `json:"recent_failures,omitzero"`
 }
 
 // FileStatus describes a script file.
@@ -430,7 +437,8 @@ func bind(f *loadedFile, pack *packMeta, h scripting.Hook, cfg *Config, spec Eve
 	}
 	strikes, lifted := q.record(id, f.live.hash)
 	b := &boundHook{id: id, file: f.path, line: h.Line, priority: h.Priority, fn: h.Func, binds: h.Binds,
-		config: mergeConfig(packConfig, byPack.Config, byFile.Config, byID.Config), strikes: strikes}
+		config: mergeConfig(packConfig, byPack.Config, byFile.Config, byID.Config), strikes: strikes,
+		version: f.live.hash}
 	for _, hc := range []HookConfig{byPack, byFile, byID} { // later wins
 		if hc.Priority != nil {
 			b.priority = *hc.Priority

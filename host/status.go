@@ -28,10 +28,15 @@ type Status struct {
 	Quarantines []QuarantineInfo
 	// Strict reports strict mode (Options.Strict or the config's strict).
 	Strict bool
-	// Problems are the load problems, one per line (Result.Problems).
+	// Problems are the load problems, one per line (Result.Problems),
+	// and the error of a config edit that did not load (while the last
+	// good config serves).
 	Problems []string
 	// State is the state module's backend and whether it answered last.
 	State state.Health
+	// Failing are the hooks that timed out or failed within the last
+	// FailureWindow, sorted by id: how often, and the last failure.
+	Failing []HookFailures
 }
 
 // A ConfigStatus is the operator config's state.
@@ -54,10 +59,14 @@ func (h *Host) Status() Status {
 	if snap == nil {
 		return Status{Quarantined: ids, Quarantines: qs, State: h.StateHealth()}
 	}
+	problems := slices.Clone(snap.problemLines)
+	for _, e := range flattenErrors(snap.config.Err) {
+		problems = append(problems, e.Error()+" (the last good config serves)")
+	}
 	return Status{Generation: snap.gen, LoadedAt: snap.loadedAt, Files: slices.Clone(snap.files),
 		Config: snap.config, Packs: slices.Clone(snap.packs), Notes: slices.Clone(snap.notes),
-		Quarantined: ids, Quarantines: qs, Strict: snap.strict, Problems: slices.Clone(snap.problemLines),
-		State: h.StateHealth()}
+		Quarantined: ids, Quarantines: qs, Strict: snap.strict, Problems: problems,
+		State: h.StateHealth(), Failing: h.recent.failing(snap.hookVersions(), h.now())}
 }
 
 // Unhealthy lists, in strict mode, the files (and packs) that have no
@@ -74,7 +83,8 @@ func (s Status) Unhealthy() []string {
 
 // MarshalJSON writes the status as the daemon's status endpoint answers
 // it: generation, loaded_at (RFC 3339), files, config, packs, notes,
-// quarantined, quarantines, strict and problems, the lists never null.
+// quarantined, quarantines, strict, problems and failing, the lists
+// never null.
 func (s Status) MarshalJSON() ([]byte, error) {
 	files := make([]fileJSON, len(s.Files))
 	for i, f := range s.Files {
@@ -88,6 +98,10 @@ func (s Status) MarshalJSON() ([]byte, error) {
 	if quarantines == nil {
 		quarantines = []QuarantineInfo{}
 	}
+	failing := s.Failing
+	if failing == nil {
+		failing = []HookFailures{}
+	}
 	return marshal(struct {
 		Generation  uint64           `json:"generation"`
 		LoadedAt    string           `json:"loaded_at"`
@@ -100,10 +114,11 @@ func (s Status) MarshalJSON() ([]byte, error) {
 		Strict      bool             `json:"strict"`
 		Problems    []string         `json:"problems"`
 		State       stateJSON        `json:"state"`
+		Failing     []HookFailures   `json:"failing"`
 	}{s.Generation, s.LoadedAt.UTC().Format(time.RFC3339), files,
 		configJSON{Path: s.Config.Path, Error: errorText(s.Config.Err)},
 		packs, nonNil(s.Notes), nonNil(s.Quarantined), quarantines, s.Strict, nonNil(s.Problems),
-		newStateJSON(s.State)})
+		newStateJSON(s.State), failing})
 }
 
 type fileJSON struct {

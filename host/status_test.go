@@ -33,7 +33,7 @@ hook.on("tool.approve", function() end, { name = "b" })`), 0o644)
 		`\{"path":"good.lua","hooks":2,"error":null,"live_version":"[0-9a-f]{12}"\}\],` +
 		`"config":\{"path":"[^"]+hookhost.yaml","error":null\},"packs":\[\],"notes":\[\],"quarantined":\[\],"quarantines":\[\],"strict":true,` +
 		`"problems":\["bad.star:1: [^"]+"\],` +
-		`"state":\{"backend":"memory","answered":true,"error":null\}\}$`)
+		`"state":\{"backend":"memory","answered":true,"error":null\},"failing":\[\]\}$`)
 	if !re.Match(js) {
 		t.Fatalf("status JSON:\n%s", js)
 	}

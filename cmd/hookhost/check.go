@@ -24,7 +24,10 @@ func newCheckCommand() *cli.Command {
 			"what it registers against the events and the config (--config, else $HOOKHOST_CONFIG, else\n" +
 			"DIR/hookhost.yaml when it exists; stderr names the one read, as \"config: FILE (why)\").\n" +
 			"Prints each problem on stdout as file:line: message and exits 1 when there is any; prints\n" +
-			"\"ok: N files, M hooks\" and exits 0 otherwise. A bad config or an unreadable directory exits 2.\n\n" +
+			"\"ok: N files, M hooks\" and exits 0 otherwise. A bad config or an unreadable directory exits 2.\n" +
+			"On stderr, without changing the exit status: \"warning: \" for a hook parameter that is no field of\n" +
+			"its event nor of any agent's payload (it is always nil; the closest fields are suggested), \"note: \"\n" +
+			"for a hook that could deny but fails open (an error or a timeout lets the call through).\n\n" +
 			"Examples:\n" +
 			"   hookhost check ./hooks.d\n" +
 			"   hookhost check --dir ./hooks.d --config hookhost.yaml",
@@ -65,6 +68,15 @@ func runCheck(ctx context.Context, opts *checkOptions, _ io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "note: %s\n", note)
 	}
 	files, hooks := h.Files(), h.Hooks()
+	// Warnings and notes never change the exit status: a parameter may
+	// be a custom event's or an agent's extra field, and failing open
+	// may be the operator's choice.
+	for _, w := range paramWarnings(hooks, h.Events()) {
+		fmt.Fprintf(stderr, "warning: %s\n", w)
+	}
+	for _, n := range failOpenNotes(hooks, h.Events()) {
+		fmt.Fprintf(stderr, "note: %s\n", n)
+	}
 	if n := loaded.n; n > 0 {
 		return failedErrorf("check: %d %s", n, plural(n, "problem", "problems"))
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -162,10 +163,20 @@ func writeHooks(w io.Writer, hooks []host.HookInfo) error {
 		return ew.err
 	}
 	rows := [][]string{{"ID", "EVENT", "PRIORITY", "TIMEOUT", "ENABLED", "QUARANTINED", "ISOLATED", "ENFORCE", "PARAMS"}}
+	// Recent failures exist only in a host that has fired (a one-shot
+	// list's has not): the column shows when some hook has any.
+	failures := slices.ContainsFunc(hooks, func(h host.HookInfo) bool { return h.Recent.Total() > 0 })
+	if failures {
+		rows[0] = append(rows[0], "FAILURES ("+shortDuration(host.FailureWindow)+")")
+	}
 	for _, h := range hooks {
-		rows = append(rows, []string{h.ID, h.Event, strconv.FormatInt(h.Priority, 10),
+		row := []string{h.ID, h.Event, strconv.FormatInt(h.Priority, 10),
 			fmt.Sprintf("%s (%s)", h.Timeout, h.TimeoutFrom), yesNo(h.Enabled), yesNo(h.Quarantined),
-			yesNo(h.Isolated), string(h.Enforce), orDash(strings.Join(h.Params, ", "))})
+			yesNo(h.Isolated), string(h.Enforce), orDash(strings.Join(h.Params, ", "))}
+		if failures {
+			row = append(row, failureText(h.Recent))
+		}
+		rows = append(rows, row)
 	}
 	writeTable(ew, rows)
 	writePacks(ew, hooks)
@@ -187,6 +198,21 @@ func writePacks(w io.Writer, hooks []host.HookInfo) {
 		fmt.Fprintln(w)
 		writeTable(w, rows)
 	}
+}
+
+// failureText is a hook's recent failures in a word or a few:
+// "3 timeouts, 1 error, last 2026-12-02T08:01:02Z: timed out after 1s".
+func failureText(r host.RecentFailures) string {
+	if r.Total() == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%d %s, %d %s, last %s: %s", r.Timeouts, plural(r.Timeouts, "timeout", "timeouts"),
+		r.Errors, plural(r.Errors, "error", "errors"), r.LastAt.UTC().Format(time.RFC3339), r.LastError)
+}
+
+// shortDuration is d as "10m" rather than "10m0s".
+func shortDuration(d time.Duration) string {
+	return strings.TrimSuffix(d.String(), "0s")
 }
 
 func yesNo(b bool) string {

@@ -13,12 +13,14 @@ import (
 // (o.audit, which audited then uses).
 func (o *serveOptions) openServedHost(ctx context.Context, logger *slog.Logger, m *metrics.Metrics, dlog *decisions) (*host.Host, error) {
 	o.audit = newConfigAudit(o.Config, logger)
+	notes := newHookNotes(logger)
 	h, err := host.New(ctx, host.Options{Dir: o.Dir, ConfigPath: o.Config, Strict: o.Strict, Logger: logger,
-		Observer: host.Observers(m, logObserver{logger}, dlog.observer(), o.audit), OpenState: openState(m)})
+		Observer: host.Observers(m, logObserver{logger}, dlog.observer(), o.audit, notes), OpenState: openState(m)})
 	if err != nil {
 		return nil, configError(err)
 	}
 	o.audit.start(h)
+	notes.start(h)
 	return h, nil
 }
 

@@ -35,6 +35,11 @@ type HookEntry struct {
 	// QuarantinedUntil is when the hook's quarantine ends by itself
 	// (RFC 3339); omitted while it is not quarantined.
 	QuarantinedUntil string `json:"quarantined_until,omitempty"`
+	// RecentFailures are the hook's timeouts and errors within the last
+	// ten minutes (host.FailureWindow) and its last failure: what shows a
+	// hook that fails on every call; omitted when there are none (always,
+	// in a one-shot command, which has fired nothing).
+	RecentFailures host.RecentFailures `json:"recent_failures,omitzero"`
 }
 
 // NewHookEntry is the entry of one hook.
@@ -46,7 +51,7 @@ func NewHookEntry(h host.HookInfo) HookEntry {
 	e := HookEntry{ID: h.ID, Event: h.Event, File: h.File, Line: h.Line, Priority: h.Priority,
 		TimeoutMS: Milliseconds(h.Timeout), TimeoutFrom: h.TimeoutFrom, Enabled: h.Enabled,
 		Quarantined: h.Quarantined, Params: params, Pack: h.Pack, PackDescription: h.PackDescription,
-		Isolated: h.Isolated}
+		Isolated: h.Isolated, RecentFailures: h.Recent}
 	if h.Enforce != host.Enforce {
 		e.Enforce = h.Enforce
 	}

@@ -46,6 +46,21 @@ var Names = [][2]string{
 	{"workspace", "cwd"}, {"kind", "notification_type"},
 }
 
+// Fields are the payload fields Claude Code's events carry, as hooks see
+// them: its own (every event's common fields and each event's) and the
+// hookhost names Names adds. hookhost check warns of a hook parameter
+// that is neither one of these (nor another agent's) nor a catalog field.
+var Fields = []string{
+	"session_id", "transcript_path", "cwd", "permission_mode", "hook_event_name", "agent_id", "agent_type",
+	"tool_name", "tool_input", "tool_use_id", "tool_response", "permission_suggestions",
+	"prompt", "stop_hook_active", "last_assistant_message", "agent_transcript_path",
+	"source", "model", "reason", "message", "title", "notification_type",
+	"params", "result", "response", "workspace", "kind",
+}
+
+// Fields lists the payload fields hooks may read (see Fields).
+func (Dialect) Fields() []string { return Fields }
+
 // Events maps Claude Code's events to hookhost's. The guard events are
 // those where exit status 2 blocks: a tool call, a permission, a prompt.
 // At Stop and SubagentStop exit 2 means "keep working", so they are not.

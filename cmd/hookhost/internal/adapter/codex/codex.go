@@ -19,6 +19,13 @@ var _ adapter.CommandDialect = Dialect{}
 // stderr at PreToolUse, PermissionRequest and UserPromptSubmit.
 var Events = claude.Events
 
+// Fields are the payload fields Codex's events carry, as hooks see them:
+// Claude Code's, and the turn it belongs to.
+var Fields = append([]string{"turn_id"}, claude.Fields...)
+
+// Fields lists the payload fields hooks may read (see claude.Fields).
+func (Dialect) Fields() []string { return Fields }
+
 // Name implements adapter.CommandDialect.
 func (Dialect) Name() string { return "codex" }
 

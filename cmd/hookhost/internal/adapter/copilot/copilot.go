@@ -42,6 +42,19 @@ var Names = [][2]string{
 	{"kind", "notification_type"},
 }
 
+// Fields are the payload fields Copilot's events carry, as hooks see
+// them: its own camelCase ones and the hookhost names Request adds.
+var Fields = []string{
+	"sessionId", "timestamp", "cwd", "hook_event_name", "toolName", "toolArgs", "toolInput", "toolResult",
+	"transcriptPath", "initialPrompt", "prompt", "stopReason", "agentName", "errorContext", "error",
+	"source", "reason", "message", "notification_type",
+	"session_id", "tool_name", "workspace", "transcript_path", "initial_prompt", "stop_reason",
+	"agent_name", "stage", "kind", "params", "result",
+}
+
+// Fields lists the payload fields hooks may read (see Fields).
+func (Dialect) Fields() []string { return Fields }
+
 // Known are all of Copilot's hook events: the names --event accepts.
 // Those not in Events get no answer.
 var Known = []string{

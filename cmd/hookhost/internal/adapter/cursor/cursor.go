@@ -34,6 +34,18 @@ var Names = [][2]string{
 	{"session_id", "conversation_id"},
 }
 
+// Fields are the payload fields Cursor's events carry, as hooks see
+// them: its own and the hookhost names Request adds.
+var Fields = []string{
+	"conversation_id", "generation_id", "model", "hook_event_name", "cursor_version", "workspace_roots",
+	"user_email", "transcript_path", "tool_name", "tool_input", "tool_output", "tool_use_id", "command", "cwd",
+	"file_path", "content", "attachments", "prompt", "status", "loop_count", "edits", "text",
+	"params", "result", "workspace", "session_id", "path", "response",
+}
+
+// Fields lists the payload fields hooks may read (see Fields).
+func (Dialect) Fields() []string { return Fields }
+
 // How an event blocks: the answer's shape, by Cursor event.
 const (
 	// askDenied: permission allow|deny; ask is not enforced and is sent

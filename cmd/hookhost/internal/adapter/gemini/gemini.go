@@ -37,6 +37,19 @@ var Names = [][2]string{
 	{"workspace", "cwd"}, {"kind", "notification_type"},
 }
 
+// Fields are the payload fields Gemini CLI's events carry, as hooks see
+// them: its own and the hookhost names Names adds.
+var Fields = []string{
+	"session_id", "transcript_path", "cwd", "hook_event_name", "timestamp",
+	"tool_name", "tool_input", "tool_response", "mcp_context", "original_request_name",
+	"prompt", "prompt_response", "stop_hook_active", "llm_request", "llm_response",
+	"source", "reason", "notification_type", "message", "details", "trigger",
+	"params", "result", "response", "workspace", "kind",
+}
+
+// Fields lists the payload fields hooks may read (see Fields).
+func (Dialect) Fields() []string { return Fields }
+
 // Events maps Gemini CLI's events to hookhost's. The guard events are
 // those where exit status 2 blocks: a tool call, a prompt, a model
 // request and a model response (AfterModel, where hooks redact what the

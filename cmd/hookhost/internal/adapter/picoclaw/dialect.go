@@ -27,6 +27,10 @@ type Dialect struct {
 
 var _ adapter.RPCDialect = Dialect{}
 
+// Fields lists the payload fields hooks may read: PicoClaw's params
+// (see Fields).
+func (Dialect) Fields() []string { return Fields }
+
 // Hello implements adapter.RPCDialect.
 func (Dialect) Hello(method string, params map[string]any) (any, bool, string) {
 	if method != Hello {

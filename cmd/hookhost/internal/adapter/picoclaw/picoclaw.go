@@ -20,6 +20,16 @@ var Methods = map[string]adapter.Mapping{
 	"hook.runtime_event": {Event: "runtime.event"},
 }
 
+// Fields are the payload fields PicoClaw's methods carry, as hooks see
+// them: the params as sent, and the hookhost names Request adds from
+// them (meta's and context.inbound's among them).
+var Fields = []string{
+	"tool", "arguments", "meta", "context", "duration", "model", "messages", "tools", "options", "response",
+	"kind", "source", "scope", "payload",
+	"tool_name", "params", "result", "error", "duration_ms", "session_id", "turn_id", "agent_id",
+	"channel", "chat_id", "sender_id",
+}
+
 // Hello is the method of the handshake.
 const Hello = "hook.hello"
 

@@ -34,4 +34,12 @@ hook.on("tool.execute.pre", function(tool_name, params)
       end
     end
   end
-end, { name = "no-rm-root", priority = 50 })
+end, {
+  name = "no-rm-root",
+  priority = 50,
+  -- A guard fails closed: should this function raise an error or run out
+  -- of time, the default (skip) would let the command run unchecked; deny
+  -- blocks it instead, naming this hook and what went wrong.
+  error_behavior = "deny",
+  timeout_behavior = "deny",
+})
