@@ -50,15 +50,15 @@ var Names = [][2]string{
 // those where exit status 2 blocks: a tool call, a permission, a prompt.
 // At Stop and SubagentStop exit 2 means "keep working", so they are not.
 var Events = map[string]adapter.Mapping{
-	"PreToolUse":        {Event: "tool.execute.pre", Guard: true},
-	"PermissionRequest": {Event: "tool.approve", Guard: true},
-	"PostToolUse":       {Event: "tool.execute.post"},
-	"UserPromptSubmit":  {Event: "turn.pre", Guard: true},
-	"Stop":              {Event: "loop.continue"},
-	"SubagentStop":      {Event: "loop.continue"},
-	"SessionStart":      {Event: "session.start"},
-	"SessionEnd":        {Event: "session.end"},
-	"Notification":      {Event: "notification"},
+	"PreToolUse":        {Event: host.EventToolExecutePre, Guard: true},
+	"PermissionRequest": {Event: host.EventToolApprove, Guard: true},
+	"PostToolUse":       {Event: host.EventToolExecutePost},
+	"UserPromptSubmit":  {Event: host.EventTurnPre, Guard: true},
+	"Stop":              {Event: host.EventLoopContinue},
+	"SubagentStop":      {Event: host.EventLoopContinue},
+	"SessionStart":      {Event: host.EventSessionStart},
+	"SessionEnd":        {Event: host.EventSessionEnd},
+	"Notification":      {Event: host.EventNotification},
 }
 
 // Name implements adapter.CommandDialect.
@@ -82,7 +82,7 @@ func Request(input map[string]any, events map[string]adapter.Mapping) adapter.Ca
 		return call
 	}
 	call.Payload = adapter.WithNames(input, Names...)
-	if call.Event == "tool.execute.pre" || call.Event == "tool.approve" || call.Event == "tool.execute.post" {
+	if call.Event == host.EventToolExecutePre || call.Event == host.EventToolApprove || call.Event == host.EventToolExecutePost {
 		if _, ok := call.Payload["params"].(map[string]any); !ok {
 			call.Payload["params"] = map[string]any{}
 		}
@@ -96,9 +96,9 @@ func (Dialect) Answer(call adapter.Call, res host.Result) adapter.Answer {
 		return a
 	}
 	switch call.Event {
-	case "tool.execute.pre":
+	case host.EventToolExecutePre:
 		return preToolUse(call, res)
-	case "tool.approve":
+	case host.EventToolApprove:
 		return PermissionRequest(call, res)
 	}
 	return Common(call, res)
@@ -156,13 +156,13 @@ func PermissionRequest(call adapter.Call, res host.Result) adapter.Answer {
 // tool results and session starts.
 func Common(call adapter.Call, res host.Result) adapter.Answer {
 	switch call.Event {
-	case "turn.pre":
+	case host.EventTurnPre:
 		return userPromptSubmit(call, res)
-	case "loop.continue":
+	case host.EventLoopContinue:
 		return stop(res)
-	case "tool.execute.post":
+	case host.EventToolExecutePost:
 		return postToolUse(call, res)
-	case "session.start":
+	case host.EventSessionStart:
 		return withContext(call, res, adapter.Answer{})
 	}
 	return adapter.Answer{}

@@ -34,9 +34,9 @@ func (Dialect) Request(input map[string]any) adapter.Call { return claude.Reques
 // Answer implements adapter.CommandDialect.
 func (Dialect) Answer(call adapter.Call, res host.Result) adapter.Answer {
 	switch call.Event {
-	case "tool.execute.pre":
+	case host.EventToolExecutePre:
 		return preToolUse(call, res)
-	case "tool.approve":
+	case host.EventToolApprove:
 		return claude.PermissionRequest(call, res)
 	}
 	if a, ok := claude.Abort(res); ok {
