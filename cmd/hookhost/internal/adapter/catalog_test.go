@@ -115,3 +115,18 @@ func TestDialectEventsInCatalog(t *testing.T) {
 		}
 	}
 }
+
+// TestDialectAgents checks that every command dialect describes its
+// agent completely: help text, --print-settings and doctor read it.
+func TestDialectAgents(t *testing.T) {
+	for _, d := range []adapter.CommandDialect{claude.Dialect{}, codex.Dialect{}, gemini.Dialect{}, cursor.Dialect{}, copilot.Dialect{}} {
+		a := d.Agent()
+		if a.Title == "" || a.SettingsFile == "" || a.SettingsFiles == nil {
+			t.Errorf("%s: incomplete agent %+v", d.Name(), a)
+			continue
+		}
+		if files := a.SettingsFiles("/home/u", "/p"); len(files) == 0 {
+			t.Errorf("%s: no settings files", d.Name())
+		}
+	}
+}

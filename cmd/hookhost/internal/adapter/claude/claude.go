@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
@@ -59,6 +60,17 @@ var Events = map[string]adapter.Mapping{
 	"SessionStart":      {Event: host.EventSessionStart},
 	"SessionEnd":        {Event: host.EventSessionEnd},
 	"Notification":      {Event: host.EventNotification},
+}
+
+// Agent implements adapter.CommandDialect.
+func (Dialect) Agent() adapter.Agent {
+	return adapter.Agent{
+		Title: "Claude Code", SettingsFile: ".claude/settings.json",
+		SettingsFiles: func(home, project string) []string {
+			return []string{filepath.Join(home, ".claude", "settings.json"),
+				filepath.Join(project, ".claude", "settings.json"), filepath.Join(project, ".claude", "settings.local.json")}
+		},
+	}
 }
 
 // Name implements adapter.CommandDialect.

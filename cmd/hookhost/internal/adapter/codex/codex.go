@@ -2,6 +2,8 @@ package codex
 
 import (
 	"maps"
+	"os"
+	"path/filepath"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/claude"
@@ -18,6 +20,20 @@ var _ adapter.CommandDialect = Dialect{}
 // are Claude Code's too: Codex blocks at exit status 2 with a reason on
 // stderr at PreToolUse, PermissionRequest and UserPromptSubmit.
 var Events = claude.Events
+
+// Agent implements adapter.CommandDialect.
+func (Dialect) Agent() adapter.Agent {
+	return adapter.Agent{
+		Title: "Codex CLI", SettingsFile: "~/.codex/hooks.json",
+		SettingsFiles: func(home, project string) []string {
+			codexHome := os.Getenv("CODEX_HOME")
+			if codexHome == "" {
+				codexHome = filepath.Join(home, ".codex")
+			}
+			return []string{filepath.Join(codexHome, "hooks.json"), filepath.Join(project, ".codex", "hooks.json")}
+		},
+	}
+}
 
 // Name implements adapter.CommandDialect.
 func (Dialect) Name() string { return "codex" }

@@ -4,6 +4,7 @@ import (
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
 	"github.com/hookhost/hookhost/host"
 	"github.com/hookhost/hookhost/host/wire"
+	"path/filepath"
 )
 
 // Dialect is the GitHub Copilot CLI dialect.
@@ -65,6 +66,17 @@ var Events = map[string]adapter.Mapping{
 	"sessionEnd":          {Event: host.EventSessionEnd},
 	"errorOccurred":       {Event: host.EventError},
 	"notification":        {Event: host.EventNotification},
+}
+
+// Agent implements adapter.CommandDialect.
+func (Dialect) Agent() adapter.Agent {
+	return adapter.Agent{
+		Title: "Copilot CLI", SettingsFile: ".github/hooks/hookhost.json",
+		SettingsFiles: func(home, project string) []string {
+			return []string{filepath.Join(project, ".github", "hooks", "*.json"), filepath.Join(home, ".copilot", "hooks", "*.json")}
+		},
+		EventFlag: Known,
+	}
 }
 
 // Name implements adapter.CommandDialect.

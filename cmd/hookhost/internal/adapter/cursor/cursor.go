@@ -1,6 +1,7 @@
 package cursor
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
@@ -76,6 +77,16 @@ var permissions = map[string]int{
 // generic preToolUse and not the granular events, which Cursor fires for
 // the same call (a rate limit would count it twice).
 var Wired = []string{"beforeSubmitPrompt", "postToolUse", "preToolUse", "sessionEnd", "sessionStart", "stop", "subagentStop"}
+
+// Agent implements adapter.CommandDialect.
+func (Dialect) Agent() adapter.Agent {
+	return adapter.Agent{
+		Title: "Cursor", SettingsFile: ".cursor/hooks.json",
+		SettingsFiles: func(home, project string) []string {
+			return []string{filepath.Join(home, ".cursor", "hooks.json"), filepath.Join(project, ".cursor", "hooks.json")}
+		},
+	}
+}
 
 // Name implements adapter.CommandDialect.
 func (Dialect) Name() string { return "cursor" }

@@ -3,6 +3,7 @@ package gemini
 import (
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
 	"github.com/hookhost/hookhost/host"
+	"path/filepath"
 )
 
 // Dialect is the Gemini CLI dialect.
@@ -51,6 +52,16 @@ var Events = map[string]adapter.Mapping{
 	"SessionStart": {Event: host.EventSessionStart},
 	"SessionEnd":   {Event: host.EventSessionEnd},
 	"Notification": {Event: host.EventNotification},
+}
+
+// Agent implements adapter.CommandDialect.
+func (Dialect) Agent() adapter.Agent {
+	return adapter.Agent{
+		Title: "Gemini CLI", SettingsFile: ".gemini/settings.json",
+		SettingsFiles: func(home, project string) []string {
+			return []string{filepath.Join(home, ".gemini", "settings.json"), filepath.Join(project, ".gemini", "settings.json")}
+		},
+	}
 }
 
 // Name implements adapter.CommandDialect.
