@@ -232,47 +232,19 @@ func (o *agentOptions) openLog(stderr io.Writer) (io.Writer, func(), error) {
 	return stderr, func() {}, nil
 }
 
-// connector gives the Firer for a call: the server of --server, with
-// the hooks loaded in this process as the fallback (see
-// serverOptions.connect); without --server, the hooks loaded in this
-// process. Load problems go to logw.
+// connector is how this command fires (adapter.NewConnector): its
+// flags mapped to options. Load problems go to logw.
 func (o *agentOptions) connector(logw io.Writer) adapter.Connector {
-	return func(ctx context.Context, call adapter.Call) (adapter.Firer, error) {
-		local := func(ctx context.Context) (adapter.Firer, error) {
-			h, err := o.openForCall(ctx, call, logw)
-			if err != nil {
-				return nil, err // not a nil *host.Host in an interface, which Close would call
-			}
-			return h, nil
-		}
-		if o.Server == "" {
-			return local(ctx)
-		}
-		dir, cfg, err := o.absPaths()
-		if err != nil {
-			return nil, err
-		}
-		return o.connect(ctx, dir, cfg, logw, local)
-	}
-}
-
-// openForCall loads the hooks for call. At a guard event (unless
-// --fail-open) they load in strict mode and must be fit to guard (see
-// guardProblems): a one-shot process has no last good version of a file
-// that failed to load, and without it the file's guards would simply be
-// missing.
-func (o *agentOptions) openForCall(ctx context.Context, call adapter.Call, logw io.Writer) (*host.Host, error) {
-	guard := call.Guard && !o.FailOpen
-	o.strict = guard
-	h, err := o.openForEvent(ctx, call.Event, logw)
-	if err != nil || !guard {
-		return h, err
-	}
-	if err := guardProblems(h); err != nil {
-		h.Close()
-		return nil, err
-	}
-	return h, nil
+	return adapter.NewConnector(adapter.ConnectOptions{
+		Server:     o.serverOptions.options(o.Dir, o.Config, logw),
+		FailOpen:   o.FailOpen,
+		EventCache: eventCachePath(),
+		CacheSalt:  o.cacheSalt,
+		Load: func(ctx context.Context, l adapter.Load) (*host.Host, error) {
+			return o.commonOptions.withLoad(l).openHost(ctx, logw)
+		},
+		GuardProblems: func(h *host.Host) error { return guardProblems(h) },
+	})
 }
 
 // guardEvents lists a dialect's guard events, for the help text.
@@ -303,44 +275,17 @@ func (o *agentOptions) absPaths() (dir, cfg string, err error) {
 // eventCacheEnv names the event cache file; "off" disables it.
 const eventCacheEnv = "HOOKHOST_EVENT_CACHE"
 
-// openForEvent loads the hooks, compiling only the files whose hooks can
-// fire for event when the event cache knows the others, and the others
-// from the programs it keeps when it has them (see package eventcache),
-// and teaches the cache what this load learnt.
-func (o *agentOptions) openForEvent(ctx context.Context, event string, logw io.Writer) (*host.Host, error) {
-	cache, plan, ok := o.plan(event)
-	if ok {
-		o.view, o.programs, o.hidden = plan.FS, cache.Programs(plan), plan.Hidden
-	}
-	h, err := o.openHost(ctx, logw)
-	if err != nil || !ok {
-		return h, err
-	}
-	cache.Learn(plan, h.Files(), h.Hooks())
-	cache.Save() // best effort: a cache that cannot be written only costs time
-	return h, nil
-}
-
-// plan opens the event cache and plans the directory's view for event;
-// ok is false when there is no cache or the directory cannot be read
-// (then the host loads Dir itself and reports what is wrong).
-func (o *agentOptions) plan(event string) (*eventcache.Cache, eventcache.Plan, bool) {
-	path := os.Getenv(eventCacheEnv)
-	switch path {
+// eventCachePath is the event cache file: $HOOKHOST_EVENT_CACHE, else
+// the user's default; empty for none ("off", or no cache directory).
+func eventCachePath() string {
+	switch path := os.Getenv(eventCacheEnv); path {
 	case "off":
-		return nil, eventcache.Plan{}, false
+		return ""
 	case "":
-		path = eventcache.DefaultPath()
+		return eventcache.DefaultPath()
+	default:
+		return path
 	}
-	if path == "" {
-		return nil, eventcache.Plan{}, false
-	}
-	cache := eventcache.Open(path)
-	plan, err := cache.Plan(host.DirFS(o.Dir), o.cacheSalt(), event, host.IsScript)
-	if err != nil {
-		return nil, eventcache.Plan{}, false
-	}
-	return cache, plan, true
 }
 
 // cacheSalt is what a file's registrations depend on besides its source:
