@@ -222,9 +222,10 @@ func (d *tableDecoder) hookIDs(n *yaml.Node, what string) []any {
 		d.Errorf(n, "%s: want a hook id or a list of them, got %s", what, yamlnode.KindName(n))
 		return nil
 	}
-	out := make([]any, 0, len(n.Content))
-	for _, e := range n.Content {
-		out = append(out, d.Str(e, what))
+	ids := d.StrList(n, what)
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
 	}
 	return out
 }
