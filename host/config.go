@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/hookhost/hookhost/host/yamlnode"
 	"github.com/hookhost/hookhost/scripting"
 	"github.com/hookhost/hookhost/stdlib"
 )
@@ -198,7 +199,7 @@ func LoadConfig(path string) (*Config, error) {
 func ParseConfig(name string, data []byte) (*Config, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		line, msg := yamlSyntaxError(err)
+		line, msg := yamlnode.SyntaxError(err)
 		return nil, &ConfigError{File: name, Line: line, Msg: msg}
 	}
 	if len(doc.Content) == 0 || doc.Content[0].ShortTag() == "!!null" {
@@ -207,7 +208,7 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 		// error, so a running host keeps its last good config.
 		return nil, &ConfigError{File: name, Msg: "the config is empty (no settings at all); write {} for a config that keeps every default"}
 	}
-	p := &configParser{file: name, cfg: &Config{Path: name}}
+	p := newConfigParser(name, &Config{Path: name})
 	p.root(doc.Content[0])
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)
@@ -215,80 +216,39 @@ func ParseConfig(name string, data []byte) (*Config, error) {
 	return p.cfg, nil
 }
 
-// yamlSyntaxError splits a YAML syntax error ("yaml: line 3: did not
-// find expected node content") into its line and the rest, so that the
-// error names the line once, as file:line. The YAML package gives syntax
-// errors no type of their own; its text is all there is.
-func yamlSyntaxError(err error) (line int, msg string) {
-	msg = strings.TrimPrefix(err.Error(), "yaml: ")
-	var rest string
-	if _, e := fmt.Sscanf(msg, "line %d:", &line); e == nil {
-		_, rest, _ = strings.Cut(msg, ": ")
-		return line, rest
-	}
-	return 0, msg
-}
-
+// A configParser reads hookhost.yaml (and HOOK.md front matter) with a
+// yamlnode.Decoder that collects every problem as a ConfigError.
 type configParser struct {
+	yamlnode.Decoder
 	file string
 	cfg  *Config
 	errs []error
 }
 
-func (p *configParser) errorf(n *yaml.Node, format string, args ...any) {
-	p.errs = append(p.errs, &ConfigError{File: p.file, Line: n.Line, Msg: fmt.Sprintf(format, args...)})
-}
-
-// mapping calls fn for each key of a mapping node, rejecting keys not in
-// allowed (nil allows any key).
-func (p *configParser) mapping(n *yaml.Node, what string, allowed []string, fn func(key string, k, v *yaml.Node)) {
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-		return
+func newConfigParser(file string, cfg *Config) *configParser {
+	p := &configParser{file: file, cfg: cfg}
+	p.Report = func(line int, msg string) {
+		p.errs = append(p.errs, &ConfigError{File: p.file, Line: line, Msg: msg})
 	}
-	if n.Kind != yaml.MappingNode {
-		p.errorf(n, "%s: want a mapping", what)
-		return
-	}
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		switch {
-		case allowed != nil && !contains(allowed, k.Value):
-			p.errorf(k, "%s: unknown key %q (want %s)", what, k.Value, strings.Join(allowed, ", "))
-		case seen[k.Value]:
-			p.errorf(k, "%s: key %q appears twice", what, k.Value)
-		default:
-			seen[k.Value] = true
-			fn(k.Value, k, v)
-		}
-	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return p
 }
 
 func (p *configParser) root(n *yaml.Node) {
-	p.mapping(n, "config", []string{"defaults", "limits", "events", "hooks", "strict", "state"}, func(key string, k, v *yaml.Node) {
+	p.Mapping(n, "config", []string{"defaults", "limits", "events", "hooks", "strict", "state"}, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "state":
 			p.state(k, v)
 		case "strict":
 			if err := v.Decode(&p.cfg.Strict); err != nil || v.Tag != "!!bool" {
-				p.errorf(v, "strict: want true or false, got %q", v.Value)
+				p.Errorf(v, "strict: want true or false, got %q", v.Value)
 			}
 		case "limits":
-			p.mapping(v, "limits", []string{"memory", "worker_start", "concurrency", "queue_timeout"}, func(key string, k, v *yaml.Node) {
+			p.Mapping(v, "limits", []string{"memory", "worker_start", "concurrency", "queue_timeout"}, func(key string, k, v *yaml.Node) {
 				switch key {
 				case "concurrency":
 					var n int
 					if err := v.Decode(&n); err != nil || v.Tag != "!!int" || n < 1 || n > MaxConcurrency {
-						p.errorf(v, "limits.concurrency: want a number of hook calls from 1 to %d, got %q", MaxConcurrency, v.Value)
+						p.Errorf(v, "limits.concurrency: want a number of hook calls from 1 to %d, got %q", MaxConcurrency, v.Value)
 					} else {
 						p.cfg.Limits.Concurrency = n
 					}
@@ -298,14 +258,14 @@ func (p *configParser) root(n *yaml.Node) {
 					p.cfg.Limits.Memory, p.cfg.Limits.Line = p.size(v, "limits.memory", MinMemoryLimit), k.Line
 				case "worker_start":
 					if d := p.duration(v, "limits.worker_start"); d > 0 && d < MinWorkerStart {
-						p.errorf(v, "limits.worker_start: %v is under the %v a worker needs at least", v.Value, MinWorkerStart)
+						p.Errorf(v, "limits.worker_start: %v is under the %v a worker needs at least", v.Value, MinWorkerStart)
 					} else {
 						p.cfg.Limits.WorkerStart = d
 					}
 				}
 			})
 		case "defaults":
-			p.mapping(v, "defaults", []string{"timeout", "isolation"}, func(key string, _, v *yaml.Node) {
+			p.Mapping(v, "defaults", []string{"timeout", "isolation"}, func(key string, _, v *yaml.Node) {
 				switch key {
 				case "timeout":
 					p.cfg.Defaults.Timeout = p.duration(v, "defaults.timeout")
@@ -315,10 +275,10 @@ func (p *configParser) root(n *yaml.Node) {
 			})
 		case "events":
 			p.cfg.Events = map[string]EventConfig{}
-			p.mapping(v, "events", nil, func(name string, k, v *yaml.Node) { p.event(name, k, v) })
+			p.Mapping(v, "events", nil, func(name string, k, v *yaml.Node) { p.event(name, k, v) })
 		case "hooks":
 			p.cfg.Hooks = map[string]HookConfig{}
-			p.mapping(v, "hooks", nil, func(key string, k, v *yaml.Node) { p.hook(key, k, v) })
+			p.Mapping(v, "hooks", nil, func(key string, k, v *yaml.Node) { p.hook(key, k, v) })
 		}
 	})
 }
@@ -328,16 +288,16 @@ var eventKeys = []string{"mode", "actions", "default", "timeout", "timeout_behav
 func (p *configParser) event(name string, k, n *yaml.Node) {
 	ec := EventConfig{Line: k.Line}
 	what := "events." + name
-	p.mapping(n, what, eventKeys, func(key string, _, v *yaml.Node) {
+	p.Mapping(n, what, eventKeys, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "mode":
-			ec.Mode = Mode(p.str(v, what+".mode"))
+			ec.Mode = Mode(p.Str(v, what+".mode"))
 		case "actions":
-			for _, s := range p.strList(v, what+".actions") {
+			for _, s := range p.StrList(v, what+".actions") {
 				ec.Actions = append(ec.Actions, Action(s))
 			}
 		case "default":
-			ec.Default = Action(p.str(v, what+".default"))
+			ec.Default = Action(p.Str(v, what+".default"))
 		case "timeout":
 			ec.Timeout = p.duration(v, what+".timeout")
 		case "timeout_behavior":
@@ -345,9 +305,9 @@ func (p *configParser) event(name string, k, n *yaml.Node) {
 		case "error_behavior":
 			ec.ErrorBehavior = p.behavior(v, what+".error_behavior")
 		case "fields":
-			ec.Fields = p.strList(v, what+".fields")
+			ec.Fields = p.StrList(v, what+".fields")
 		case "description":
-			ec.Description = p.str(v, what+".description")
+			ec.Description = p.Str(v, what+".description")
 		}
 	})
 	p.cfg.Events[name] = ec
@@ -360,38 +320,38 @@ func (p *configParser) hook(key string, k, n *yaml.Node) {
 	what := "hooks." + key
 	_, hookName, err := splitHookKey(key)
 	if err != nil {
-		p.errorf(k, "hooks: %v", err)
+		p.Errorf(k, "hooks: %v", err)
 		return
 	}
-	p.mapping(n, what, hookKeys, func(field string, _, v *yaml.Node) {
+	p.Mapping(n, what, hookKeys, func(field string, _, v *yaml.Node) {
 		switch field {
 		case "isolation":
 			if hookName != "" {
-				p.errorf(v, "%s.isolation: isolation applies to a whole file or pack, not to one hook", what)
+				p.Errorf(v, "%s.isolation: isolation applies to a whole file or pack, not to one hook", what)
 			}
 			hc.Isolation = p.isolation(v, what+".isolation")
 		case "enabled":
 			var b bool
 			if err := v.Decode(&b); err != nil || v.Tag != "!!bool" {
-				p.errorf(v, "%s.enabled: want true or false, got %q", what, v.Value)
+				p.Errorf(v, "%s.enabled: want true or false, got %q", what, v.Value)
 			}
 			hc.Enabled = &b
 		case "priority":
 			var i int64
 			if err := v.Decode(&i); err != nil || v.Tag != "!!int" {
-				p.errorf(v, "%s.priority: want an integer, got %q", what, v.Value)
+				p.Errorf(v, "%s.priority: want an integer, got %q", what, v.Value)
 			}
 			hc.Priority = &i
 		case "timeout":
 			hc.Timeout = p.duration(v, what+".timeout")
 		case "timeouts":
 			hc.Timeouts, hc.timeoutLines = map[string]time.Duration{}, map[string]int{}
-			p.mapping(v, what+".timeouts", nil, func(ev string, k, v *yaml.Node) {
+			p.Mapping(v, what+".timeouts", nil, func(ev string, k, v *yaml.Node) {
 				hc.Timeouts[ev] = p.duration(v, what+".timeouts."+ev)
 				hc.timeoutLines[ev] = k.Line
 			})
 		case "config":
-			hc.Config = p.freeMap(v, what+".config")
+			hc.Config = p.FreeMap(v, what+".config")
 		case "error_behavior":
 			hc.ErrorBehavior, hc.behaviorLines[field] = p.behavior(v, what+".error_behavior"), v.Line
 		case "timeout_behavior":
@@ -403,38 +363,18 @@ func (p *configParser) hook(key string, k, n *yaml.Node) {
 	p.cfg.Hooks[key] = hc
 }
 
-func (p *configParser) str(n *yaml.Node, what string) string {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
-		p.errorf(n, "%s: want a string", what)
-		return ""
-	}
-	return n.Value
-}
-
-func (p *configParser) strList(n *yaml.Node, what string) []string {
-	if n.Kind != yaml.SequenceNode {
-		p.errorf(n, "%s: want a list of strings", what)
-		return nil
-	}
-	out := make([]string, 0, len(n.Content))
-	for _, e := range n.Content {
-		out = append(out, p.str(e, what))
-	}
-	return out
-}
-
 func (p *configParser) behavior(n *yaml.Node, what string) Behavior {
-	s := p.str(n, what)
+	s := p.Str(n, what)
 	if s != "" && s != string(Skip) && s != string(FailClosed) {
-		p.errorf(n, "%s: want skip or deny, got %q", what, s)
+		p.Errorf(n, "%s: want skip or deny, got %q", what, s)
 	}
 	return Behavior(s)
 }
 
 func (p *configParser) enforcement(n *yaml.Node, what string) Enforcement {
-	s := Enforcement(p.str(n, what))
+	s := Enforcement(p.Str(n, what))
 	if s != "" && !slices.Contains(enforcements, s) {
-		p.errorf(n, "%s: want %s, got %q", what, enforcementChoices(), s)
+		p.Errorf(n, "%s: want %s, got %q", what, enforcementChoices(), s)
 	}
 	return s
 }
@@ -454,7 +394,7 @@ func enforcementChoices() string {
 func (p *configParser) duration(n *yaml.Node, what string) time.Duration {
 	var v any = n.Value
 	if n.Kind != yaml.ScalarNode {
-		p.errorf(n, "%s: want a duration such as 500ms or 2s", what)
+		p.Errorf(n, "%s: want a duration such as 500ms or 2s", what)
 		return 0
 	}
 	if n.Tag == "!!int" {
@@ -465,11 +405,11 @@ func (p *configParser) duration(n *yaml.Node, what string) time.Duration {
 	d, err := stdlib.ParseDuration(v)
 	switch {
 	case err != nil:
-		p.errorf(n, "%s: %v", what, err)
+		p.Errorf(n, "%s: %v", what, err)
 	case d <= 0:
-		p.errorf(n, "%s: %v must be more than zero", what, n.Value)
+		p.Errorf(n, "%s: %v must be more than zero", what, n.Value)
 	case d > scripting.MaxTimeout:
-		p.errorf(n, "%s: %v is over the %v cap", what, n.Value, scripting.MaxTimeout)
+		p.Errorf(n, "%s: %v is over the %v cap", what, n.Value, scripting.MaxTimeout)
 	}
 	return d
 }
@@ -478,42 +418,23 @@ func (p *configParser) duration(n *yaml.Node, what string) time.Duration {
 // least least bytes.
 func (p *configParser) size(n *yaml.Node, what string, least int64) int64 {
 	if n.Kind != yaml.ScalarNode || (n.Tag != "!!str" && n.Tag != "!!int") {
-		p.errorf(n, "%s: want a size such as 512MiB or 1GiB", what)
+		p.Errorf(n, "%s: want a size such as 512MiB or 1GiB", what)
 		return 0
 	}
 	b, err := scripting.ParseBytes(n.Value)
 	switch {
 	case err != nil:
-		p.errorf(n, "%s: %v", what, err)
+		p.Errorf(n, "%s: %v", what, err)
 	case b < least:
-		p.errorf(n, "%s: %s is below the %s minimum", what, n.Value, scripting.FormatBytes(least))
+		p.Errorf(n, "%s: %s is below the %s minimum", what, n.Value, scripting.FormatBytes(least))
 	}
 	return b
 }
 
-// freeMap decodes a free-form mapping into neutral values.
-func (p *configParser) freeMap(n *yaml.Node, what string) map[string]any {
-	var raw map[string]any
-	if err := n.Decode(&raw); err != nil {
-		p.errorf(n, "%s: want a mapping: %v", what, err)
-		return nil
-	}
-	v, err := stdlib.Normalize(raw)
-	if err != nil {
-		p.errorf(n, "%s: %v", what, err)
-		return nil
-	}
-	m, _ := v.(map[string]any)
-	if m == nil {
-		m = map[string]any{}
-	}
-	return m
-}
-
 func (p *configParser) isolation(n *yaml.Node, what string) Isolation {
-	s := Isolation(p.str(n, what))
+	s := Isolation(p.Str(n, what))
 	if s != "" && s != InProcess && s != ProcessIsolation {
-		p.errorf(n, "%s: want process or none, got %q", what, s)
+		p.Errorf(n, "%s: want process or none, got %q", what, s)
 	}
 	return s
 }

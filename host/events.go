@@ -176,38 +176,60 @@ func actionList(as []Action) string {
 	return strings.Join(parts, ", ")
 }
 
+// The agent catalog's event names (AgentEvents): the one spelling of each
+// that the adapters' dialect tables and answers use.
+const (
+	EventSessionStart    = "session.start"
+	EventSessionEnd      = "session.end"
+	EventTurnPre         = "turn.pre"
+	EventTurnPost        = "turn.post"
+	EventLoopContinue    = "loop.continue"
+	EventGenerationPre   = "generation.pre"
+	EventGenerationPost  = "generation.post"
+	EventToolExecutePre  = "tool.execute.pre"
+	EventToolApprove     = "tool.approve"
+	EventToolExecutePost = "tool.execute.post"
+	EventFileSavePre     = "file.save.pre"
+	EventFileSavePost    = "file.save.post"
+	EventMessageSending  = "message.sending"
+	EventMessageReceived = "message.received"
+	EventNotification    = "notification"
+	EventRuntimeEvent    = "runtime.event"
+	EventError           = "error"
+)
+
 // AgentEvents returns the agent catalog: the lifecycle
 // events of an AI agent that the CLI ships.
 func AgentEvents() []EventSpec {
 	tool := []Action{Allow, Deny, Ask, Modify, Respond, MessageAction, AbortTurn, HardAbort}
 	return []EventSpec{
-		{Name: "session.start", Mode: Collect, Actions: []Action{MessageAction}, Fields: []string{"session_id", "workspace", "source"},
+		{Name: EventSessionStart, Mode: Collect, Actions: []Action{MessageAction}, Fields: []string{"session_id", "workspace", "source"},
 			Doc: "a session begins; hooks may add context messages"},
-		{Name: "session.end", Mode: Observe, Fields: []string{"session_id", "reason"}, Doc: "a session ends"},
-		{Name: "turn.pre", Mode: Chain, Actions: []Action{Modify, Deny, MessageAction}, Fields: []string{"session_id", "prompt"},
+		{Name: EventSessionEnd, Mode: Observe, Fields: []string{"session_id", "reason"}, Doc: "a session ends"},
+		{Name: EventTurnPre, Mode: Chain, Actions: []Action{Modify, Deny, MessageAction}, Fields: []string{"session_id", "prompt"},
 			Doc: "a user prompt is about to be processed"},
-		{Name: "turn.post", Mode: Collect, Actions: []Action{MessageAction}, Fields: []string{"session_id", "response"},
+		{Name: EventTurnPost, Mode: Collect, Actions: []Action{MessageAction}, Fields: []string{"session_id", "response"},
 			Doc: "a turn finished"},
-		{Name: "loop.continue", Mode: First, Actions: []Action{Allow, Deny}, Fields: []string{"session_id", "response"},
+		{Name: EventLoopContinue, Mode: First, Actions: []Action{Allow, Deny}, Fields: []string{"session_id", "response"},
 			Doc: "the agent would stop: allow keeps it going, deny lets it stop"},
-		{Name: "generation.pre", Mode: Chain, Actions: []Action{Modify, Respond, MessageAction, AbortTurn, HardAbort},
+		{Name: EventGenerationPre, Mode: Chain, Actions: []Action{Modify, Respond, MessageAction, AbortTurn, HardAbort},
 			Fields: []string{"model", "messages", "tools", "options"}, Doc: "a model call is about to be made"},
-		{Name: "generation.post", Mode: Chain, Actions: []Action{Modify, MessageAction, AbortTurn, HardAbort},
+		{Name: EventGenerationPost, Mode: Chain, Actions: []Action{Modify, MessageAction, AbortTurn, HardAbort},
 			Fields: []string{"model", "response"}, Doc: "a model call returned"},
-		{Name: "tool.execute.pre", Mode: Chain, Actions: tool, Fields: []string{"tool_name", "params", "session_id", "cwd"},
+		{Name: EventToolExecutePre, Mode: Chain, Actions: tool, Fields: []string{"tool_name", "params", "session_id", "cwd"},
 			Doc: "a tool is about to run"},
-		{Name: "tool.approve", Mode: First, Actions: []Action{Allow, Deny, Ask}, OnTimeout: FailClosed, OnError: FailClosed,
+		{Name: EventToolApprove, Mode: First, Actions: []Action{Allow, Deny, Ask}, OnTimeout: FailClosed, OnError: FailClosed,
 			Fields: []string{"tool_name", "params", "session_id"}, Doc: "a tool call needs approval"},
-		{Name: "tool.execute.post", Mode: Chain, Actions: []Action{Modify, MessageAction, AbortTurn, HardAbort},
+		{Name: EventToolExecutePost, Mode: Chain, Actions: []Action{Modify, MessageAction, AbortTurn, HardAbort},
 			Fields: []string{"tool_name", "params", "result", "error", "duration_ms"}, Doc: "a tool ran"},
-		{Name: "file.save.pre", Mode: Chain, Actions: []Action{Allow, Deny, Modify}, Fields: []string{"path", "content"},
+		{Name: EventFileSavePre, Mode: Chain, Actions: []Action{Allow, Deny, Modify}, Fields: []string{"path", "content"},
 			Doc: "a file is about to be written"},
-		{Name: "file.save.post", Mode: Observe, Fields: []string{"path"}, Doc: "a file was written"},
-		{Name: "message.sending", Mode: Chain, Actions: []Action{Modify, Deny}, Fields: []string{"channel", "content"},
+		{Name: EventFileSavePost, Mode: Observe, Fields: []string{"path"}, Doc: "a file was written"},
+		{Name: EventMessageSending, Mode: Chain, Actions: []Action{Modify, Deny}, Fields: []string{"channel", "content"},
 			Doc: "a message is about to be sent; deny cancels it"},
-		{Name: "message.received", Mode: Observe, Fields: []string{"channel", "content", "sender"}, Doc: "a message arrived"},
-		{Name: "notification", Mode: Observe, Fields: []string{"message", "kind"}, Doc: "the agent notifies the user"},
-		{Name: "runtime.event", Mode: Observe, Fields: []string{"kind", "source", "scope", "payload"}, Doc: "a runtime event"},
-		{Name: "error", Mode: Observe, Fields: []string{"stage", "error"}, Doc: "an error occurred"},
+		{Name: EventMessageReceived, Mode: Observe, Fields: []string{"channel", "content", "sender"}, Doc: "a message arrived"},
+		{Name: EventNotification, Mode: Observe, Fields: []string{"message", "kind"}, Doc: "the agent notifies the user"},
+		{Name: EventRuntimeEvent, Mode: Observe, Fields: []string{"kind", "source", "scope", "payload"}, Doc: "a runtime event"},
+		{Name: EventError, Mode: Observe, Fields: []string{"stage", "error"}, Doc: "an error occurred"},
 	}
 }

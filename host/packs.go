@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/hookhost/hookhost/host/yamlnode"
 	"github.com/hookhost/hookhost/scripting"
 )
 
@@ -188,29 +189,29 @@ func parsePackMeta(file, dir string, data []byte) (*packMeta, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(front, &doc); err != nil {
-		line, msg := yamlSyntaxError(err)
+		line, msg := yamlnode.SyntaxError(err)
 		return nil, &scripting.Error{File: file, Line: line, Msg: msg}
 	}
 	meta := &packMeta{name: dir, enabled: true}
-	p := &configParser{file: file, cfg: &Config{}}
+	p := newConfigParser(file, &Config{})
 	if len(doc.Content) > 0 {
-		p.mapping(doc.Content[0], "HOOK.md", packKeys, func(key string, _, v *yaml.Node) {
+		p.Mapping(doc.Content[0], "HOOK.md", packKeys, func(key string, _, v *yaml.Node) {
 			switch key {
 			case "name":
-				meta.name = p.str(v, key)
+				meta.name = p.Str(v, key)
 			case "description":
-				meta.description = p.str(v, key)
+				meta.description = p.Str(v, key)
 			case "version":
 				meta.version = v.Value // 1.2 and 1 are versions too
 				if v.Kind != yaml.ScalarNode {
-					p.errorf(v, "version: want a string")
+					p.Errorf(v, "version: want a string")
 				}
 			case "enabled":
 				if err := v.Decode(&meta.enabled); err != nil || v.Tag != "!!bool" {
-					p.errorf(v, "enabled: want true or false, got %q", v.Value)
+					p.Errorf(v, "enabled: want true or false, got %q", v.Value)
 				}
 			case "config":
-				meta.config = p.freeMap(v, key)
+				meta.config = p.FreeMap(v, key)
 			case "error_behavior":
 				meta.errorBehavior = p.behavior(v, key)
 			case "timeout_behavior":

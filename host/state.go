@@ -83,21 +83,21 @@ func (s StateConfig) TimeoutOrDefault() time.Duration {
 func (p *configParser) state(k, n *yaml.Node) {
 	sc := StateConfig{Line: k.Line}
 	var urlNode, backendNode *yaml.Node
-	p.mapping(n, "state", []string{"backend", "url", "prefix", "timeout"}, func(key string, _, v *yaml.Node) {
+	p.Mapping(n, "state", []string{"backend", "url", "prefix", "timeout"}, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "backend":
 			backendNode = v
-			sc.Backend = StateBackend(p.str(v, "state.backend"))
+			sc.Backend = StateBackend(p.Str(v, "state.backend"))
 			if sc.Backend != MemoryState && sc.Backend != RedisState {
-				p.errorf(v, "state.backend: want memory or redis, got %q", v.Value)
+				p.Errorf(v, "state.backend: want memory or redis, got %q", v.Value)
 			}
 		case "url":
 			urlNode = v
-			sc.URL = p.str(v, "state.url")
+			sc.URL = p.Str(v, "state.url")
 		case "prefix":
-			sc.Prefix = p.str(v, "state.prefix")
+			sc.Prefix = p.Str(v, "state.prefix")
 			if sc.Prefix == "" && v.Tag == "!!str" {
-				p.errorf(v, "state.prefix: must not be empty (leave it out for %q)", DefaultStatePrefix)
+				p.Errorf(v, "state.prefix: must not be empty (leave it out for %q)", DefaultStatePrefix)
 			}
 		case "timeout":
 			sc.Timeout = p.duration(v, "state.timeout")
@@ -105,7 +105,7 @@ func (p *configParser) state(k, n *yaml.Node) {
 	})
 	if sc.Kind() == MemoryState {
 		if urlNode != nil {
-			p.errorf(urlNode, "state.url: only with backend: redis (the backend is memory)")
+			p.Errorf(urlNode, "state.url: only with backend: redis (the backend is memory)")
 		}
 		p.cfg.State = sc
 		return
@@ -121,14 +121,14 @@ func (p *configParser) state(k, n *yaml.Node) {
 	}
 	switch {
 	case sc.URL == "":
-		p.errorf(at, "state: backend redis needs a url (state.url, or $%s)", StateURLEnv)
+		p.Errorf(at, "state: backend redis needs a url (state.url, or $%s)", StateURLEnv)
 	default:
 		if err := checkStateURL(sc.URL); err != nil {
 			from := "state.url"
 			if urlNode == nil {
 				from = "$" + StateURLEnv
 			}
-			p.errorf(at, "%s: %v", from, err)
+			p.Errorf(at, "%s: %v", from, err)
 		}
 	}
 	p.cfg.State = sc

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -68,7 +69,7 @@ hook.on("tool.approve", lambda: stuck.wait(), name = "h", timeout = "30ms")`},
 					t.Fatalf("fire %d: want a timeout for %s, got %+v", i, id, e)
 				}
 			}
-			if !contains(h.Quarantined(), id) {
+			if !slices.Contains(h.Quarantined(), id) {
 				t.Fatalf("%s not quarantined: %v", id, h.Quarantined())
 			}
 			// Quarantined, the guard is not called, and its event's
@@ -81,7 +82,7 @@ hook.on("tool.approve", lambda: stuck.wait(), name = "h", timeout = "30ms")`},
 				!strings.Contains(r.Decision.Reason, "could not be stopped at its deadline") {
 				t.Fatalf("a quarantined guard: %+v, want a deny saying why", r.Decision)
 			}
-			if !h.Release(id) || contains(h.Quarantined(), id) {
+			if !h.Release(id) || slices.Contains(h.Quarantined(), id) {
 				t.Fatalf("release failed")
 			}
 			if e := entry(fire(), id); e == nil || e.Outcome != OutcomeTimeout {

@@ -40,21 +40,18 @@ type agentOptions struct {
 	// or nowhere for agents that read stderr as an answer.
 	Log string
 	// Event is the agent's event, for an agent whose input does not name
-	// it (agentCommand.events).
+	// it (adapter.Agent.EventFlag).
 	Event string
 	httpSettingsOptions
 
 	dialect adapter.CommandDialect
 }
 
-// agentCommand is one agent's command: usage text and the dialect.
+// agentCommand is one agent's command: the dialect, which knows the
+// agent (adapter.Agent), and the help's account of failures where the
+// agent reads them its own way.
 type agentCommand struct {
-	dialect  adapter.CommandDialect
-	agent    string // "Claude Code"
-	settings string // where the settings block goes
-	// events, for an agent whose input does not name its event, are the
-	// names its required --event flag accepts; nil for the others.
-	events []string
+	dialect adapter.CommandDialect
 	// failures, when set, replaces the help's account of the exit
 	// statuses of hookhost's own failures (an agent that reads them its
 	// own way).
@@ -63,12 +60,11 @@ type agentCommand struct {
 
 // agents are the command-hook commands, named by their dialects.
 var agents = []agentCommand{
-	{dialect: claude.Dialect{}, agent: "Claude Code", settings: ".claude/settings.json"},
-	{dialect: gemini.Dialect{}, agent: "Gemini CLI", settings: ".gemini/settings.json"},
-	{dialect: codex.Dialect{}, agent: "Codex CLI", settings: "~/.codex/hooks.json"},
-	{dialect: cursor.Dialect{}, agent: "Cursor", settings: ".cursor/hooks.json"},
-	{dialect: copilot.Dialect{}, agent: "Copilot CLI", settings: ".github/hooks/hookhost.json", events: copilot.Known,
-		failures: copilotFailures},
+	{dialect: claude.Dialect{}},
+	{dialect: gemini.Dialect{}},
+	{dialect: codex.Dialect{}},
+	{dialect: cursor.Dialect{}},
+	{dialect: copilot.Dialect{}, failures: copilotFailures},
 }
 
 // copilotFailures is how hookhost copilot's failures reach Copilot CLI,
@@ -93,10 +89,10 @@ func commandDialects() []adapter.CommandDialect {
 
 func newAgentCommand(a agentCommand) *cli.Command {
 	opts := &agentOptions{dialect: a.dialect}
-	name := a.dialect.Name()
+	name, agent := a.dialect.Name(), a.dialect.Agent()
 	logDefault := "stderr"
 	if a.dialect.QuietStderr() {
-		logDefault = "none: " + a.agent + " reads stderr as an answer"
+		logDefault = "none: " + agent.Title + " reads stderr as an answer"
 	}
 	failures := "the reason goes to stderr and the exit status is 2, which blocks, at the guard events\n" +
 		"(%s) and when stdin does not say which event it is;\n" +
@@ -106,22 +102,22 @@ func newAgentCommand(a agentCommand) *cli.Command {
 	}
 	usage := "hookhost " + name + " [--dir DIR] [--config FILE] [--server URL] [--fail-open] [--log FILE] [--print-settings]"
 	flags := append(opts.flags(), opts.serverFlags()...)
-	if a.events != nil {
+	if agent.EventFlag != nil {
 		usage = "hookhost " + name + " --event EVENT [--dir DIR] [--config FILE] [--server URL] [--fail-open] [--log FILE] [--print-settings]"
 		flags = append(flags, &cli.StringFlag{Name: "event", Destination: &opts.Event,
-			Usage: "the " + a.agent + " event on stdin, which does not name it: `EVENT` is one of " + strings.Join(a.events, ", ")})
+			Usage: "the " + agent.Title + " event on stdin, which does not name it: `EVENT` is one of " + strings.Join(agent.EventFlag, ", ")})
 	}
 	return &cli.Command{
 		Name:      name,
-		Usage:     "answer one " + a.agent + " command-hook event (stdin) through the hooks",
+		Usage:     "answer one " + agent.Title + " command-hook event (stdin) through the hooks",
 		UsageText: usage,
-		Description: "Reads one " + a.agent + " hook event as JSON on stdin, fires the hookhost event it maps to and\n" +
-			"prints " + a.agent + "'s answer on stdout: at most one JSON object, nothing when the hooks had no opinion.\n" +
+		Description: "Reads one " + agent.Title + " hook event as JSON on stdin, fires the hookhost event it maps to and\n" +
+			"prints " + agent.Title + "'s answer on stdout: at most one JSON object, nothing when the hooks had no opinion.\n" +
 			"Exit status 0 whenever it answered. When hookhost itself fails (stdin that is empty, not JSON, too\n" +
 			"long or too deep; hooks that cannot be loaded, or a file among them that failed to load or\n" +
 			"registers no hooks; a server that is down with no fallback or refuses; a fire that fails)\n" +
 			fmt.Sprintf(failures, guardEvents(a.dialect)) + "\n" +
-			"--fail-closed is accepted and changes nothing. --print-settings prints the " + a.settings + " block\n" +
+			"--fail-closed is accepted and changes nothing. --print-settings prints the " + agent.SettingsFile + " block\n" +
 			"that runs this command for every mapped event. See docs/integrations/.",
 		Flags: append(append(flags, opts.httpFlags(a.dialect)...),
 			&cli.BoolFlag{Name: "fail-open", Destination: &opts.FailOpen,
@@ -129,7 +125,7 @@ func newAgentCommand(a agentCommand) *cli.Command {
 			&cli.BoolFlag{Name: "fail-closed", Destination: &opts.FailClosed,
 				Usage: "accepted and ignored: failing closed at the guard events is the default"},
 			&cli.BoolFlag{Name: "print-settings", Destination: &opts.PrintSettings,
-				Usage: "print the " + a.settings + " block that wires every event to this command"},
+				Usage: "print the " + agent.SettingsFile + " block that wires every event to this command"},
 			&cli.StringFlag{Name: "log", Destination: &opts.Log,
 				Usage: "append notes, logs and load problems to `FILE` (default: " + logDefault + ")"}),
 		HideHelpCommand: true,
@@ -139,7 +135,7 @@ func newAgentCommand(a agentCommand) *cli.Command {
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
 				where := "comes on stdin"
-				if a.events != nil {
+				if agent.EventFlag != nil {
 					where = "is named by --event"
 				}
 				return failOpen(usageErrorf("%s: want no arguments, got %q (the event %s)", name, c.Args().First(), where))
@@ -150,7 +146,7 @@ func newAgentCommand(a agentCommand) *cli.Command {
 			if err := opts.validateServer(); err != nil {
 				return failOpen(err)
 			}
-			if err := opts.validateEvent(a.events); err != nil {
+			if err := opts.validateEvent(agent.EventFlag); err != nil {
 				return failOpen(err)
 			}
 			if err := opts.validateHTTP(opts.PrintSettings); err != nil {
@@ -236,47 +232,19 @@ func (o *agentOptions) openLog(stderr io.Writer) (io.Writer, func(), error) {
 	return stderr, func() {}, nil
 }
 
-// connector gives the Firer for a call: the server of --server, with
-// the hooks loaded in this process as the fallback (see
-// serverOptions.connect); without --server, the hooks loaded in this
-// process. Load problems go to logw.
+// connector is how this command fires (adapter.NewConnector): its
+// flags mapped to options. Load problems go to logw.
 func (o *agentOptions) connector(logw io.Writer) adapter.Connector {
-	return func(ctx context.Context, call adapter.Call) (adapter.Firer, error) {
-		local := func(ctx context.Context) (adapter.Firer, error) {
-			h, err := o.openForCall(ctx, call, logw)
-			if err != nil {
-				return nil, err // not a nil *host.Host in an interface, which Close would call
-			}
-			return h, nil
-		}
-		if o.Server == "" {
-			return local(ctx)
-		}
-		dir, cfg, err := o.absPaths()
-		if err != nil {
-			return nil, err
-		}
-		return o.connect(ctx, dir, cfg, logw, local)
-	}
-}
-
-// openForCall loads the hooks for call. At a guard event (unless
-// --fail-open) they load in strict mode and must be fit to guard (see
-// guardProblems): a one-shot process has no last good version of a file
-// that failed to load, and without it the file's guards would simply be
-// missing.
-func (o *agentOptions) openForCall(ctx context.Context, call adapter.Call, logw io.Writer) (*host.Host, error) {
-	guard := call.Guard && !o.FailOpen
-	o.strict = guard
-	h, err := o.openForEvent(ctx, call.Event, logw)
-	if err != nil || !guard {
-		return h, err
-	}
-	if err := guardProblems(h); err != nil {
-		h.Close()
-		return nil, err
-	}
-	return h, nil
+	return adapter.NewConnector(adapter.ConnectOptions{
+		Server:     o.serverOptions.options(o.Dir, o.Config, logw),
+		FailOpen:   o.FailOpen,
+		EventCache: eventCachePath(),
+		CacheSalt:  o.cacheSalt,
+		Load: func(ctx context.Context, l adapter.Load) (*host.Host, error) {
+			return o.commonOptions.withLoad(l).openHost(ctx, logw)
+		},
+		GuardProblems: func(h *host.Host) error { return guardProblems(h) },
+	})
 }
 
 // guardEvents lists a dialect's guard events, for the help text.
@@ -307,44 +275,17 @@ func (o *agentOptions) absPaths() (dir, cfg string, err error) {
 // eventCacheEnv names the event cache file; "off" disables it.
 const eventCacheEnv = "HOOKHOST_EVENT_CACHE"
 
-// openForEvent loads the hooks, compiling only the files whose hooks can
-// fire for event when the event cache knows the others, and the others
-// from the programs it keeps when it has them (see package eventcache),
-// and teaches the cache what this load learnt.
-func (o *agentOptions) openForEvent(ctx context.Context, event string, logw io.Writer) (*host.Host, error) {
-	cache, plan, ok := o.plan(event)
-	if ok {
-		o.view, o.programs, o.hidden = plan.FS, cache.Programs(plan), plan.Hidden
-	}
-	h, err := o.openHost(ctx, logw)
-	if err != nil || !ok {
-		return h, err
-	}
-	cache.Learn(plan, h.Files(), h.Hooks())
-	cache.Save() // best effort: a cache that cannot be written only costs time
-	return h, nil
-}
-
-// plan opens the event cache and plans the directory's view for event;
-// ok is false when there is no cache or the directory cannot be read
-// (then the host loads Dir itself and reports what is wrong).
-func (o *agentOptions) plan(event string) (*eventcache.Cache, eventcache.Plan, bool) {
-	path := os.Getenv(eventCacheEnv)
-	switch path {
+// eventCachePath is the event cache file: $HOOKHOST_EVENT_CACHE, else
+// the user's default; empty for none ("off", or no cache directory).
+func eventCachePath() string {
+	switch path := os.Getenv(eventCacheEnv); path {
 	case "off":
-		return nil, eventcache.Plan{}, false
+		return ""
 	case "":
-		path = eventcache.DefaultPath()
+		return eventcache.DefaultPath()
+	default:
+		return path
 	}
-	if path == "" {
-		return nil, eventcache.Plan{}, false
-	}
-	cache := eventcache.Open(path)
-	plan, err := cache.Plan(host.DirFS(o.Dir), o.cacheSalt(), event, host.IsScript)
-	if err != nil {
-		return nil, eventcache.Plan{}, false
-	}
-	return cache, plan, true
 }
 
 // cacheSalt is what a file's registrations depend on besides its source:

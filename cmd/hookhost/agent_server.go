@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"io"
 	"os"
 	"slices"
@@ -12,7 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
-	"github.com/hookhost/hookhost/host"
 )
 
 // serverOptions are the adapters' --server flags.
@@ -50,48 +47,15 @@ func (s *serverOptions) validateServer() error {
 	return nil
 }
 
-// connect is the Firer of --server for the hooks directory dir and the
-// config cfg (absolute): the server, and local (the hooks loaded in this
-// process, which fail closed at guard events on their own) when it does
-// not answer. A server that fails authentication never falls back.
-func (s *serverOptions) connect(ctx context.Context, dir, cfg string, logw io.Writer,
-	local func(context.Context) (adapter.Firer, error)) (adapter.Firer, error) {
+// options are the server options for the hooks directory dir and the
+// config cfg (as given: adapter.NewConnector makes them absolute).
+func (s *serverOptions) options(dir, cfg string, logw io.Writer) adapter.ServerOptions {
+	opts := adapter.ServerOptions{Server: s.Server, Token: strings.TrimSpace(os.Getenv(tokenEnv)), Timeout: s.Timeout,
+		AutoIdleExit: s.AutoIdleExit, Dir: dir, Config: cfg, Log: logw}
 	if s.Server == "auto" {
-		return s.autoServer(ctx, dir, cfg, logw, local)
+		opts.AutoEnv = withoutEnv(os.Environ(), tokenEnv)
 	}
-	r, err := adapter.NewRemote(s.Server, strings.TrimSpace(os.Getenv(tokenEnv)))
-	if err != nil {
-		return nil, err
-	}
-	r.Timeout, r.Log = s.Timeout, logw
-	return &adapter.Fallback{Primary: reportingProblems{r, logw}, Local: local, Log: logw}, nil
-}
-
-// autoServer is --server auto: the user's server for this directory and
-// config, started in the background when it does not answer; the hooks
-// loaded in this process when that fails.
-func (s *serverOptions) autoServer(ctx context.Context, dir, cfg string, logw io.Writer,
-	local func(context.Context) (adapter.Firer, error)) (adapter.Firer, error) {
-	sock, err := adapter.AutoSocket(dir, cfg)
-	if err != nil {
-		fmt.Fprintf(logw, "hookhost: --server auto: %v; loading the hooks in this process\n", err)
-		return local(ctx)
-	}
-	r, err := adapter.NewRemote("unix:"+sock, "")
-	if err != nil {
-		return nil, err
-	}
-	r.Timeout = s.Timeout
-	start := func(ctx context.Context) error {
-		exe, err := os.Executable()
-		if err != nil {
-			return err
-		}
-		return adapter.StartServer(ctx, adapter.ServerCommand{Exe: exe, Socket: sock, Dir: dir, Config: cfg,
-			IdleExit: s.AutoIdleExit, Env: withoutEnv(os.Environ(), tokenEnv)})
-	}
-	own := adapter.OwnServer{Firer: adapter.Starting{Firer: r, Start: start}}
-	return &adapter.Fallback{Primary: reportingProblems{own, logw}, Local: local, Log: logw}, nil
+	return opts
 }
 
 // withoutEnv is env less the variable name: the auto server must not
@@ -100,20 +64,4 @@ func (s *serverOptions) autoServer(ctx context.Context, dir, cfg string, logw io
 // its door).
 func withoutEnv(env []string, name string) []string {
 	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
-}
-
-// reportingProblems writes the load problems a server's answer carries
-// to the log, one a line, as the in-process host's are.
-type reportingProblems struct {
-	adapter.Firer
-	log io.Writer
-}
-
-// Fire implements adapter.Firer.
-func (r reportingProblems) Fire(ctx context.Context, event string, payload map[string]any) (host.Result, error) {
-	res, err := r.Firer.Fire(ctx, event, payload)
-	for _, p := range res.Problems {
-		fmt.Fprintln(r.log, p)
-	}
-	return res, err
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"os"
 	"runtime/debug"
@@ -15,9 +14,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
 	"github.com/hookhost/hookhost/host"
 	"github.com/hookhost/hookhost/host/wire"
-	"github.com/hookhost/hookhost/scripting"
 )
 
 // version is what hookhost --version prints.
@@ -139,17 +138,18 @@ type commonOptions struct {
 
 	level  slog.Level
 	strict bool // set by the commands that have --strict
-	// view, when set, serves the scripts instead of Dir: the files of Dir
-	// that one event needs (the command hooks' event cache).
-	view fs.FS
-	// programs, when set, keeps compiled programs across runs (the
-	// command hooks' event cache).
-	programs scripting.ProgramCache
 	// now, when set, is the clock the hooks see (replay's recorded time).
 	now func() time.Time
-	// hidden are the script files view leaves out, which a config entry
-	// may name though the host does not see them.
-	hidden []string
+	// load is how a command hook loads the hooks for one call (strict at
+	// a guard event, the event cache's view and programs): set only on
+	// the copy withLoad makes for that load.
+	load adapter.Load
+}
+
+// withLoad is a copy of o that loads the hooks as l says.
+func (o commonOptions) withLoad(l adapter.Load) *commonOptions {
+	o.load = l
+	return &o
 }
 
 func (o *commonOptions) flags() []cli.Flag {
@@ -207,16 +207,16 @@ func (o *commonOptions) loadConfig() (*host.Config, error) {
 func (o *commonOptions) newHost(ctx context.Context, cfg *host.Config, problems, stderr io.Writer) (*host.Host, *problemPrinter, error) {
 	printer := &problemPrinter{w: problems}
 	applyMemoryLimit(cfg)
-	hopts := host.Options{Dir: o.Dir, Config: cfg, Logger: newLogger(stderr, o.level), Observer: printer, Strict: o.strict,
-		Programs: o.programs, Now: o.now, OpenState: openState(nil)}
-	if o.view != nil {
-		hopts.Dir, hopts.FS = "", o.view
+	hopts := host.Options{Dir: o.Dir, Config: cfg, Logger: newLogger(stderr, o.level), Observer: printer,
+		Strict: o.strict || o.load.Strict, Programs: o.load.Programs, Now: o.now, OpenState: openState(nil)}
+	if o.load.FS != nil {
+		hopts.Dir, hopts.FS = "", o.load.FS
 	}
 	h, err := host.New(ctx, hopts)
 	if err != nil {
 		return nil, nil, configError(err)
 	}
-	printer.n += printProblems(problems, unmatchedConfig(cfg, h.Files(), h.Hooks(), o.hidden))
+	printer.n += printProblems(problems, unmatchedConfig(cfg, h.Files(), h.Hooks(), o.load.Hidden))
 	return h, printer, nil
 }
 

@@ -91,8 +91,8 @@ func runPicoclaw(ctx context.Context, opts *picoclawOptions, stdin io.Reader, st
 	logs := adapter.NewLogQueue(stderr, 4096)
 	defer logs.Close(time.Second)
 	stderr = logs
-	opts.strict = !opts.FailOpen
-	hosts := &hostLoader{open: func(ctx context.Context) (*host.Host, error) { return opts.openHost(ctx, stderr) },
+	strict := opts.commonOptions.withLoad(adapter.Load{Strict: !opts.FailOpen}) // hooks fit to guard, unless --fail-open
+	hosts := &hostLoader{open: func(ctx context.Context) (*host.Host, error) { return strict.openHost(ctx, stderr) },
 		logger: newLogger(stderr, opts.level), retry: 2 * time.Second}
 	defer hosts.close()
 	firer := opts.guarded(hosts.firer)
@@ -132,8 +132,9 @@ func (o *picoclawOptions) remoteFirer(ctx context.Context, hosts *hostLoader, st
 		hosts.start(ctx)
 		return hosts.firer(c)
 	})
+	server := o.serverOptions.options(dir, cfg, stderr)
 	return func(c context.Context, call adapter.Call) (adapter.Firer, error) {
-		return o.connect(c, dir, cfg, stderr, func(c context.Context) (adapter.Firer, error) { return local(c, call) })
+		return adapter.ServerFirer(c, server, func(c context.Context) (adapter.Firer, error) { return local(c, call) })
 	}, nil
 }
 

@@ -69,6 +69,8 @@ type Answer struct {
 type CommandDialect interface {
 	// Name is the dialect's command name ("claude").
 	Name() string
+	// Agent is what hookhost knows of the agent besides its wire.
+	Agent() Agent
 	// Table is the dialect's events: the agent's names, mapped.
 	Table() map[string]Mapping
 	// Request maps the agent's event. Call.Event is empty for events the

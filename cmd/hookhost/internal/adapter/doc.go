@@ -16,6 +16,20 @@
 // *host.Host, or a running "hookhost serve" reached over HTTP (Remote) —
 // so every dialect can use either.
 //
+// What fires a command hook's call is decided here, in one constructor:
+// NewConnector (connect.go) takes the command's options — the server, if
+// any (ServerFirer: a URL, a Unix socket, or "auto", with the hooks
+// loaded in this process as the fallback when the server is down), the
+// event cache that lets a load compile only the files the call's event
+// needs, and whether to fail open — and returns the Connector that
+// RunCommand calls. The command only maps its flags to those options and
+// says how to load the hooks (ConnectOptions.Load, given a Load: strict
+// or not, the cache's view).
+//
+// Each dialect also describes its agent (Agent: the name people know it
+// by, where its settings live, the event names its command line takes),
+// so that the command, its help and doctor read one description.
+//
 // # Failure
 //
 // A dialect never fails: every Result maps to an answer. What can fail is

@@ -2,16 +2,21 @@ package doctor
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"time"
+
+	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
+	claudedialect "github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/claude"
+	codexdialect "github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/codex"
+	copilotdialect "github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/copilot"
+	cursordialect "github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/cursor"
+	geminidialect "github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/gemini"
 )
 
 // An Agent is how one agent configures and runs its hooks.
 type Agent struct {
-	// Name is the agent's hookhost command ("claude").
-	Name string
-	// Title is the agent's name for people ("Claude Code").
+	// Name is the agent's hookhost command ("claude"), and Title and
+	// Settings are the dialect's (adapter.Agent): fromDialect fills them.
+	Name  string
 	Title string
 	// GuardEvent is the agent's event before a tool call, where a
 	// guard must hold.
@@ -64,12 +69,16 @@ var Agents = map[string]Agent{
 	"copilot": copilot,
 }
 
-var claude = Agent{
-	Name: "claude", Title: "Claude Code", GuardEvent: "PreToolUse", ShellTool: "Bash",
-	Settings: func(home, project string) []string {
-		return []string{filepath.Join(home, ".claude", "settings.json"),
-			filepath.Join(project, ".claude", "settings.json"), filepath.Join(project, ".claude", "settings.local.json")}
-	},
+// fromDialect is a with the facts its dialect owns: the command's name,
+// the agent's title and where it reads its settings.
+func fromDialect(d adapter.CommandDialect, a Agent) Agent {
+	info := d.Agent()
+	a.Name, a.Title, a.Settings = d.Name(), info.Title, info.SettingsFiles
+	return a
+}
+
+var claude = fromDialect(claudedialect.Dialect{}, Agent{
+	GuardEvent: "PreToolUse", ShellTool: "Bash",
 	Entries: nestedEntries, Unit: time.Second, DefaultTimeout: 600 * time.Second,
 	Canary: func(command, cwd string) map[string]any {
 		return map[string]any{"session_id": canarySession, "transcript_path": "", "cwd": cwd, "permission_mode": "default",
@@ -79,13 +88,10 @@ var claude = Agent{
 	Env:      func(project string) []string { return []string{"CLAUDE_PROJECT_DIR=" + project} },
 	Read:     readClaude,
 	ReadHTTP: readClaudeHTTP, OnFailure: true,
-}
+})
 
-var gemini = Agent{
-	Name: "gemini", Title: "Gemini CLI", GuardEvent: "BeforeTool", ShellTool: "run_shell_command",
-	Settings: func(home, project string) []string {
-		return []string{filepath.Join(home, ".gemini", "settings.json"), filepath.Join(project, ".gemini", "settings.json")}
-	},
+var gemini = fromDialect(geminidialect.Dialect{}, Agent{
+	GuardEvent: "BeforeTool", ShellTool: "run_shell_command",
 	Entries: nestedEntries, Unit: time.Millisecond, DefaultTimeout: 60 * time.Second,
 	Canary: func(command, cwd string) map[string]any {
 		return map[string]any{"session_id": canarySession, "transcript_path": "", "cwd": cwd,
@@ -96,17 +102,10 @@ var gemini = Agent{
 		return []string{"GEMINI_PROJECT_DIR=" + project, "CLAUDE_PROJECT_DIR=" + project}
 	},
 	Read: readGemini,
-}
+})
 
-var codex = Agent{
-	Name: "codex", Title: "Codex CLI", GuardEvent: "PreToolUse", ShellTool: "Bash",
-	Settings: func(home, project string) []string {
-		codexHome := os.Getenv("CODEX_HOME")
-		if codexHome == "" {
-			codexHome = filepath.Join(home, ".codex")
-		}
-		return []string{filepath.Join(codexHome, "hooks.json"), filepath.Join(project, ".codex", "hooks.json")}
-	},
+var codex = fromDialect(codexdialect.Dialect{}, Agent{
+	GuardEvent: "PreToolUse", ShellTool: "Bash",
 	Entries: nestedEntries, Unit: time.Second, DefaultTimeout: 600 * time.Second,
 	Canary: func(command, cwd string) map[string]any {
 		return map[string]any{"session_id": canarySession, "turn_id": "hookhost-doctor-turn", "transcript_path": nil, "cwd": cwd,
@@ -115,7 +114,7 @@ var codex = Agent{
 	},
 	Env:  func(string) []string { return nil },
 	Read: readCodex,
-}
+})
 
 // The canary's session and description: a hook's log shows where the
 // call came from.
@@ -124,11 +123,8 @@ const (
 	canaryDescription = "hookhost doctor canary: never run"
 )
 
-var cursor = Agent{
-	Name: "cursor", Title: "Cursor", GuardEvent: "preToolUse", ShellTool: "Shell",
-	Settings: func(home, project string) []string {
-		return []string{filepath.Join(home, ".cursor", "hooks.json"), filepath.Join(project, ".cursor", "hooks.json")}
-	},
+var cursor = fromDialect(cursordialect.Dialect{}, Agent{
+	GuardEvent: "preToolUse", ShellTool: "Shell",
 	Entries: flatEntries, Unit: time.Second, DefaultTimeout: 60 * time.Second,
 	Canary: func(command, cwd string) map[string]any {
 		return map[string]any{"hook_event_name": "preToolUse", "conversation_id": canarySession, "generation_id": canarySession,
@@ -140,13 +136,10 @@ var cursor = Agent{
 		return []string{"CURSOR_PROJECT_DIR=" + project, "CLAUDE_PROJECT_DIR=" + project}
 	},
 	Read: readCursor, FailClosedKey: true,
-}
+})
 
-var copilot = Agent{
-	Name: "copilot", Title: "Copilot CLI", GuardEvent: "preToolUse", ShellTool: "bash",
-	Settings: func(home, project string) []string {
-		return []string{filepath.Join(project, ".github", "hooks", "*.json"), filepath.Join(home, ".copilot", "hooks", "*.json")}
-	},
+var copilot = fromDialect(copilotdialect.Dialect{}, Agent{
+	GuardEvent: "preToolUse", ShellTool: "bash",
 	Entries: flatEntries, Unit: time.Second, DefaultTimeout: 30 * time.Second,
 	Canary: func(command, cwd string) map[string]any {
 		args, _ := json.Marshal(map[string]any{"command": command, "description": canaryDescription})
@@ -157,4 +150,4 @@ var copilot = Agent{
 		return []string{"COPILOT_PROJECT_DIR=" + project, "CLAUDE_PROJECT_DIR=" + project}
 	},
 	Read: readCopilot, Shell: "bash", ErrorBlocks: true,
-}
+})

@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"slices"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/hookhost/hookhost/host/yamlnode"
 	"github.com/hookhost/hookhost/scripting"
-	"github.com/hookhost/hookhost/stdlib"
 )
 
 // A Table is a table-test file (*_test.yaml, *_test.json): cases that
@@ -79,10 +77,10 @@ func DecodeTable(file string, data []byte) (*Table, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		line, msg := yamlError(err)
+		line, msg := yamlnode.SyntaxError(err)
 		return nil, scripting.Errorf(file, line, "%s", msg)
 	}
-	d := &tableDecoder{file: file}
+	d := newTableDecoder(file)
 	t := &Table{}
 	if len(doc.Content) == 0 {
 		return nil, scripting.Errorf(file, 0, `table test: the file is empty (want a mapping with "cases")`)
@@ -92,18 +90,6 @@ func DecodeTable(file string, data []byte) (*Table, error) {
 		return nil, d.err
 	}
 	return t, nil
-}
-
-// yamlError splits a YAML syntax error into its line and message: the
-// parser keeps the line only in its text, "yaml: line N: …".
-func yamlError(err error) (int, string) {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	var line int
-	if _, e := fmt.Sscanf(msg, "line %d:", &line); e == nil {
-		_, rest, _ := strings.Cut(msg, ": ")
-		return line, rest
-	}
-	return 0, msg
 }
 
 // unescapeSlashes replaces the JSON escape \/ (a "/") inside strings,
@@ -133,46 +119,31 @@ func unescapeSlashes(data []byte) []byte {
 	return out
 }
 
-// A tableDecoder walks the YAML nodes, keeping the first error.
+// A tableDecoder walks the YAML nodes with a yamlnode.Decoder in the
+// Found style, keeping the first problem.
 type tableDecoder struct {
-	file string
-	err  error
+	yamlnode.Decoder
+	err error
 }
 
-func (d *tableDecoder) errorf(n *yaml.Node, format string, args ...any) {
-	if d.err == nil {
-		d.err = scripting.Errorf(d.file, n.Line, "table test: "+format, args...)
-	}
-}
-
-// mapping calls fn for each key of a mapping node in order, rejecting
-// unknown and repeated keys.
-func (d *tableDecoder) mapping(n *yaml.Node, what string, allowed []string, fn func(key string, k, v *yaml.Node)) {
-	if n.Kind != yaml.MappingNode {
-		d.errorf(n, "%s: want a mapping (%s), got %s", what, strings.Join(allowed, ", "), kindName(n))
-		return
-	}
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(n.Content) && d.err == nil; i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		switch {
-		case k.Kind != yaml.ScalarNode || !slices.Contains(allowed, k.Value):
-			d.errorf(k, "%s: unknown key %q (want %s)", what, k.Value, strings.Join(allowed, ", "))
-		case seen[k.Value]:
-			d.errorf(k, "%s: key %q is repeated", what, k.Value)
-		default:
-			seen[k.Value] = true
-			fn(k.Value, k, v)
+func newTableDecoder(file string) *tableDecoder {
+	d := &tableDecoder{}
+	d.Style = yamlnode.Found
+	d.Report = func(line int, msg string) {
+		if d.err == nil {
+			d.err = scripting.Errorf(file, line, "table test: %s", msg)
 		}
 	}
+	d.Stop = func() bool { return d.err != nil }
+	return d
 }
 
 func (d *tableDecoder) root(n *yaml.Node, t *Table) {
 	found := false
-	d.mapping(n, "the file", []string{"cases"}, func(_ string, _, v *yaml.Node) {
+	d.Mapping(n, "the file", []string{"cases"}, func(_ string, _, v *yaml.Node) {
 		found = true
 		if v.Kind != yaml.SequenceNode {
-			d.errorf(v, "cases: want a list of cases, got %s", kindName(v))
+			d.Errorf(v, "cases: want a list of cases, got %s", yamlnode.KindName(v))
 			return
 		}
 		for i, c := range v.Content {
@@ -182,21 +153,21 @@ func (d *tableDecoder) root(n *yaml.Node, t *Table) {
 		}
 	})
 	if !found && d.err == nil {
-		d.errorf(n, `the file has no "cases" list`)
+		d.Errorf(n, `the file has no "cases" list`)
 	}
 }
 
 func (d *tableDecoder) decodeCase(n *yaml.Node, index int) Case {
 	c := Case{Line: n.Line}
 	what := fmt.Sprintf("case %d", index)
-	d.mapping(n, what, caseKeys, func(key string, _, v *yaml.Node) {
+	d.Mapping(n, what, caseKeys, func(key string, _, v *yaml.Node) {
 		switch key {
 		case "name":
-			c.Name = d.str(v, what+": name")
+			c.Name = d.Str(v, what+": name")
 		case "event":
-			c.Event = d.str(v, what+": event")
+			c.Event = d.Str(v, what+": event")
 		case "payload":
-			c.Payload = d.freeMap(v, what+": payload")
+			c.Payload = d.FreeMap(v, what+": payload")
 		case "expect":
 			c.Expect = d.expectations(v, what+": expect")
 		case "allow_hook_errors":
@@ -204,7 +175,7 @@ func (d *tableDecoder) decodeCase(n *yaml.Node, index int) Case {
 		}
 	})
 	if d.err == nil && c.Event == "" {
-		d.errorf(n, "%s: no event (want event: tool.execute.pre, say)", what)
+		d.Errorf(n, "%s: no event (want event: tool.execute.pre, say)", what)
 	}
 	if c.Name == "" {
 		c.Name = fmt.Sprintf("%s #%d", c.Event, index)
@@ -217,51 +188,44 @@ func (d *tableDecoder) decodeCase(n *yaml.Node, index int) Case {
 
 func (d *tableDecoder) expectations(n *yaml.Node, what string) []Expectation {
 	var out []Expectation
-	d.mapping(n, what, ExpectKeys, func(key string, k, v *yaml.Node) {
+	d.Mapping(n, what, ExpectKeys, func(key string, k, v *yaml.Node) {
 		var want any
 		switch key {
 		case "payload":
-			want = d.freeMap(v, what+": payload")
+			want = d.FreeMap(v, what+": payload")
 		case "ran":
-			want = d.strList(v, what+": ran")
+			want = d.hookIDs(v, what+": ran")
 		case "shadow":
 			want = d.shadowMap(v, what+": shadow")
 		default:
-			want = d.str(v, what+": "+key)
+			want = d.Str(v, what+": "+key)
 		}
 		out = append(out, Expectation{Key: key, Want: want, Line: k.Line})
 	})
 	return out
 }
 
-func (d *tableDecoder) str(n *yaml.Node, what string) string {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
-		d.errorf(n, "%s: want a string, got %s", what, kindName(n))
-		return ""
-	}
-	return n.Value
-}
-
 func (d *tableDecoder) boolean(n *yaml.Node, what string) bool {
 	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
-		d.errorf(n, "%s: want true or false, got %s", what, kindName(n))
+		d.Errorf(n, "%s: want true or false, got %s", what, yamlnode.KindName(n))
 		return false
 	}
 	return n.Value == "true"
 }
 
-// strList reads one string or a list of strings, as a list.
-func (d *tableDecoder) strList(n *yaml.Node, what string) []any {
+// hookIDs reads one string or a list of strings, as a list.
+func (d *tableDecoder) hookIDs(n *yaml.Node, what string) []any {
 	if n.Kind == yaml.ScalarNode {
-		return []any{d.str(n, what)}
+		return []any{d.Str(n, what)}
 	}
 	if n.Kind != yaml.SequenceNode {
-		d.errorf(n, "%s: want a hook id or a list of them, got %s", what, kindName(n))
+		d.Errorf(n, "%s: want a hook id or a list of them, got %s", what, yamlnode.KindName(n))
 		return nil
 	}
-	out := make([]any, 0, len(n.Content))
-	for _, e := range n.Content {
-		out = append(out, d.str(e, what))
+	ids := d.StrList(n, what)
+	out := make([]any, len(ids))
+	for i, id := range ids {
+		out[i] = id
 	}
 	return out
 }
@@ -270,55 +234,13 @@ func (d *tableDecoder) strList(n *yaml.Node, what string) []any {
 // action the hook returned ("continue" for none).
 func (d *tableDecoder) shadowMap(n *yaml.Node, what string) map[string]any {
 	if n.Kind != yaml.MappingNode {
-		d.errorf(n, "%s: want a mapping of hook id to action, got %s", what, kindName(n))
+		d.Errorf(n, "%s: want a mapping of hook id to action, got %s", what, yamlnode.KindName(n))
 		return nil
 	}
 	out := map[string]any{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		id := d.str(n.Content[i], what)
-		out[id] = d.str(n.Content[i+1], what+": "+id)
+		id := d.Str(n.Content[i], what)
+		out[id] = d.Str(n.Content[i+1], what+": "+id)
 	}
 	return out
-}
-
-// freeMap decodes a mapping of any content into neutral values.
-func (d *tableDecoder) freeMap(n *yaml.Node, what string) map[string]any {
-	if n.Kind != yaml.MappingNode {
-		d.errorf(n, "%s: want a mapping, got %s", what, kindName(n))
-		return nil
-	}
-	var raw map[string]any
-	if err := n.Decode(&raw); err != nil {
-		d.errorf(n, "%s: %s", what, strings.TrimPrefix(err.Error(), "yaml: "))
-		return nil
-	}
-	v, err := stdlib.Normalize(raw)
-	if err != nil {
-		d.errorf(n, "%s: %v", what, err)
-		return nil
-	}
-	m, _ := v.(map[string]any)
-	if m == nil {
-		m = map[string]any{}
-	}
-	return m
-}
-
-// kindName describes a node for messages.
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.AliasNode:
-		return "an alias"
-	}
-	switch n.Tag {
-	case "!!null":
-		return "null"
-	case "!!str":
-		return fmt.Sprintf("the string %q", n.Value)
-	}
-	return fmt.Sprintf("%s %s", strings.TrimPrefix(n.Tag, "!!"), n.Value)
 }

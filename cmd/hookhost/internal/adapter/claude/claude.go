@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
@@ -65,15 +66,26 @@ func (Dialect) Fields() []string { return Fields }
 // those where exit status 2 blocks: a tool call, a permission, a prompt.
 // At Stop and SubagentStop exit 2 means "keep working", so they are not.
 var Events = map[string]adapter.Mapping{
-	"PreToolUse":        {Event: "tool.execute.pre", Guard: true},
-	"PermissionRequest": {Event: "tool.approve", Guard: true},
-	"PostToolUse":       {Event: "tool.execute.post"},
-	"UserPromptSubmit":  {Event: "turn.pre", Guard: true},
-	"Stop":              {Event: "loop.continue"},
-	"SubagentStop":      {Event: "loop.continue"},
-	"SessionStart":      {Event: "session.start"},
-	"SessionEnd":        {Event: "session.end"},
-	"Notification":      {Event: "notification"},
+	"PreToolUse":        {Event: host.EventToolExecutePre, Guard: true},
+	"PermissionRequest": {Event: host.EventToolApprove, Guard: true},
+	"PostToolUse":       {Event: host.EventToolExecutePost},
+	"UserPromptSubmit":  {Event: host.EventTurnPre, Guard: true},
+	"Stop":              {Event: host.EventLoopContinue},
+	"SubagentStop":      {Event: host.EventLoopContinue},
+	"SessionStart":      {Event: host.EventSessionStart},
+	"SessionEnd":        {Event: host.EventSessionEnd},
+	"Notification":      {Event: host.EventNotification},
+}
+
+// Agent implements adapter.CommandDialect.
+func (Dialect) Agent() adapter.Agent {
+	return adapter.Agent{
+		Title: "Claude Code", SettingsFile: ".claude/settings.json",
+		SettingsFiles: func(home, project string) []string {
+			return []string{filepath.Join(home, ".claude", "settings.json"),
+				filepath.Join(project, ".claude", "settings.json"), filepath.Join(project, ".claude", "settings.local.json")}
+		},
+	}
 }
 
 // Name implements adapter.CommandDialect.
@@ -97,7 +109,7 @@ func Request(input map[string]any, events map[string]adapter.Mapping) adapter.Ca
 		return call
 	}
 	call.Payload = adapter.WithNames(input, Names...)
-	if call.Event == "tool.execute.pre" || call.Event == "tool.approve" || call.Event == "tool.execute.post" {
+	if call.Event == host.EventToolExecutePre || call.Event == host.EventToolApprove || call.Event == host.EventToolExecutePost {
 		if _, ok := call.Payload["params"].(map[string]any); !ok {
 			call.Payload["params"] = map[string]any{}
 		}
@@ -111,9 +123,9 @@ func (Dialect) Answer(call adapter.Call, res host.Result) adapter.Answer {
 		return a
 	}
 	switch call.Event {
-	case "tool.execute.pre":
+	case host.EventToolExecutePre:
 		return preToolUse(call, res)
-	case "tool.approve":
+	case host.EventToolApprove:
 		return PermissionRequest(call, res)
 	}
 	return Common(call, res)
@@ -171,13 +183,13 @@ func PermissionRequest(call adapter.Call, res host.Result) adapter.Answer {
 // tool results and session starts.
 func Common(call adapter.Call, res host.Result) adapter.Answer {
 	switch call.Event {
-	case "turn.pre":
+	case host.EventTurnPre:
 		return userPromptSubmit(call, res)
-	case "loop.continue":
+	case host.EventLoopContinue:
 		return stop(res)
-	case "tool.execute.post":
+	case host.EventToolExecutePost:
 		return postToolUse(call, res)
-	case "session.start":
+	case host.EventSessionStart:
 		return withContext(call, res, adapter.Answer{})
 	}
 	return adapter.Answer{}

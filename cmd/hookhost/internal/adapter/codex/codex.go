@@ -2,6 +2,8 @@ package codex
 
 import (
 	"maps"
+	"os"
+	"path/filepath"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/claude"
@@ -26,6 +28,20 @@ var Fields = append([]string{"turn_id"}, claude.Fields...)
 // Fields lists the payload fields hooks may read (see claude.Fields).
 func (Dialect) Fields() []string { return Fields }
 
+// Agent implements adapter.CommandDialect.
+func (Dialect) Agent() adapter.Agent {
+	return adapter.Agent{
+		Title: "Codex CLI", SettingsFile: "~/.codex/hooks.json",
+		SettingsFiles: func(home, project string) []string {
+			codexHome := os.Getenv("CODEX_HOME")
+			if codexHome == "" {
+				codexHome = filepath.Join(home, ".codex")
+			}
+			return []string{filepath.Join(codexHome, "hooks.json"), filepath.Join(project, ".codex", "hooks.json")}
+		},
+	}
+}
+
 // Name implements adapter.CommandDialect.
 func (Dialect) Name() string { return "codex" }
 
@@ -41,9 +57,9 @@ func (Dialect) Request(input map[string]any) adapter.Call { return claude.Reques
 // Answer implements adapter.CommandDialect.
 func (Dialect) Answer(call adapter.Call, res host.Result) adapter.Answer {
 	switch call.Event {
-	case "tool.execute.pre":
+	case host.EventToolExecutePre:
 		return preToolUse(call, res)
-	case "tool.approve":
+	case host.EventToolApprove:
 		return claude.PermissionRequest(call, res)
 	}
 	if a, ok := claude.Abort(res); ok {

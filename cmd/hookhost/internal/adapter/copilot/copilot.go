@@ -4,6 +4,7 @@ import (
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
 	"github.com/hookhost/hookhost/host"
 	"github.com/hookhost/hookhost/host/wire"
+	"path/filepath"
 )
 
 // Dialect is the GitHub Copilot CLI dialect.
@@ -68,16 +69,27 @@ var Known = []string{
 // At agentStop and subagentStop "block" means "keep working", so they
 // are not.
 var Events = map[string]adapter.Mapping{
-	"preToolUse":          {Event: "tool.execute.pre", Guard: true},
-	"permissionRequest":   {Event: "tool.approve", Guard: true},
-	"userPromptSubmitted": {Event: "turn.pre", Guard: true},
-	"postToolUse":         {Event: "tool.execute.post"},
-	"agentStop":           {Event: "loop.continue"},
-	"subagentStop":        {Event: "loop.continue"},
-	"sessionStart":        {Event: "session.start"},
-	"sessionEnd":          {Event: "session.end"},
-	"errorOccurred":       {Event: "error"},
-	"notification":        {Event: "notification"},
+	"preToolUse":          {Event: host.EventToolExecutePre, Guard: true},
+	"permissionRequest":   {Event: host.EventToolApprove, Guard: true},
+	"userPromptSubmitted": {Event: host.EventTurnPre, Guard: true},
+	"postToolUse":         {Event: host.EventToolExecutePost},
+	"agentStop":           {Event: host.EventLoopContinue},
+	"subagentStop":        {Event: host.EventLoopContinue},
+	"sessionStart":        {Event: host.EventSessionStart},
+	"sessionEnd":          {Event: host.EventSessionEnd},
+	"errorOccurred":       {Event: host.EventError},
+	"notification":        {Event: host.EventNotification},
+}
+
+// Agent implements adapter.CommandDialect.
+func (Dialect) Agent() adapter.Agent {
+	return adapter.Agent{
+		Title: "Copilot CLI", SettingsFile: ".github/hooks/hookhost.json",
+		SettingsFiles: func(home, project string) []string {
+			return []string{filepath.Join(project, ".github", "hooks", "*.json"), filepath.Join(home, ".copilot", "hooks", "*.json")}
+		},
+		EventFlag: Known,
+	}
 }
 
 // Name implements adapter.CommandDialect.
@@ -103,12 +115,12 @@ func (Dialect) Request(input map[string]any) adapter.Call {
 	}
 	p := adapter.WithNames(input, Names...)
 	switch call.Event {
-	case "tool.execute.pre", "tool.execute.post":
+	case host.EventToolExecutePre, host.EventToolExecutePost:
 		p["params"] = Args(input["toolArgs"])
 		if r, ok := input["toolResult"]; ok {
 			p["result"] = r
 		}
-	case "tool.approve":
+	case host.EventToolApprove:
 		params, _ := input["toolInput"].(map[string]any)
 		if params == nil {
 			params = map[string]any{}
@@ -141,17 +153,17 @@ func Args(v any) map[string]any {
 // Answer implements adapter.CommandDialect.
 func (Dialect) Answer(call adapter.Call, res host.Result) adapter.Answer {
 	switch call.Event {
-	case "tool.execute.pre":
+	case host.EventToolExecutePre:
 		return preToolUse(call, res)
-	case "tool.approve":
+	case host.EventToolApprove:
 		return permissionRequest(res)
-	case "turn.pre":
+	case host.EventTurnPre:
 		return userPromptSubmitted(call, res)
-	case "tool.execute.post":
+	case host.EventToolExecutePost:
 		return postToolUse(call, res)
-	case "loop.continue":
+	case host.EventLoopContinue:
 		return agentStop(res)
-	case "session.start":
+	case host.EventSessionStart:
 		return answer(Output{AdditionalContext: adapter.Context(res.Messages)}, nil)
 	}
 	return adapter.Answer{}

@@ -1,6 +1,7 @@
 package cursor
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
@@ -62,18 +63,18 @@ const (
 // not. afterShellExecution and afterMCPExecution are left out: postToolUse
 // reports the same calls.
 var Events = map[string]adapter.Mapping{
-	"preToolUse":           {Event: "tool.execute.pre", Guard: true},
-	"beforeShellExecution": {Event: "tool.execute.pre", Guard: true},
-	"beforeMCPExecution":   {Event: "tool.execute.pre", Guard: true},
-	"beforeReadFile":       {Event: "tool.execute.pre", Guard: true},
-	"beforeSubmitPrompt":   {Event: "turn.pre", Guard: true},
-	"postToolUse":          {Event: "tool.execute.post"},
-	"stop":                 {Event: "loop.continue"},
-	"subagentStop":         {Event: "loop.continue"},
-	"sessionStart":         {Event: "session.start"},
-	"sessionEnd":           {Event: "session.end"},
-	"afterFileEdit":        {Event: "file.save.post"},
-	"afterAgentResponse":   {Event: "turn.post"},
+	"preToolUse":           {Event: host.EventToolExecutePre, Guard: true},
+	"beforeShellExecution": {Event: host.EventToolExecutePre, Guard: true},
+	"beforeMCPExecution":   {Event: host.EventToolExecutePre, Guard: true},
+	"beforeReadFile":       {Event: host.EventToolExecutePre, Guard: true},
+	"beforeSubmitPrompt":   {Event: host.EventTurnPre, Guard: true},
+	"postToolUse":          {Event: host.EventToolExecutePost},
+	"stop":                 {Event: host.EventLoopContinue},
+	"subagentStop":         {Event: host.EventLoopContinue},
+	"sessionStart":         {Event: host.EventSessionStart},
+	"sessionEnd":           {Event: host.EventSessionEnd},
+	"afterFileEdit":        {Event: host.EventFileSavePost},
+	"afterAgentResponse":   {Event: host.EventTurnPost},
 }
 
 // permissions says how each tool event's permission answer may ask.
@@ -88,6 +89,16 @@ var permissions = map[string]int{
 // generic preToolUse and not the granular events, which Cursor fires for
 // the same call (a rate limit would count it twice).
 var Wired = []string{"beforeSubmitPrompt", "postToolUse", "preToolUse", "sessionEnd", "sessionStart", "stop", "subagentStop"}
+
+// Agent implements adapter.CommandDialect.
+func (Dialect) Agent() adapter.Agent {
+	return adapter.Agent{
+		Title: "Cursor", SettingsFile: ".cursor/hooks.json",
+		SettingsFiles: func(home, project string) []string {
+			return []string{filepath.Join(home, ".cursor", "hooks.json"), filepath.Join(project, ".cursor", "hooks.json")}
+		},
+	}
+}
 
 // Name implements adapter.CommandDialect.
 func (Dialect) Name() string { return "cursor" }
@@ -140,7 +151,7 @@ func (Dialect) Request(input map[string]any) adapter.Call {
 			p["response"] = input["text"]
 		}
 	default:
-		if call.Event == "tool.execute.pre" || call.Event == "tool.execute.post" {
+		if call.Event == host.EventToolExecutePre || call.Event == host.EventToolExecutePost {
 			p["params"] = object(p["params"])
 		}
 	}
@@ -166,15 +177,15 @@ func object(v any) map[string]any {
 // Answer implements adapter.CommandDialect.
 func (Dialect) Answer(call adapter.Call, res host.Result) adapter.Answer {
 	switch call.Event {
-	case "tool.execute.pre":
+	case host.EventToolExecutePre:
 		return toolCall(call, res)
-	case "turn.pre":
+	case host.EventTurnPre:
 		return beforeSubmitPrompt(call, res)
-	case "tool.execute.post":
+	case host.EventToolExecutePost:
 		return postToolUse(call, res)
-	case "loop.continue":
+	case host.EventLoopContinue:
 		return stop(res)
-	case "session.start":
+	case host.EventSessionStart:
 		return withContext(res, adapter.Answer{})
 	}
 	return adapter.Answer{}

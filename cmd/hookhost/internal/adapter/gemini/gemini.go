@@ -3,6 +3,7 @@ package gemini
 import (
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
 	"github.com/hookhost/hookhost/host"
+	"path/filepath"
 )
 
 // Dialect is the Gemini CLI dialect.
@@ -55,15 +56,25 @@ func (Dialect) Fields() []string { return Fields }
 // request and a model response (AfterModel, where hooks redact what the
 // model said). At AfterAgent exit 2 means "retry", so it is not one.
 var Events = map[string]adapter.Mapping{
-	"BeforeTool":   {Event: "tool.execute.pre", Guard: true},
-	"AfterTool":    {Event: "tool.execute.post"},
-	"BeforeAgent":  {Event: "turn.pre", Guard: true},
-	"AfterAgent":   {Event: "loop.continue"},
-	"BeforeModel":  {Event: "generation.pre", Guard: true},
-	"AfterModel":   {Event: "generation.post", Guard: true},
-	"SessionStart": {Event: "session.start"},
-	"SessionEnd":   {Event: "session.end"},
-	"Notification": {Event: "notification"},
+	"BeforeTool":   {Event: host.EventToolExecutePre, Guard: true},
+	"AfterTool":    {Event: host.EventToolExecutePost},
+	"BeforeAgent":  {Event: host.EventTurnPre, Guard: true},
+	"AfterAgent":   {Event: host.EventLoopContinue},
+	"BeforeModel":  {Event: host.EventGenerationPre, Guard: true},
+	"AfterModel":   {Event: host.EventGenerationPost, Guard: true},
+	"SessionStart": {Event: host.EventSessionStart},
+	"SessionEnd":   {Event: host.EventSessionEnd},
+	"Notification": {Event: host.EventNotification},
+}
+
+// Agent implements adapter.CommandDialect.
+func (Dialect) Agent() adapter.Agent {
+	return adapter.Agent{
+		Title: "Gemini CLI", SettingsFile: ".gemini/settings.json",
+		SettingsFiles: func(home, project string) []string {
+			return []string{filepath.Join(home, ".gemini", "settings.json"), filepath.Join(project, ".gemini", "settings.json")}
+		},
+	}
 }
 
 // Name implements adapter.CommandDialect.
@@ -83,7 +94,7 @@ func (Dialect) Request(input map[string]any) adapter.Call {
 		return call
 	}
 	call.Payload = adapter.WithNames(input, Names...)
-	if call.Event == "tool.execute.pre" || call.Event == "tool.execute.post" {
+	if call.Event == host.EventToolExecutePre || call.Event == host.EventToolExecutePost {
 		if _, ok := call.Payload["params"].(map[string]any); !ok {
 			call.Payload["params"] = map[string]any{}
 		}
@@ -98,17 +109,17 @@ func (Dialect) Answer(call adapter.Call, res host.Result) adapter.Answer {
 		return adapter.Answer{Output: Output{Continue: adapter.Bool(false), StopReason: adapter.Reason(d, "stopped")}}
 	}
 	switch call.Event {
-	case "tool.execute.pre":
+	case host.EventToolExecutePre:
 		return beforeTool(call, res)
-	case "tool.execute.post":
+	case host.EventToolExecutePost:
 		return afterTool(call, res)
-	case "turn.pre":
+	case host.EventTurnPre:
 		return beforeAgent(call, res)
-	case "loop.continue":
+	case host.EventLoopContinue:
 		return afterAgent(res)
-	case "generation.pre", "generation.post":
+	case host.EventGenerationPre, host.EventGenerationPost:
 		return model(call, res)
-	case "session.start":
+	case host.EventSessionStart:
 		return withContext(call, res, Output{})
 	}
 	return adapter.Answer{}
@@ -184,9 +195,9 @@ func model(call adapter.Call, res host.Result) adapter.Answer {
 	switch {
 	case res.Decision.Action == host.Respond:
 		spec.LLMResponse = res.Decision.Result
-	case call.Event == "generation.pre" && adapter.Changed(call, res, "llm_request"):
+	case call.Event == host.EventGenerationPre && adapter.Changed(call, res, "llm_request"):
 		spec.LLMRequest = res.Payload["llm_request"]
-	case call.Event == "generation.post" && adapter.Changed(call, res, "llm_response"):
+	case call.Event == host.EventGenerationPost && adapter.Changed(call, res, "llm_response"):
 		spec.LLMResponse = res.Payload["llm_response"]
 	}
 	if len(res.Messages) > 0 {

@@ -12,12 +12,12 @@ import (
 // methods are those whose answer can stop a tool: before_tool (deny_tool)
 // and approve_tool (approved: false).
 var Methods = map[string]adapter.Mapping{
-	"hook.before_tool":   {Event: "tool.execute.pre", Guard: true},
-	"hook.approve_tool":  {Event: "tool.approve", Guard: true},
-	"hook.after_tool":    {Event: "tool.execute.post"},
-	"hook.before_llm":    {Event: "generation.pre"},
-	"hook.after_llm":     {Event: "generation.post"},
-	"hook.runtime_event": {Event: "runtime.event"},
+	"hook.before_tool":   {Event: host.EventToolExecutePre, Guard: true},
+	"hook.approve_tool":  {Event: host.EventToolApprove, Guard: true},
+	"hook.after_tool":    {Event: host.EventToolExecutePost},
+	"hook.before_llm":    {Event: host.EventGenerationPre},
+	"hook.after_llm":     {Event: host.EventGenerationPost},
+	"hook.runtime_event": {Event: host.EventRuntimeEvent},
 }
 
 // Fields are the payload fields PicoClaw's methods carry, as hooks see
