@@ -176,7 +176,7 @@ hook.on("y", spin)`)}, &scripting.Env{})
 	if err != nil || !stdlib.Equal(v, want) {
 		t.Fatalf("echo: %#v, %v", v, err)
 	}
-	if got := hooks[0].Func.(*function).message(c)["payload"].(map[string]any); len(got) != 1 {
+	if got := hooks[0].Func.(*function).message(c).Payload; len(got) != 1 {
 		t.Errorf("sent fields %v, want only v", got)
 	}
 	c = &scripting.Call{Payload: map[string]any{}, Event: "y", Hook: "a.star:spin", Config: map[string]any{},
@@ -185,4 +185,15 @@ hook.on("y", spin)`)}, &scripting.Env{})
 	if !c.Interrupted() || err == nil {
 		t.Fatalf("spin: interrupted %v, err %v; want an interrupted call", c.Interrupted(), err)
 	}
+}
+
+// workerBuild is the build of the binary the tests' workers run, for
+// pools that start them through a wrapper script.
+func workerBuild(t *testing.T) string {
+	t.Helper()
+	id, err := ExecutableBuild(testWorker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
