@@ -162,4 +162,4 @@ func elfBuildID(r io.ReaderAt) string {
 }
 
 // errBuild is the cause of a worker refused for its version or build.
-var errBuild = errors.New("the worker is not of the host's build")
+var errBuild = errors.New("a worker of another build or protocol version was refused")
