@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -198,7 +199,11 @@ func (p *process) dispatch(msg message) {
 		replayLog(p.logger, m)
 		return
 	case *exitMsg:
-		p.setWhy(fmt.Errorf("it reported %s: %s", exitReasons[m.Reason], m.Msg))
+		reason := exitReasons[m.Reason]
+		if reason == "" {
+			reason = strconv.Quote(m.Reason)
+		}
+		p.setWhy(fmt.Errorf("it reported %s: %s", reason, m.Msg))
 		return
 	case *hooksMsg:
 		id = m.ID
@@ -222,7 +227,7 @@ func (p *process) dispatch(msg message) {
 
 // exitReasons say the reasons of exit messages in words.
 var exitReasons = map[string]string{exitInit: "a failure to start", exitProtocol: "a protocol error",
-	exitPanic: "a crash"}
+	exitPanic: "a crash", exitCPU: "the end of its CPU time"}
 
 // setWhy records the first explanation of the worker's end.
 func (p *process) setWhy(err error) {
