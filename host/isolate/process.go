@@ -170,8 +170,12 @@ func (p *process) handshake(r io.Reader, want build) error {
 			if v == 0 {
 				v = 1 // version 1's hello had no version
 			}
-			return fmt.Errorf("%w: the worker speaks protocol version %d, this host %d (worker %s; host %s)",
-				errBuild, v, protocolVersion, fmt.Sprint(m["program"]), want)
+			program, _ := m["program"].(string)
+			if program == "" {
+				program = "an older hookhost"
+			}
+			return fmt.Errorf("%w: the worker speaks protocol version %d, this host %d (the worker is %s; the host %s)",
+				errBuild, v, protocolVersion, program, want)
 		}
 	}
 	msg, err := decodeMessage(m, workerMessages)

@@ -125,7 +125,7 @@ func TestHandshake(t *testing.T) {
 		{"other version", map[string]any{"op": "hello", "protocol": int64(protocolVersion + 1), "build": "new-id",
 			"program": "hookhost v9", "features": []any{}},
 			[]string{"the worker speaks protocol version 3, this host 2", "hookhost v9", "hookhost commit aaaa"}},
-		{"version 1", map[string]any{"op": "hello"}, []string{"the worker speaks protocol version 1, this host 2"}},
+		{"version 1", map[string]any{"op": "hello"}, []string{"the worker speaks protocol version 1, this host 2 (the worker is an older hookhost; the host hookhost commit aaaa (build host-id))"}},
 		{"bad hello", map[string]any{"op": "hello", "protocol": int64(protocolVersion), "build": "host-id"},
 			[]string{"field hello.program is missing"}},
 		{"exit first", encodeMessage(&exitMsg{Reason: exitInit, Msg: "setting RLIMIT_DATA: operation not permitted"}),
