@@ -279,7 +279,8 @@ func encodeMessage(msg message) map[string]any {
 }
 
 // decodeMessage turns a frame's map into the message of its kind; kinds
-// returns a new message of a kind this side accepts, or nil.
+// returns a new message of a kind this side accepts, or nil. It takes m
+// over.
 func decodeMessage(m map[string]any, kinds func(op string) message) (message, error) {
 	op, isStr := m[opKey].(string)
 	if !isStr {
@@ -289,13 +290,8 @@ func decodeMessage(m map[string]any, kinds func(op string) message) (message, er
 	if msg == nil {
 		return nil, fmt.Errorf("%w: unknown message %q", errProtocol, op)
 	}
-	rest := make(map[string]any, len(m)-1)
-	for k, v := range m {
-		if k != opKey {
-			rest[k] = v
-		}
-	}
-	if err := decodeFields(rest, msg, op+"."); err != nil {
+	delete(m, opKey) // the map is the frame's own, decoded for this
+	if err := decodeFields(m, msg, op+"."); err != nil {
 		return nil, err
 	}
 	return msg, nil
