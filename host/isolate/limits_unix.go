@@ -5,7 +5,6 @@ package isolate
 import (
 	"fmt"
 	"os"
-	"os/signal"
 	"strings"
 	"syscall"
 )
@@ -13,18 +12,16 @@ import (
 // apply sets the limits on the calling process, before any script runs.
 // Each limit is set hard, so nothing later can raise it.
 func (l OSLimits) apply() error {
-	// setSoft sets res to v, with the soft limit at soft (at most v).
-	setSoft := func(name string, res int, soft, v uint64) error {
+	set := func(name string, res int, v uint64) error {
 		var cur syscall.Rlimit
 		if err := syscall.Getrlimit(res, &cur); err == nil && cur.Max < v {
 			v = cur.Max // a limit the worker inherited is already tighter
 		}
-		if err := syscall.Setrlimit(res, &syscall.Rlimit{Cur: min(soft, v), Max: v}); err != nil {
+		if err := syscall.Setrlimit(res, &syscall.Rlimit{Cur: v, Max: v}); err != nil {
 			return fmt.Errorf("setting %s to %d: %w", name, v, err)
 		}
 		return nil
 	}
-	set := func(name string, res int, v uint64) error { return setSoft(name, res, v, v) }
 	as := l.AddressSpace
 	if as == 0 && l.Data > 0 {
 		as = reserved() + l.Data + addressMargin
@@ -40,11 +37,7 @@ func (l OSLimits) apply() error {
 		}
 	}
 	if l.CPU > 0 {
-		// The soft limit a second before the hard one: the kernel sends
-		// SIGXCPU there, and the worker reports it (cpuWarning) before
-		// the SIGKILL of the hard limit.
-		hard := uint64(l.CPU.Seconds())
-		if err := setSoft("RLIMIT_CPU", syscall.RLIMIT_CPU, max(hard-1, 1), hard); err != nil {
+		if err := set("RLIMIT_CPU", syscall.RLIMIT_CPU, uint64(l.CPU.Seconds())); err != nil {
 			return err
 		}
 	}
@@ -97,12 +90,4 @@ func reserved() int64 {
 		}
 	}
 	return 8 << 30
-}
-
-// cpuWarning receives when the worker reaches its soft CPU limit
-// (SIGXCPU), a second before the kernel kills it.
-func cpuWarning() <-chan os.Signal {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGXCPU)
-	return ch
 }

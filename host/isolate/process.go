@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -203,11 +202,7 @@ func (p *process) dispatch(msg message) {
 		replayLog(p.logger, m)
 		return
 	case *exitMsg:
-		reason := exitReasons[m.Reason]
-		if reason == "" {
-			reason = strconv.Quote(m.Reason)
-		}
-		p.setWhy(fmt.Errorf("it reported %s: %s", reason, m.Msg))
+		p.setWhy(fmt.Errorf("it reported %s: %s", exitReasons[m.Reason], m.Msg))
 		return
 	case *hooksMsg:
 		id = m.ID
@@ -231,7 +226,7 @@ func (p *process) dispatch(msg message) {
 
 // exitReasons say the reasons of exit messages in words.
 var exitReasons = map[string]string{exitInit: "a failure to start", exitProtocol: "a protocol error",
-	exitPanic: "a crash", exitCPU: "the end of its CPU time"}
+	exitPanic: "a crash"}
 
 // setWhy records the first explanation of the worker's end.
 func (p *process) setWhy(err error) {

@@ -178,7 +178,6 @@ const (
 	exitInit     = "init"     // it could not start: its limits, its build
 	exitProtocol = "protocol" // the host sent what it cannot read
 	exitPanic    = "panic"    // a bug in the worker: a Go panic it caught
-	exitCPU      = "cpu"      // it reached its CPU allowance (OSLimits.CPU)
 )
 
 // hostMessages are the messages a worker accepts; workerMessages those a

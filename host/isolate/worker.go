@@ -64,9 +64,6 @@ func runWorker(spec string, in io.Reader, out io.Writer, stderr io.Writer) int {
 	if limits.Data > 0 {
 		debug.SetMemoryLimit(limits.Data - limits.Data/8) // collect before the kernel refuses
 	}
-	if limits.CPU > 0 {
-		go s.reportCPU(limits.CPU)
-	}
 	s.level.Store(int64(slog.LevelDebug)) // until the host says what it logs
 	s.logger = slog.New(newFrameHandler(s.send, &s.level))
 	s.modules = std.Modules(std.Options{Now: time.Now, Logger: s.logger})
@@ -81,15 +78,6 @@ func (s *server) exit(reason string, err error) int {
 	fmt.Fprintf(s.stderr, "hookhost worker: %v\n", err)
 	s.send(&exitMsg{Reason: reason, Msg: err.Error()})
 	return 1
-}
-
-// reportCPU tells the host, when the worker reaches its CPU allowance,
-// that this is why it ends, and ends it: the kernel would kill it a
-// second later.
-func (s *server) reportCPU(allowance time.Duration) {
-	<-cpuWarning()
-	s.exit(exitCPU, fmt.Errorf("it reached its CPU allowance (%v of CPU time over its life)", allowance))
-	os.Exit(1)
 }
 
 // A server is the worker's side of the protocol.
