@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -202,7 +203,11 @@ func (p *process) dispatch(msg message) {
 		replayLog(p.logger, m)
 		return
 	case *exitMsg:
-		p.setWhy(fmt.Errorf("it reported %s: %s", exitReasons[m.Reason], m.Msg))
+		reason := exitReasons[m.Reason]
+		if reason == "" {
+			reason = "the reason " + strconv.Quote(m.Reason)
+		}
+		p.setWhy(fmt.Errorf("it reported %s: %s", reason, m.Msg))
 		return
 	case *hooksMsg:
 		id = m.ID
@@ -218,10 +223,16 @@ func (p *process) dispatch(msg message) {
 	p.mu.Lock()
 	ch := p.pending[id]
 	delete(p.pending, id)
+	issued := id > 0 && id <= p.nextID // else an answer to what nobody asked
 	p.mu.Unlock()
-	if ch != nil {
+	switch {
+	case ch != nil:
 		ch <- msg
+	case !issued:
+		p.setWhy(fmt.Errorf("%w: %s answers request %d, which the host never sent", errProtocol, msg.op(), id))
+		_ = p.cmd.Process.Kill()
 	}
+	// else the answer of a call given up on (cancelGrace): dropped
 }
 
 // exitReasons say the reasons of exit messages in words.

@@ -3,6 +3,7 @@ package isolate
 import (
 	"bytes"
 	"errors"
+	"os/exec"
 	"reflect"
 	"slices"
 	"strings"
@@ -220,4 +221,32 @@ func frameOf(t *testing.T, msg message) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// An answer to a request the host never sent breaks the protocol: the
+// worker is stopped with that as the reason, not the answer dropped.
+func TestAnswerToNoRequest(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		msg  message
+		want string
+	}{
+		{"unknown id", &valueMsg{ID: 99}, "value answers request 99, which the host never sent"},
+		{"zero id", &errorMsg{}, "error answers request 0, which the host never sent"},
+		{"a second hello", &helloMsg{Protocol: protocolVersion}, "a second hello"},
+		{"an unknown exit reason", &exitMsg{Reason: "cosmic rays", Msg: "m"}, `it reported the reason "cosmic rays": m`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command("sleep", "60")
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+			p := &process{cmd: cmd, pending: map[int64]chan message{}, nextID: 1}
+			p.dispatch(tc.msg)
+			if p.why == nil || !strings.Contains(p.why.Error(), tc.want) {
+				t.Fatalf("why %v, want %q", p.why, tc.want)
+			}
+		})
+	}
 }
