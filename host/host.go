@@ -49,9 +49,14 @@ type Options struct {
 	Engines []scripting.Engine
 	// WorkerExecutable is the program the worker processes of files
 	// configured "isolation: process" are started from; empty means this
-	// program (os.Executable), whose main must then call
+	// program (on Linux the very binary it runs, even once an upgrade
+	// replaced it on disk), whose main must then call
 	// isolate.RunWorkerIfRequested first.
 	WorkerExecutable string
+	// WorkerBuild is the build identity (isolate.ExecutableBuild) the
+	// workers must report; empty means that of WorkerExecutable. Set it
+	// when WorkerExecutable is a wrapper that execs the real worker.
+	WorkerBuild string
 	// ConfigPath is the operator's config file (hookhost.yaml). The host
 	// reads it itself, re-reads it on every reload (Watch watches it), and
 	// keeps the last good config live when an edit fails. Set Config or
@@ -170,7 +175,7 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	}
 	h.strikes = newQuarantine()
 	h.recent = newFailureLog()
-	h.workers = isolate.NewPool(isolate.Options{Executable: opts.WorkerExecutable, Logger: h.logger,
+	h.workers = isolate.NewPool(isolate.Options{Executable: opts.WorkerExecutable, Build: opts.WorkerBuild, Logger: h.logger,
 		Limits: workerLimits(h.cfg), StartTimeout: h.cfg.Limits.WorkerStart, State: h.workerState(opts)})
 	h.wd = newWatchdog(h.cfg.MemoryLimit())
 	h.slots = newRunSlots(h.cfg)

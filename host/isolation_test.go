@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookhost/hookhost/host/isolate"
 	"github.com/hookhost/hookhost/host/isolate/isolatetest"
 	"github.com/hookhost/hookhost/scripting"
 )
@@ -184,14 +185,16 @@ hook.on("tool.execute.pre", function() return hook.message("host state: " .. tos
 	}
 }
 
-// isolatedHostWith is isolatedHost with workers started from exe.
+// isolatedHostWith is isolatedHost with workers started from exe, the
+// test worker or a wrapper that execs it.
 func isolatedHostWith(t *testing.T, exe string, files map[string]string, config string) (*Host, string) {
 	t.Helper()
 	root := t.TempDir()
 	dir := filepath.Join(root, "hooks.d")
 	writeFiles(t, dir, files)
 	writeFiles(t, root, map[string]string{"hookhost.yaml": config})
-	h, err := New(context.Background(), Options{Dir: dir, ConfigPath: filepath.Join(root, "hookhost.yaml"), WorkerExecutable: exe})
+	h, err := New(context.Background(), Options{Dir: dir, ConfigPath: filepath.Join(root, "hookhost.yaml"),
+		WorkerExecutable: exe, WorkerBuild: testWorkerBuild(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -518,4 +521,15 @@ hook.on("tool.approve", h, timeout = "10s")`}, "defaults: { isolation: process }
 		r.Trace[0].Error != "the fire was cancelled: context canceled" || r.Decision.Action != Deny {
 		t.Fatalf("a fire cancelled while the worker starts: %v %+v %+v", err, r.Decision, r.Trace)
 	}
+}
+
+// testWorkerBuild is the build of the test workers' binary, which
+// wrappers exec.
+func testWorkerBuild(t *testing.T) string {
+	t.Helper()
+	id, err := isolate.ExecutableBuild(testWorker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }

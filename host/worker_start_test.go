@@ -36,7 +36,8 @@ func testWorkerStartLimit(t *testing.T, name, src string) {
 	}
 	writeFiles(t, dir, map[string]string{name: src})
 	writeFiles(t, root, map[string]string{"hookhost.yaml": "defaults: { isolation: process }\nlimits: { worker_start: 300ms }\n"})
-	h, err := New(context.Background(), Options{Dir: dir, ConfigPath: filepath.Join(root, "hookhost.yaml"), WorkerExecutable: exe})
+	h, err := New(context.Background(), Options{Dir: dir, ConfigPath: filepath.Join(root, "hookhost.yaml"), WorkerExecutable: exe,
+		WorkerBuild: testWorkerBuild(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,17 +12,20 @@
 // same for isolated hooks: deadlines, decisions, traces and reloads do not
 // know the difference.
 //
-// Lifecycle. A worker is the host's own binary started with
-// HOOKHOST_ISOLATE_WORKER set; RunWorkerIfRequested, called first thing
-// in main, turns such a process into a worker. The worker sets its OS
-// limits (OSLimits: data segment, address space, CPU time, no descriptor
-// beyond those open at start) before it reads anything, says hello, and
-// serves until its input ends. It stops when its unit's last program
-// closes, or with the pool.
+// Lifecycle. A worker is the host's own binary (on Linux /proc/self/exe,
+// the file the host runs even after an upgrade replaced it on disk)
+// started with HOOKHOST_ISOLATE_WORKER set; RunWorkerIfRequested, called
+// first thing in main, turns such a process into a worker. The worker
+// sets its OS limits (OSLimits: data segment, address space, CPU time,
+// no descriptor beyond those open at start) before it reads anything,
+// says hello with its protocol version and build (build.go), which the
+// host checks against its own, and serves until its input ends. It stops
+// when its unit's last program closes, or with the pool.
 //
 // Failure. A worker that dies (the kernel refused it memory, it reached
 // its CPU allowance, it was killed) fails the calls in flight with an
-// error naming why — the Go runtime's "fatal error: …" line — and is
+// error naming why — its own exit message when it could send one, else
+// the Go runtime's "fatal error: …" line on its stderr — and is
 // started again at once in the background, with its unit's files
 // compiled again (supervise.go). A call that comes while its worker
 // starts waits for it: a host calls WorkerFunction.AwaitReady before it
@@ -34,7 +37,9 @@
 // ordinary hook failure and applies the event's error behaviour.
 //
 // The wire format (codec.go) is length-prefixed frames of neutral values
-// that keep their kinds exactly; protocol.go lists the messages.
+// that keep their kinds exactly; protocol.go lists the messages, one
+// struct each, and wire.go decodes them strictly: a field missing,
+// mistyped or unknown is an error, never a zero value.
 //
 // Goroutine safety: a Pool, its engines, programs and functions are safe
 // for concurrent use; calls to one worker run concurrently in it.

@@ -19,9 +19,17 @@ import (
 // Options configure a Pool.
 type Options struct {
 	// Executable is the binary workers are started from; empty means the
-	// running program's own (os.Executable), which must call
-	// RunWorkerIfRequested first thing in main.
+	// running program's own, which must call RunWorkerIfRequested first
+	// thing in main. On Linux that is the very file the program runs
+	// (/proc/self/exe), even after an upgrade replaced or removed it on
+	// disk; elsewhere the file at its path (os.Executable).
 	Executable string
+	// Build is the build identity (ExecutableBuild) workers must report
+	// in their hello; a worker of another build is refused. Empty means
+	// the build of Executable, read when the first worker starts: for the
+	// running program, its own. Set it when Executable is a wrapper that
+	// execs the real worker.
+	Build string
 	// Limits are the workers' OS limits; zero fields take the defaults.
 	Limits OSLimits
 	// Logger receives the workers' log and print output and their
@@ -45,6 +53,8 @@ type Options struct {
 // Pool is safe for concurrent use.
 type Pool struct {
 	opts Options
+	// spawn is how workers start, resolved once, when the first starts.
+	spawn func() (spawn, error)
 	// afterFunc schedules a delayed restart: time.AfterFunc, or a test's.
 	afterFunc func(time.Duration, func()) stopper
 
@@ -66,6 +76,7 @@ func NewPool(opts Options) *Pool {
 	p := &Pool{opts: opts, workers: map[string]*worker{}, limits: opts.Limits,
 		afterFunc: func(d time.Duration, f func()) stopper { return time.AfterFunc(d, f) }}
 	p.startTimeout.Store(int64(opts.StartTimeout))
+	p.spawn = sync.OnceValues(func() (spawn, error) { return resolveSpawn(opts) })
 	return p
 }
 
@@ -159,15 +170,27 @@ func (p *Pool) release(w *worker) {
 	w.shutdown()
 }
 
-func (p *Pool) executable() (string, error) {
-	if p.opts.Executable != "" {
-		return p.opts.Executable, nil
+// resolveSpawn finds the file workers start from and the build they
+// must be.
+func resolveSpawn(opts Options) (spawn, error) {
+	sp := spawn{path: opts.Executable, argv0: opts.Executable}
+	if sp.path == "" {
+		exe, err := selfExecutable()
+		if err != nil {
+			return spawn{}, err
+		}
+		sp.path, sp.argv0 = exe, os.Args[0]
 	}
-	exe, err := os.Executable()
+	if opts.Build != "" {
+		sp.build = build{ID: opts.Build}
+		return sp, nil
+	}
+	b, err := fileBuild(opts.Executable)
 	if err != nil {
-		return "", fmt.Errorf("finding the program to start workers from: %w", err)
+		return spawn{}, fmt.Errorf("%w: %w", ErrWorkerStart, err)
 	}
-	return exe, nil
+	sp.build = b
+	return sp, nil
 }
 
 // fieldsOf is which payload fields a hook with these parameters reads:

@@ -3,6 +3,7 @@ package isolate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/hookhost/hookhost/scripting"
@@ -82,7 +83,7 @@ func (f *function) Call(c *scripting.Call) (any, error) {
 		return nil, f.failure(c, proc.deadErr())
 	case <-c.Done():
 	}
-	_ = proc.send(map[string]any{"op": "cancel", "id": id})
+	_ = proc.send(&cancelMsg{ID: id})
 	select {
 	case msg := <-answer:
 		return f.answer(c, proc, msg)
@@ -96,7 +97,7 @@ func (f *function) Call(c *scripting.Call) (any, error) {
 
 // message is the call request: the fields the hook reads, and the time
 // the call has left.
-func (f *function) message(c *scripting.Call) map[string]any {
+func (f *function) message(c *scripting.Call) *callMsg {
 	payload := c.Payload
 	if f.fields != nil {
 		payload = make(map[string]any, len(f.fields))
@@ -106,26 +107,31 @@ func (f *function) message(c *scripting.Call) map[string]any {
 			}
 		}
 	}
-	return map[string]any{"op": "call", "prog": f.prog.id, "hook": int64(f.index), "payload": payload,
-		"event": c.Event, "hook_id": c.Hook, "config": c.Config, "timeout": int64(c.Timeout),
-		"remaining": int64(time.Until(c.Deadline))}
+	return &callMsg{Prog: f.prog.id, Hook: int64(f.index), Payload: payload, Event: c.Event, HookID: c.Hook,
+		Config: c.Config, Timeout: c.Timeout, Remaining: time.Until(c.Deadline)}
 }
 
 // answer reads the worker's answer. An answer the worker marks
 // interrupted is the deadline: the call is interrupted here too, so the
 // host reports a timeout.
-func (f *function) answer(c *scripting.Call, proc *process, msg map[string]any) (any, error) {
-	em := mapOf(msg, "error")
-	if em == nil {
+func (f *function) answer(c *scripting.Call, proc *process, msg message) (any, error) {
+	var em *errorMsg
+	switch m := msg.(type) {
+	case *valueMsg:
 		if !c.Disarm() {
 			return nil, f.interrupted(c)
 		}
-		return msg["value"], nil
+		return m.Value, nil
+	case *errorMsg:
+		em = m
+	default:
+		c.Disarm()
+		return nil, f.failure(c, fmt.Errorf("%w: a call answered with %s", errProtocol, msg.op()))
 	}
-	if msg["abandoned"] == true {
+	if em.Abandoned {
 		proc.kill() // a builtin still runs in it: start clean
 	}
-	err := decodeError(em)
+	err := em.Error.scriptError()
 	if errors.Is(err, scripting.ErrInterrupted) || errors.Is(err, scripting.ErrAbandoned) {
 		c.Interrupt()
 		return nil, f.interrupted(c)

@@ -2,6 +2,7 @@ package isolate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -23,6 +24,7 @@ var testWorker string
 // one when the race detector makes it unfit.
 func TestMain(m *testing.M) {
 	RunWorkerIfRequested()
+	runUpgradeHostIfRequested()
 	exe, cleanup, err := isolatetest.Worker()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -176,7 +178,7 @@ hook.on("y", spin)`)}, &scripting.Env{})
 	if err != nil || !stdlib.Equal(v, want) {
 		t.Fatalf("echo: %#v, %v", v, err)
 	}
-	if got := hooks[0].Func.(*function).message(c)["payload"].(map[string]any); len(got) != 1 {
+	if got := hooks[0].Func.(*function).message(c).Payload; len(got) != 1 {
 		t.Errorf("sent fields %v, want only v", got)
 	}
 	c = &scripting.Call{Payload: map[string]any{}, Event: "y", Hook: "a.star:spin", Config: map[string]any{},
@@ -184,5 +186,58 @@ hook.on("y", spin)`)}, &scripting.Env{})
 	_, err = hooks[1].Func.Call(c)
 	if !c.Interrupted() || err == nil {
 		t.Fatalf("spin: interrupted %v, err %v; want an interrupted call", c.Interrupted(), err)
+	}
+}
+
+// workerBuild is the build of the binary the tests' workers run, for
+// pools that start them through a wrapper script.
+func workerBuild(t *testing.T) string {
+	t.Helper()
+	id, err := ExecutableBuild(testWorker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// A worker of another build is refused at its hello, with an error
+// naming both builds; the pool does not serve from it.
+func TestWorkerOfAnotherBuildRefused(t *testing.T) {
+	pool := NewPool(Options{Executable: testWorker, Build: "another-build"})
+	defer pool.Close()
+	_, err := pool.Engine("a.lua", ".lua").Compile(context.Background(),
+		scripting.Source{Name: "a.lua", Code: []byte(echoLua)}, &scripting.Env{})
+	want := "the worker is " // its program and build, then the host's
+	if !errors.Is(err, ErrWorkerStart) || !errors.Is(err, errBuild) || !strings.Contains(err.Error(), want) ||
+		!strings.Contains(err.Error(), "(build "+workerBuild(t)+")") || !strings.Contains(err.Error(), "host expects build another-build") {
+		t.Fatalf("got %v, want the worker refused, naming its build and the host's", err)
+	}
+}
+
+// A worker that receives what it cannot read says so and ends: the host
+// reports the worker's own account, not a bare exit status.
+func TestWorkerReportsProtocolError(t *testing.T) {
+	pool := NewPool(Options{Executable: testWorker})
+	defer pool.Close()
+	prog, _ := compileEcho(t, pool)
+	pidOf(t, prog.w, 0)
+	prog.w.mu.Lock()
+	proc := prog.w.proc
+	prog.w.mu.Unlock()
+	proc.wmu.Lock()
+	err := writeFrame(proc.in, map[string]any{"op": "drop", "prog": int64(1), "force": true})
+	proc.wmu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-proc.dead:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the worker did not end")
+	}
+	err = proc.deadErr()
+	if !errors.Is(err, ErrWorkerDied) || !strings.Contains(err.Error(), "it reported a protocol error") ||
+		!strings.Contains(err.Error(), "unknown field drop.force") {
+		t.Fatalf("got %v, want the worker's report of the protocol error", err)
 	}
 }

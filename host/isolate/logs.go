@@ -6,11 +6,9 @@ import (
 	"sync/atomic"
 )
 
-// Log records travel from a worker to its host as messages of their own,
-//
-//	{op: "log", level, msg, attrs: [[key, value] | [key, [attrs…], true] …]}
-//
-// and the host logs them on its own logger with the same level, message
+// Log records travel from a worker to its host as messages of their own
+// (logMsg: level, message, attributes, each a key and a value or a group
+// of attributes), and the host logs them on its own logger with the same level, message
 // and attributes, in order: print and the log module of an isolated hook
 // read in the host's log exactly as in process (file, hook, the script's
 // fields), filtered by the host's level. What a worker writes on stderr
@@ -19,13 +17,13 @@ import (
 // frameHandler is the worker's slog.Handler: each record becomes a log
 // message to the host.
 type frameHandler struct {
-	send  func(map[string]any)
+	send  func(message)
 	level *atomic.Int64 // the host's lowest enabled level, from compile messages
-	attrs []any         // encoded attributes from WithAttrs
+	attrs []logAttr     // encoded attributes from WithAttrs
 	group string        // key prefix from WithGroup ("a.b.")
 }
 
-func newFrameHandler(send func(map[string]any), level *atomic.Int64) *frameHandler {
+func newFrameHandler(send func(message), level *atomic.Int64) *frameHandler {
 	return &frameHandler{send: send, level: level}
 }
 
@@ -34,21 +32,21 @@ func (h *frameHandler) Enabled(_ context.Context, l slog.Level) bool {
 }
 
 func (h *frameHandler) Handle(_ context.Context, r slog.Record) error {
-	attrs := make([]any, len(h.attrs), len(h.attrs)+r.NumAttrs())
+	attrs := make([]logAttr, len(h.attrs), len(h.attrs)+r.NumAttrs())
 	copy(attrs, h.attrs)
 	r.Attrs(func(a slog.Attr) bool {
-		attrs = append(attrs, encodeAttr(h.group, a))
+		attrs = appendAttr(attrs, h.group, a)
 		return true
 	})
-	h.send(map[string]any{"op": "log", "level": int64(r.Level), "msg": r.Message, "attrs": attrs})
+	h.send(&logMsg{Level: int64(r.Level), Msg: r.Message, Attrs: attrs})
 	return nil
 }
 
 func (h *frameHandler) WithAttrs(as []slog.Attr) slog.Handler {
 	out := *h
-	out.attrs = append([]any(nil), h.attrs...)
+	out.attrs = append([]logAttr(nil), h.attrs...)
 	for _, a := range as {
-		out.attrs = append(out.attrs, encodeAttr(h.group, a))
+		out.attrs = appendAttr(out.attrs, h.group, a)
 	}
 	return &out
 }
@@ -59,60 +57,70 @@ func (h *frameHandler) WithGroup(name string) slog.Handler {
 	return &out
 }
 
-// encodeAttr is one attribute on the wire: its value as a neutral value
-// (strings, integers, floats, booleans; anything else as its text), a
-// group as its attributes.
-func encodeAttr(prefix string, a slog.Attr) any {
+// A logAttr is one attribute on the wire: a key and a value (strings,
+// integers, floats, booleans, nil; anything else as its text), or a key
+// and the attributes of a group.
+type logAttr struct {
+	Key   string
+	Value any
+	Group []logAttr // nil for a value
+}
+
+func (a *logAttr) wire(f *fields) {
+	f.str("key", &a.Key)
+	f.value("value", &a.Value)
+	objects(f, "group", &a.Group)
+}
+
+// appendAttr appends a's wire form; an empty group is left out, as slog's
+// handlers leave it out.
+func appendAttr(to []logAttr, prefix string, a slog.Attr) []logAttr {
 	v := a.Value.Resolve()
 	key := prefix + a.Key
 	switch v.Kind() {
 	case slog.KindGroup:
-		inner := make([]any, 0, len(v.Group()))
-		for _, g := range v.Group() {
-			inner = append(inner, encodeAttr("", g))
+		if len(v.Group()) == 0 {
+			return to
 		}
-		return []any{key, inner, true}
+		inner := make([]logAttr, 0, len(v.Group()))
+		for _, g := range v.Group() {
+			inner = appendAttr(inner, "", g)
+		}
+		return append(to, logAttr{Key: key, Group: inner})
 	case slog.KindString:
-		return []any{key, v.String()}
+		return append(to, logAttr{Key: key, Value: v.String()})
 	case slog.KindInt64:
-		return []any{key, v.Int64()}
+		return append(to, logAttr{Key: key, Value: v.Int64()})
 	case slog.KindBool:
-		return []any{key, v.Bool()}
+		return append(to, logAttr{Key: key, Value: v.Bool()})
 	case slog.KindFloat64:
-		return []any{key, v.Float64()}
+		return append(to, logAttr{Key: key, Value: v.Float64()})
 	case slog.KindAny:
 		if v.Any() == nil {
-			return []any{key, nil}
+			return append(to, logAttr{Key: key})
 		}
 	}
-	return []any{key, v.String()}
+	return append(to, logAttr{Key: key, Value: v.String()})
 }
 
 // replayLog logs a worker's log message on the host's logger.
-func replayLog(logger *slog.Logger, msg map[string]any) {
-	level := slog.Level(integer(msg, "level"))
+func replayLog(logger *slog.Logger, msg *logMsg) {
+	level := slog.Level(msg.Level)
 	ctx := context.Background()
 	if !logger.Enabled(ctx, level) {
 		return
 	}
-	list, _ := msg["attrs"].([]any)
-	logger.LogAttrs(ctx, level, str(msg, "msg"), decodeAttrs(list)...)
+	logger.LogAttrs(ctx, level, msg.Msg, decodeAttrs(msg.Attrs)...)
 }
 
-func decodeAttrs(list []any) []slog.Attr {
+func decodeAttrs(list []logAttr) []slog.Attr {
 	out := make([]slog.Attr, 0, len(list))
-	for _, e := range list {
-		kv, _ := e.([]any)
-		if len(kv) < 2 {
+	for _, a := range list {
+		if len(a.Group) > 0 {
+			out = append(out, slog.Attr{Key: a.Key, Value: slog.GroupValue(decodeAttrs(a.Group)...)})
 			continue
 		}
-		key, _ := kv[0].(string)
-		if len(kv) == 3 {
-			inner, _ := kv[1].([]any)
-			out = append(out, slog.Attr{Key: key, Value: slog.GroupValue(decodeAttrs(inner)...)})
-			continue
-		}
-		out = append(out, slog.Any(key, kv[1]))
+		out = append(out, slog.Any(a.Key, a.Value))
 	}
 	return out
 }

@@ -31,16 +31,16 @@ func TestLogRecordsTravel(t *testing.T) {
 			host := slog.New(slog.NewTextHandler(&replayed, opts))
 			var level atomic.Int64
 			level.Store(int64(lowestLevel(host)))
-			send := func(msg map[string]any) {
-				b, err := appendValue(nil, msg, 0) // through the codec, as on the wire
+			send := func(msg message) {
+				var wire bytes.Buffer // through the codec, as on the wire
+				if err := writeMessage(&wire, msg); err != nil {
+					t.Fatal(err)
+				}
+				got, err := readMessage(&wire, workerMessages)
 				if err != nil {
 					t.Fatal(err)
 				}
-				v, err := decodeValue(b)
-				if err != nil {
-					t.Fatal(err)
-				}
-				replayLog(host, v.(map[string]any))
+				replayLog(host, got.(*logMsg))
 			}
 			tc.log(slog.New(newFrameHandler(send, &level)))
 			if replayed.String() != direct.String() {

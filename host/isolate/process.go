@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,10 +24,13 @@ type process struct {
 	wmu sync.Mutex // serialises frames to the worker
 	in  io.WriteCloser
 
-	mu      sync.Mutex // guards pending, nextID, err
-	pending map[int64]chan map[string]any
+	mu      sync.Mutex // guards pending, nextID, err, why
+	pending map[int64]chan message
 	nextID  int64
 	err     error // why the process ended; set before dead closes
+	// why is what the worker said, or the host found, about its end: its
+	// exit message, or how it broke the protocol.
+	why error
 
 	logger *slog.Logger // the host's: the worker's log messages go to it
 
@@ -55,9 +59,17 @@ var errStartLimit = fmt.Errorf("%w: it did not say hello within the start-up lim
 // errNoHello explains a binary that started but is no worker.
 var errNoHello = fmt.Errorf("%w: the program must call isolate.RunWorkerIfRequested first thing in main", ErrWorkerStart)
 
-// startProcess starts a worker from exe and waits for its hello.
-func startProcess(ctx context.Context, exe string, limits OSLimits, state, unit string, logger *slog.Logger) (*process, error) {
-	cmd := exec.Command(exe, workerArg, unit)
+// A spawn is how a pool starts its workers: the file, the name they run
+// under, and the build their hello must name.
+type spawn struct {
+	path, argv0 string
+	build       build
+}
+
+// startProcess starts a worker and waits for its hello.
+func startProcess(ctx context.Context, sp spawn, limits OSLimits, state, unit string, logger *slog.Logger) (*process, error) {
+	cmd := exec.Command(sp.path, workerArg, unit)
+	cmd.Args[0] = sp.argv0
 	cmd.Env = workerEnviron(limits)
 	if state != "" {
 		// The shared state store's address, credentials included: the
@@ -80,11 +92,11 @@ func startProcess(ctx context.Context, exe string, limits OSLimits, state, unit 
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrWorkerStart, err)
 	}
-	p := &process{cmd: cmd, in: in, pending: map[int64]chan map[string]any{}, dead: make(chan struct{}), logger: logger}
+	p := &process{cmd: cmd, in: in, pending: map[int64]chan message{}, dead: make(chan struct{}), logger: logger}
 	logsDone := make(chan struct{})
 	go p.copyLogs(errPipe, unit, logger, logsDone)
 	hello := make(chan error, 1)
-	go p.read(bufio.NewReaderSize(out, 64<<10), hello, logsDone)
+	go p.read(bufio.NewReaderSize(out, 64<<10), sp.build, hello, logsDone)
 	start := ctx // bounded by the pool's start-up limit
 	ctx, cancel := context.WithTimeout(ctx, helloTimeout)
 	defer cancel()
@@ -123,31 +135,21 @@ func workerEnviron(limits OSLimits) []string {
 
 // read dispatches the worker's answers until its output ends, then
 // records why the process ended.
-func (p *process) read(r io.Reader, hello chan<- error, logsDone <-chan struct{}) {
-	first, err := readFrame(r)
-	if err == nil && str(first, "op") != "hello" {
-		err = errCorrupt
-	}
+func (p *process) read(r io.Reader, want build, hello chan<- error, logsDone <-chan struct{}) {
+	err := p.handshake(r, want)
 	if err != nil {
 		err = p.notStarted(err, logsDone)
 	}
 	hello <- err
 	for err == nil {
-		var msg map[string]any
-		if msg, err = readFrame(r); err != nil {
+		var msg message
+		if msg, err = readMessage(r, workerMessages); err != nil {
+			if err != io.EOF {
+				p.setWhy(fmt.Errorf("reading its messages: %w", err))
+			}
 			break
 		}
-		if str(msg, "op") == "log" {
-			replayLog(p.logger, msg)
-			continue
-		}
-		p.mu.Lock()
-		ch := p.pending[integer(msg, "id")]
-		delete(p.pending, integer(msg, "id"))
-		p.mu.Unlock()
-		if ch != nil {
-			ch <- msg
-		}
+		p.dispatch(msg)
 	}
 	_ = p.cmd.Process.Kill() // output ended: the worker is dead, or speaks garbage
 	<-logsDone
@@ -159,10 +161,105 @@ func (p *process) read(r io.Reader, hello chan<- error, logsDone <-chan struct{}
 	close(p.dead)
 }
 
+// handshake reads the worker's first message: a hello of this protocol
+// version and the build the host expects, or an exit saying why it could
+// not start. The version is checked before the rest, so that a worker of
+// another version is named as such rather than as a bad message.
+func (p *process) handshake(r io.Reader, want build) error {
+	m, err := readFrame(r)
+	if err != nil {
+		return err
+	}
+	if m[opKey] == "hello" {
+		if v, _ := m["protocol"].(int64); v != protocolVersion {
+			if v == 0 {
+				v = 1 // version 1's hello had no version
+			}
+			program, _ := m["program"].(string)
+			if program == "" {
+				program = "an older hookhost"
+			}
+			return fmt.Errorf("%w: the worker speaks protocol version %d, this host %d (the worker is %s; the host %s)",
+				errBuild, v, protocolVersion, program, want)
+		}
+	}
+	msg, err := decodeMessage(m, workerMessages)
+	if err != nil {
+		return err
+	}
+	switch msg := msg.(type) {
+	case *helloMsg:
+		if got := (build{ID: msg.Build, Program: msg.Program}); got.ID != want.ID {
+			return fmt.Errorf("%w: the worker is %s, the host expects %s", errBuild, got, want)
+		}
+		return nil
+	case *exitMsg:
+		p.dispatch(msg)
+		return p.why
+	}
+	return fmt.Errorf("%w: its first message is %s, not hello", errProtocol, msg.op())
+}
+
+// dispatch hands a message to what waits for it.
+func (p *process) dispatch(msg message) {
+	var id int64
+	switch m := msg.(type) {
+	case *logMsg:
+		replayLog(p.logger, m)
+		return
+	case *exitMsg:
+		reason := exitReasons[m.Reason]
+		if reason == "" {
+			reason = "the reason " + strconv.Quote(m.Reason)
+		}
+		p.setWhy(fmt.Errorf("it reported %s: %s", reason, m.Msg))
+		return
+	case *hooksMsg:
+		id = m.ID
+	case *valueMsg:
+		id = m.ID
+	case *errorMsg:
+		id = m.ID
+	default:
+		p.setWhy(fmt.Errorf("%w: a second %s", errProtocol, msg.op()))
+		_ = p.cmd.Process.Kill()
+		return
+	}
+	p.mu.Lock()
+	ch := p.pending[id]
+	delete(p.pending, id)
+	issued := id > 0 && id <= p.nextID // else an answer to what nobody asked
+	p.mu.Unlock()
+	switch {
+	case ch != nil:
+		ch <- msg
+	case !issued:
+		p.setWhy(fmt.Errorf("%w: %s answers request %d, which the host never sent", errProtocol, msg.op(), id))
+		_ = p.cmd.Process.Kill()
+	}
+	// else the answer of a call given up on (cancelGrace): dropped
+}
+
+// exitReasons say the reasons of exit messages in words.
+var exitReasons = map[string]string{exitInit: "a failure to start", exitProtocol: "a protocol error",
+	exitPanic: "a crash"}
+
+// setWhy records the first explanation of the worker's end.
+func (p *process) setWhy(err error) {
+	p.mu.Lock()
+	if p.why == nil {
+		p.why = err
+	}
+	p.mu.Unlock()
+}
+
 // notStarted explains a worker that never said hello: with what it
-// wrote on stderr when it wrote anything (a limit it could not set),
-// else as a program that is no worker.
+// reported, else what it wrote on stderr when it wrote anything (a
+// wrapper that refused), else as a program that is no worker.
 func (p *process) notStarted(err error, logsDone <-chan struct{}) error {
+	if errors.Is(err, errBuild) || errors.Is(err, errProtocol) || p.why != nil {
+		return fmt.Errorf("%w: %w", ErrWorkerStart, err)
+	}
 	select {
 	case <-logsDone:
 	case <-time.After(time.Second):
@@ -173,13 +270,16 @@ func (p *process) notStarted(err error, logsDone <-chan struct{}) error {
 	return fmt.Errorf("%w (%v)", errNoHello, err)
 }
 
-// explain says why the process ended, with the last line of its stderr
-// (the Go runtime's "fatal error: …").
+// explain says why the process ended: what it reported, else the last
+// resort, the Go runtime's last words on its stderr (tail).
 //
 // A process the host killed itself (a call stuck past its interrupt, a
 // builtin left running, a pool closing) did not die of what it ran, so
 // its error is not ErrWorkerDied.
 func (p *process) explain(werr error) error {
+	if p.why != nil {
+		return fmt.Errorf("%w: %w", ErrWorkerDied, p.why)
+	}
 	if p.killed.Load() {
 		return errors.New("the worker process was stopped by the host")
 	}
@@ -216,7 +316,10 @@ func (p *process) copyLogs(r io.Reader, unit string, logger *slog.Logger, done c
 
 // request sends msg with a fresh id and returns the channel its answer
 // comes on; ok is false when the process has ended.
-func (p *process) request(msg map[string]any) (id int64, answer chan map[string]any, err error) {
+func (p *process) request(msg interface {
+	message
+	setID(int64)
+}) (id int64, answer chan message, err error) {
 	p.mu.Lock()
 	if p.pending == nil {
 		p.mu.Unlock()
@@ -224,10 +327,10 @@ func (p *process) request(msg map[string]any) (id int64, answer chan map[string]
 	}
 	p.nextID++
 	id = p.nextID
-	answer = make(chan map[string]any, 1)
+	answer = make(chan message, 1)
 	p.pending[id] = answer
 	p.mu.Unlock()
-	msg["id"] = id
+	msg.setID(id)
 	if err := p.send(msg); err != nil {
 		p.forget(id)
 		return 0, nil, err
@@ -235,10 +338,10 @@ func (p *process) request(msg map[string]any) (id int64, answer chan map[string]
 	return id, answer, nil
 }
 
-func (p *process) send(msg map[string]any) error {
+func (p *process) send(msg message) error {
 	p.wmu.Lock()
 	defer p.wmu.Unlock()
-	if err := writeFrame(p.in, msg); err != nil {
+	if err := writeMessage(p.in, msg); err != nil {
 		if errors.Is(err, errFrameTooLarge) {
 			return err
 		}

@@ -173,11 +173,11 @@ func (w *worker) run(ctx context.Context, run *startRun) {
 // while programs were added meanwhile; programs dropped meanwhile are
 // dropped in it too.
 func (w *worker) launch(ctx context.Context) (*process, error) {
-	exe, err := w.pool.executable()
+	sp, err := w.pool.spawn()
 	if err != nil {
 		return nil, err
 	}
-	proc, err := startProcess(ctx, exe, w.pool.startLimits(), w.pool.opts.State, w.unit, w.pool.opts.Logger)
+	proc, err := startProcess(ctx, sp, w.pool.startLimits(), w.pool.opts.State, w.unit, w.pool.opts.Logger)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +198,7 @@ func (w *worker) launch(ctx context.Context) (*process, error) {
 	w.mu.Lock()
 	for id := range compiled {
 		if w.progs[id] == nil {
-			_ = proc.send(map[string]any{"op": "drop", "prog": id})
+			_ = proc.send(&dropMsg{Prog: id})
 		}
 	}
 	w.mu.Unlock()
@@ -318,24 +318,25 @@ func (w *worker) compile(ctx context.Context, src scripting.Source, limits scrip
 
 // compileIn compiles src as program id in proc and returns its hooks.
 func compileIn(ctx context.Context, proc *process, id int64, src scripting.Source, limits scripting.Limits) ([]scripting.Hook, error) {
-	_, answer, err := proc.request(map[string]any{"op": "compile", "prog": id, "name": src.Name,
-		"code": string(src.Code), "limits": limitsMessage(limits), "log_level": int64(lowestLevel(proc.logger))})
+	_, answer, err := proc.request(&compileMsg{Prog: id, Name: src.Name, Code: string(src.Code),
+		Limits: wireLimits(limits), LogLevel: int64(lowestLevel(proc.logger))})
 	if err != nil {
 		return nil, &scripting.Error{File: src.Name, Msg: "isolation: " + err.Error(), Err: err}
 	}
 	select {
 	case msg := <-answer:
-		if em := mapOf(msg, "error"); em != nil {
-			return nil, decodeError(em)
-		}
-		list, _ := msg["hooks"].([]any)
-		hooks := make([]scripting.Hook, 0, len(list))
-		for _, h := range list {
-			if m, ok := h.(map[string]any); ok {
-				hooks = append(hooks, decodeHook(m))
+		switch m := msg.(type) {
+		case *hooksMsg:
+			hooks := make([]scripting.Hook, len(m.Hooks))
+			for i, h := range m.Hooks {
+				hooks[i] = h.hook()
 			}
+			return hooks, nil
+		case *errorMsg:
+			return nil, m.Error.scriptError()
 		}
-		return hooks, nil
+		return nil, &scripting.Error{File: src.Name, Msg: fmt.Sprintf("isolation: %v: a compile answered with %s",
+			errProtocol, msg.op()), Err: errProtocol}
 	case <-proc.dead:
 		return nil, &scripting.Error{File: src.Name, Msg: "isolation: " + proc.deadErr().Error()}
 	case <-ctx.Done():
@@ -355,7 +356,7 @@ func (w *worker) drop(id int64) {
 		return
 	}
 	if proc != nil {
-		_ = proc.send(map[string]any{"op": "drop", "prog": id})
+		_ = proc.send(&dropMsg{Prog: id})
 	}
 }
 

@@ -152,7 +152,7 @@ func TestCallWaitsForStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool := NewPool(Options{Executable: exe})
+	pool := NewPool(Options{Executable: exe, Build: workerBuild(t)})
 	defer pool.Close()
 	prog, hook := compileEcho(t, pool)
 	if _, err := hook.Func.Call(echoCall(10 * time.Second)); err != nil {
@@ -185,7 +185,7 @@ func TestStartFailureBackoff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool := NewPool(Options{Executable: exe})
+	pool := NewPool(Options{Executable: exe, Build: workerBuild(t)})
 	defer pool.Close()
 	timers := newFakeTimers(pool)
 	prog, hook := compileEcho(t, pool)
@@ -244,7 +244,7 @@ func TestCloseDuringStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pool := NewPool(Options{Executable: exe})
+	pool := NewPool(Options{Executable: exe, Build: workerBuild(t)})
 	prog, hook := compileEcho(t, pool)
 	if _, err := hook.Func.Call(echoCall(10 * time.Second)); err != nil {
 		t.Fatal(err)

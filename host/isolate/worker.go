@@ -71,6 +71,12 @@ func RunWorkerIfRequestedWith(opts WorkerOptions) {
 // runWorker serves the host on in and out until in ends. It returns the
 // process exit status.
 func runWorker(spec string, opts WorkerOptions, in io.Reader, out io.Writer, stderr io.Writer) int {
+	s := &server{out: bufio.NewWriter(out), stderr: stderr, progs: map[int64]scripting.Program{},
+		calls: map[int64]*scripting.Call{}, engines: engines.ByExtension()}
+	b, err := selfBuild() // before the limits: reading the binary takes a descriptor
+	if err != nil {
+		return s.exit(exitInit, err)
+	}
 	limits, err := decodeOSLimits(spec)
 	if os.Getenv(stateEnv) != "" {
 		// Room for the state store's connections, and one being
@@ -85,18 +91,15 @@ func runWorker(spec string, opts WorkerOptions, in io.Reader, out io.Writer, std
 		store, err = openWorkerState(opts)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "hookhost worker: %v\n", err)
-		return 1
+		return s.exit(exitInit, err)
 	}
 	if limits.Data > 0 {
 		debug.SetMemoryLimit(limits.Data - limits.Data/8) // collect before the kernel refuses
 	}
-	s := &server{out: bufio.NewWriter(out), progs: map[int64]scripting.Program{}, calls: map[int64]*scripting.Call{},
-		engines: engines.ByExtension()}
 	s.level.Store(int64(slog.LevelDebug)) // until the host says what it logs
 	s.logger = slog.New(newFrameHandler(s.send, &s.level))
 	s.modules = std.Modules(std.Options{Now: time.Now, Logger: s.logger, Backend: store})
-	s.send(map[string]any{"op": "hello"})
+	s.send(&helloMsg{Protocol: protocolVersion, Build: b.ID, Program: b.Program})
 	return s.serve(bufio.NewReader(in))
 }
 
@@ -117,10 +120,20 @@ func openWorkerState(opts WorkerOptions) (state.Backend, error) {
 	return b, nil
 }
 
+// exit tells the host why the worker ends, on its stderr too for a host
+// that cannot read it (one of another protocol), and returns the exit
+// status.
+func (s *server) exit(reason string, err error) int {
+	fmt.Fprintf(s.stderr, "hookhost worker: %v\n", err)
+	s.send(&exitMsg{Reason: reason, Msg: err.Error()})
+	return 1
+}
+
 // A server is the worker's side of the protocol.
 type server struct {
-	outMu sync.Mutex
-	out   *bufio.Writer
+	outMu  sync.Mutex
+	out    *bufio.Writer
+	stderr io.Writer
 
 	mu    sync.Mutex // guards progs and calls
 	progs map[int64]scripting.Program
@@ -133,13 +146,16 @@ type server struct {
 	wg      sync.WaitGroup
 }
 
-func (s *server) send(msg map[string]any) {
+func (s *server) send(msg message) {
 	s.outMu.Lock()
 	defer s.outMu.Unlock()
-	if err := writeFrame(s.out, msg); err != nil {
+	if err := writeMessage(s.out, msg); err != nil {
 		// a value the codec refuses: answer with the error instead
-		if id, ok := msg["id"]; ok {
-			_ = writeFrame(s.out, map[string]any{"id": id, "error": map[string]any{"msg": err.Error()}})
+		switch m := msg.(type) {
+		case *valueMsg:
+			_ = writeMessage(s.out, &errorMsg{ID: m.ID, Error: errorOf(err)})
+		case *hooksMsg:
+			_ = writeMessage(s.out, &errorMsg{ID: m.ID, Error: errorOf(err)})
 		}
 	}
 	_ = s.out.Flush()
@@ -147,38 +163,50 @@ func (s *server) send(msg map[string]any) {
 
 func (s *server) serve(in io.Reader) int {
 	for {
-		msg, err := readFrame(in)
+		msg, err := readMessage(in, hostMessages)
 		if err == io.EOF {
 			s.finish()
 			return 0
 		}
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "hookhost worker: reading from the host: %v\n", err)
-			return 1
+			return s.exit(exitProtocol, fmt.Errorf("reading from the host: %w", err))
 		}
-		switch str(msg, "op") {
-		case "compile":
-			s.compile(msg)
-		case "call":
+		switch m := msg.(type) {
+		case *compileMsg:
+			s.guard(func() { s.compile(m) })
+		case *callMsg:
 			s.wg.Add(1)
-			go func() { defer s.wg.Done(); s.call(msg) }()
-		case "cancel":
+			go s.guard(func() { defer s.wg.Done(); s.call(m) })
+		case *cancelMsg:
 			s.mu.Lock()
-			c := s.calls[integer(msg, "id")]
+			c := s.calls[m.ID]
 			s.mu.Unlock()
 			if c != nil {
 				c.Interrupt()
 			}
-		case "drop":
+		case *dropMsg:
 			s.mu.Lock()
-			p := s.progs[integer(msg, "prog")]
-			delete(s.progs, integer(msg, "prog"))
+			p := s.progs[m.Prog]
+			delete(s.progs, m.Prog)
 			s.mu.Unlock()
 			if p != nil {
 				p.Close()
 			}
 		}
 	}
+}
+
+// guard runs f and, should it panic (a bug in the worker, not a script
+// error: the engines turn those into errors), tells the host before the
+// panic ends the process as usual.
+func (s *server) guard(f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.send(&exitMsg{Reason: exitPanic, Msg: fmt.Sprint("panic: ", r)})
+			panic(r)
+		}
+	}()
+	f()
 }
 
 // finish lets the calls in flight end when the host's input has ended:
@@ -206,79 +234,67 @@ func (s *server) finish() {
 	}
 }
 
-func (s *server) compile(msg map[string]any) {
-	id, name := msg["id"], str(msg, "name")
-	if l, ok := msg["log_level"].(int64); ok {
-		s.level.Store(l)
-	}
-	e := s.engines[path.Ext(name)]
+func (s *server) compile(m *compileMsg) {
+	s.level.Store(m.LogLevel)
+	e := s.engines[path.Ext(m.Name)]
 	if e == nil {
-		s.send(map[string]any{"id": id, "error": map[string]any{"file": name, "msg": "no engine for this file"}})
+		s.send(&errorMsg{ID: m.ID, Error: wireError{File: m.Name, Msg: "no engine for this file"}})
 		return
 	}
-	env := &scripting.Env{Modules: s.modules, Logger: s.logger, Limits: decodeLimits(mapOf(msg, "limits"))}
+	env := &scripting.Env{Modules: s.modules, Logger: s.logger, Limits: scripting.Limits(m.Limits)}
 	timeout := env.Limits.Or().InitTimeout + time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	prog, err := e.Compile(ctx, scripting.Source{Name: name, Code: []byte(str(msg, "code"))}, env)
+	prog, err := e.Compile(ctx, scripting.Source{Name: m.Name, Code: []byte(m.Code)}, env)
 	if err != nil {
-		s.send(map[string]any{"id": id, "error": errorMessage(err)})
+		s.send(&errorMsg{ID: m.ID, Error: errorOf(err)})
 		return
 	}
 	s.mu.Lock()
-	s.progs[integer(msg, "prog")] = prog
+	s.progs[m.Prog] = prog
 	s.mu.Unlock()
 	hooks := prog.Hooks()
-	list := make([]any, len(hooks))
+	list := make([]wireHook, len(hooks))
 	for i, h := range hooks {
-		list[i] = hookMessage(h)
+		list[i] = hookOf(h)
 	}
-	s.send(map[string]any{"id": id, "hooks": list})
+	s.send(&hooksMsg{ID: m.ID, Hooks: list})
 }
 
-func (s *server) call(msg map[string]any) {
-	id := integer(msg, "id")
+func (s *server) call(m *callMsg) {
 	s.mu.Lock()
-	prog := s.progs[integer(msg, "prog")]
+	prog := s.progs[m.Prog]
 	s.mu.Unlock()
 	hooks := []scripting.Hook(nil)
 	if prog != nil {
 		hooks = prog.Hooks()
 	}
-	i := int(integer(msg, "hook"))
-	if i < 0 || i >= len(hooks) {
-		s.send(map[string]any{"id": id, "error": map[string]any{"msg": "the worker has no such hook"}})
+	if m.Hook < 0 || m.Hook >= int64(len(hooks)) {
+		s.send(&errorMsg{ID: m.ID, Error: wireError{Msg: "the worker has no such hook"}})
 		return
 	}
-	remaining := time.Duration(integer(msg, "remaining"))
-	c := &scripting.Call{Payload: mapOf(msg, "payload"), Event: str(msg, "event"), Hook: str(msg, "hook_id"),
-		Config: mapOf(msg, "config"), Timeout: time.Duration(integer(msg, "timeout")), Deadline: time.Now().Add(remaining)}
-	if c.Payload == nil {
-		c.Payload = map[string]any{}
-	}
-	if c.Config == nil {
-		c.Config = map[string]any{}
-	}
+	c := &scripting.Call{Payload: m.Payload, Event: m.Event, Hook: m.HookID, Config: m.Config, Timeout: m.Timeout,
+		Deadline: time.Now().Add(m.Remaining)}
 	s.mu.Lock()
-	s.calls[id] = c
+	s.calls[m.ID] = c
 	s.mu.Unlock()
-	timer := time.AfterFunc(remaining, c.Interrupt)
-	v, err := hooks[i].Func.Call(c)
+	timer := time.AfterFunc(m.Remaining, c.Interrupt)
+	v, err := hooks[m.Hook].Func.Call(c)
 	timer.Stop()
 	s.mu.Lock()
-	delete(s.calls, id)
+	delete(s.calls, m.ID)
 	s.mu.Unlock()
 	if c.Interrupted() && err == nil {
 		err = scripting.ErrInterrupted
 	}
 	switch {
 	case err != nil:
-		em := errorMessage(err)
-		if c.Interrupted() && em["cause"] == nil {
-			em["cause"] = causeInterrupted
+		e := errorOf(err)
+		if c.Interrupted() && e.Cause == "" {
+			e.Cause = causeInterrupted
 		}
-		s.send(map[string]any{"id": id, "error": em, "abandoned": c.Abandoned()})
+		s.send(&errorMsg{ID: m.ID, Error: e, Abandoned: c.Abandoned()})
 	default:
-		s.send(map[string]any{"id": id, "value": scripting.AsNeutral(v)})
+		s.send(&valueMsg{ID: m.ID, Value: scripting.AsNeutral(v)})
 	}
 }
