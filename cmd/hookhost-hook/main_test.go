@@ -336,3 +336,24 @@ func TestHandsOver(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintSettings: hookhost --print-settings --server auto prints
+// hookhost-hook when it is installed beside hookhost, and hookhost
+// itself with --full-hook or without --server auto.
+func TestPrintSettings(t *testing.T) {
+	dir := shipped(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"claude", "--server", "auto"}, `"command": "hookhost-hook claude --dir ` + dir + ` --server auto"`},
+		{[]string{"copilot", "--server", "auto"}, `"bash": "hookhost-hook copilot --dir ` + dir + ` --server auto --event preToolUse"`},
+		{[]string{"claude", "--server", "auto", "--full-hook"}, `"command": "hookhost claude --dir ` + dir + ` --server auto"`},
+		{[]string{"claude"}, `"command": "hookhost claude --dir ` + dir + `"`},
+	} {
+		r := runBin(t, nil, "", "hookhost", append(tc.args, "--print-settings", "--dir", dir)...)
+		if r.code != 0 || !strings.Contains(r.stdout, tc.want) {
+			t.Errorf("%v: %v\nwant %s", tc.args, r, tc.want)
+		}
+	}
+}
