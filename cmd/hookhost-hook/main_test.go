@@ -21,6 +21,9 @@ import (
 
 var binDir string
 
+// installTags are the build tags of the README's install line.
+const installTags = "urfave_cli_no_docs,netgo"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(impostorEnv) != "" {
 		impostor()
@@ -37,8 +40,9 @@ func runTests(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	binDir = dir
+	// Built as the README installs them.
 	for _, b := range []struct{ out, pkg string }{{"hookhost-hook", "."}, {"hookhost", "../hookhost"}} {
-		if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, b.out), b.pkg).CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-tags", installTags, "-o", filepath.Join(dir, b.out), b.pkg).CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "go build %s: %v\n%s", b.pkg, err, out)
 			return 1
 		}
@@ -92,7 +96,9 @@ func privateDir(t *testing.T) string {
 }
 
 // stopServers ends the servers --server auto started under runtime.
-func stopServers(t *testing.T, runtime string) {
+func stopServers(t *testing.T, runtime string) { stopServersTB(runtime) }
+
+func stopServersTB(runtime string) {
 	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	for _, p := range procs {
 		data, err := os.ReadFile(p)

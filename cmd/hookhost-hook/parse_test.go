@@ -2,7 +2,10 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -94,6 +97,29 @@ func TestParseAnswer(t *testing.T) {
 		got, ok := parseAnswer([]byte(tc.resp))
 		if ok != tc.ok || string(got) != tc.want {
 			t.Errorf("%s: %q, %v; want %q, %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestLinksLittle: hookhost-hook's start is cheap because it links
+// almost nothing; none of these may creep in (through autosock, say):
+// not the engines, YAML, the shell parser, the command-line library,
+// hookhost's host, package net (or net/http), nor cgo, so that it is
+// static without build tags (CGO_ENABLED=1 as a default build has it).
+func TestLinksLittle(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	banned := []string{"net", "net/http", "runtime/cgo", "os/user", "os/exec", "encoding/json", "log/slog",
+		"github.com/hookhost/hookhost/host", "github.com/yuin/gopher-lua", "go.starlark.net/starlark",
+		"github.com/urfave/cli/v2", "go.yaml.in/yaml/v3", "mvdan.cc/sh/v3/syntax"}
+	for pkg := range strings.Lines(string(out)) {
+		pkg = strings.TrimSpace(pkg)
+		if slices.Contains(banned, pkg) || strings.HasPrefix(pkg, "github.com/hookhost/hookhost/cmd/hookhost/") {
+			t.Errorf("hookhost-hook links %s", pkg)
 		}
 	}
 }
