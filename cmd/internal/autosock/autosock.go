@@ -2,9 +2,7 @@ package autosock
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,14 +24,14 @@ func Path(dir, config string) (string, error) {
 		return "", err
 	}
 	sum := sha256.Sum256([]byte(dir + "\x00" + config))
-	return filepath.Join(base, "serve-"+hex.EncodeToString(sum[:6])+".sock"), nil
+	return filepath.Join(base, "serve-"+hexString(sum[:6])+".sock"), nil
 }
 
 // PrivateDir makes sure dir exists, is a directory (not a symlink), is
 // owned by this user and is closed to everyone else.
 func PrivateDir(dir string) error {
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("creating %s: %w", dir, err)
+		return &dirError{dir: dir, what: "creating", err: err}
 	}
 	fi, err := os.Lstat(dir)
 	if err != nil {
@@ -42,11 +40,11 @@ func PrivateDir(dir string) error {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	switch {
 	case !fi.IsDir():
-		return fmt.Errorf("%s is not a directory", dir)
+		return errors.New(dir + " is not a directory")
 	case !ok || int(st.Uid) != os.Getuid():
-		return fmt.Errorf("%s is not owned by this user: not using it", dir)
+		return errors.New(dir + " is not owned by this user: not using it")
 	case fi.Mode().Perm()&0o077 != 0:
-		return fmt.Errorf("%s is open to other users (mode %v): not using it", dir, fi.Mode().Perm())
+		return errors.New(dir + " is open to other users (mode " + fi.Mode().Perm().String() + "): not using it")
 	}
 	return nil
 }
@@ -55,4 +53,25 @@ func PrivateDir(dir string) error {
 // user self: the same user, or root.
 func Trusted(uid uint32, self int) bool {
 	return uid == uint32(self) || uid == 0
+}
+
+// A dirError is a failure to make the socket's directory.
+type dirError struct {
+	dir, what string
+	err       error
+}
+
+func (e *dirError) Error() string { return e.what + " " + e.dir + ": " + e.err.Error() }
+
+func (e *dirError) Unwrap() error { return e.err }
+
+// hexString is b in lower-case hexadecimal (encoding/hex would link fmt
+// into hookhost-hook).
+func hexString(b []byte) string {
+	const digits = "0123456789abcdef"
+	out := make([]byte, 0, 2*len(b))
+	for _, c := range b {
+		out = append(out, digits[c>>4], digits[c&15])
+	}
+	return string(out)
 }
