@@ -11,17 +11,15 @@ import (
 	"github.com/hookhost/hookhost/cmd/internal/autosock"
 )
 
-// Limits and defaults shared with the full command, whose values they
-// must stay (TestSameLimits in cmd/hookhost checks them).
+// What hookhost-hook shares with hookhost's client is in autosock.
 const (
-	// maxEvent is the longest event read from stdin (adapter.MaxEvent):
-	// a longer one goes to the full command, which refuses it.
-	maxEvent = 8 << 20
-	// requestTimeout bounds the whole request by default
-	// (adapter.RequestTimeout, --server-timeout).
-	requestTimeout = 10 * time.Second
-	// maxAnswer bounds the answer read (adapter.MaxAnswer).
-	maxAnswer = 64 << 20
+	maxEvent       = autosock.MaxEvent
+	requestTimeout = autosock.RequestTimeout
+	connectTimeout = autosock.ConnectTimeout
+	maxAnswer      = autosock.MaxAnswer
+)
+
+const (
 	// fullEnv names the full hookhost's executable.
 	fullEnv = "HOOKHOST_BIN"
 	// defaultDir is the hooks directory without --dir or $HOOKHOST_DIR.

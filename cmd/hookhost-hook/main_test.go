@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -64,20 +65,7 @@ func (r run) String() string {
 // to this process's environment.
 func runBin(t *testing.T, env []string, stdin, name string, args ...string) run {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(binDir, name), args...)
-	cmd.Env = append(os.Environ(), "HOOKHOST_EVENT_CACHE=off")
-	cmd.Env = append(cmd.Env, env...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return run{stdout.String(), stderr.String(), code}
+	return runIn(t, "", env, stdin, name, args...)
 }
 
 // privateDir is a temporary directory closed to other users, short
@@ -190,7 +178,7 @@ func TestSameAnswers(t *testing.T) {
 				{"broken event, server up", ac.broken, up, false, func(r run) bool { return r.code == 2 && !strings.Contains(r.stdout, "allow") }},
 			} {
 				env := tc.env
-				if tc.alone {
+				if tc.alone && goruntime.GOOS == "linux" { // elsewhere every call goes to hookhost
 					env = append(append([]string{}, env...), fullEnv+"="+filepath.Join(binDir, "absent"))
 				}
 				// hookhost-hook first: in "server started" it is the one
@@ -362,4 +350,70 @@ func TestPrintSettings(t *testing.T) {
 			t.Errorf("%v: %v\nwant %s", tc.args, r, tc.want)
 		}
 	}
+}
+
+// TestSameSocket: hookhost-hook finds the server hookhost started for the
+// same command line however the directory and config are named — by
+// default (./hooks.d and the hookhost.yaml in it, from the working
+// directory), by environment variables, relative — since the socket's
+// name is made of them: after hookhost starts it, hookhost-hook answers
+// alone (the full command it would fall back to is missing).
+func TestSameSocket(t *testing.T) {
+	if goruntime.GOOS != "linux" {
+		t.Skip("hookhost-hook answers alone on Linux only")
+	}
+	work := t.TempDir()
+	hooks := filepath.Join(work, "hooks.d")
+	if err := os.MkdirAll(hooks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	guard := `hook.on("tool.execute.pre", function(tool_name, params)
+  if (params.command or ""):find("rm -rf", 1, true) then return hook.deny("no rm -rf here") end
+end)
+`
+	for name, data := range map[string]string{"guard.lua": guard, "hookhost.yaml": "hooks: {}\n"} {
+		if err := os.WriteFile(filepath.Join(hooks, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	claude := agentCases[0]
+	for _, tc := range []struct {
+		name string
+		env  []string
+		args []string
+	}{
+		{"defaults", nil, []string{"claude", "--server", "auto"}},
+		{"relative --dir and --config", nil, []string{"claude", "--dir", "hooks.d", "-c", "hooks.d/hookhost.yaml", "--server", "auto"}},
+		{"environment", []string{"HOOKHOST_DIR=hooks.d", "HOOKHOST_SERVER=auto"}, []string{"claude"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			runtime := privateDir(t)
+			t.Cleanup(func() { stopServers(t, runtime) })
+			env := append([]string{"XDG_RUNTIME_DIR=" + runtime, "HOOKHOST_AUTO_IDLE_EXIT=1m"}, tc.env...)
+			full := runIn(t, work, env, claude.deny, "hookhost", tc.args...)
+			small := runIn(t, work, append(env, fullEnv+"="+filepath.Join(binDir, "absent")), claude.deny, "hookhost-hook", tc.args...)
+			if full.code != 0 || !strings.Contains(full.stdout, "no rm -rf here") || small.stdout != full.stdout || small.code != 0 {
+				t.Errorf("\nhookhost-hook: %v\nhookhost:      %v", small, full)
+			}
+		})
+	}
+}
+
+// runIn is runBin in the working directory dir ("": this process's).
+func runIn(t *testing.T, dir string, env []string, stdin, name string, args ...string) run {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(binDir, name), args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "HOOKHOST_EVENT_CACHE=off"), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return run{stdout.String(), stderr.String(), code}
 }

@@ -19,15 +19,18 @@ func post(sock, path string, body []byte, timeout time.Duration) ([]byte, bool) 
 		return nil, false
 	}
 	defer syscall.Close(fd)
-	// The socket's own timeouts bound connecting (a full backlog), each
-	// write and each read; the deadline bounds the whole.
+	// The socket's own timeouts bound connecting (a full backlog: as
+	// hookhost's client, a server that does not accept within
+	// connectTimeout is down), then each write and read, within the
+	// deadline of the whole request.
 	deadline := time.Now().Add(timeout)
-	tv := syscall.NsecToTimeval(timeout.Nanoseconds())
-	if syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tv) != nil ||
-		syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv) != nil {
+	if !setTimeout(fd, syscall.SO_SNDTIMEO, min(connectTimeout, timeout)) {
 		return nil, false
 	}
 	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: sock}); err != nil {
+		return nil, false
+	}
+	if !setTimeout(fd, syscall.SO_SNDTIMEO, time.Until(deadline)) {
 		return nil, false
 	}
 	cred, err := syscall.GetsockoptUcred(fd, syscall.SOL_SOCKET, syscall.SO_PEERCRED)
@@ -71,6 +74,9 @@ func readAll(fd int, deadline time.Time) ([]byte, bool) {
 			}
 			buf = append(buf, make([]byte, len(buf))...)[:len(buf)]
 		}
+		if !setTimeout(fd, syscall.SO_RCVTIMEO, time.Until(deadline)) {
+			return nil, false
+		}
 		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
 		switch {
 		case err == syscall.EINTR:
@@ -81,10 +87,17 @@ func readAll(fd int, deadline time.Time) ([]byte, bool) {
 		default:
 			buf = buf[:len(buf)+n]
 		}
-		if time.Now().After(deadline) {
-			return nil, false
-		}
 	}
+}
+
+// setTimeout sets the socket's send or receive timeout to d; a d that
+// has run out (which the kernel would read as "none") fails.
+func setTimeout(fd, opt int, d time.Duration) bool {
+	if d <= 0 {
+		return false
+	}
+	tv := syscall.NsecToTimeval(max(d, time.Microsecond).Nanoseconds())
+	return syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, opt, &tv) == nil
 }
 
 func dupOnto(fd, to int) error { return syscall.Dup3(fd, to, 0) }
