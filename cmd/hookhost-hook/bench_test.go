@@ -20,6 +20,8 @@ import (
 //   - true: /bin/true, the floor;
 //   - sh-true: sh -c /bin/true, the floor of a command an agent runs
 //     through a shell;
+//   - sh-empty-go: sh -c with a Go program that does nothing, the floor
+//     of a Go command hook;
 //   - hook-auto: sh -c 'hookhost-hook claude --dir hooks.d --server
 //     auto', the server already running (what --print-settings --server
 //     auto prints when hookhost-hook is installed);
@@ -64,6 +66,7 @@ func BenchmarkCommandHooks(b *testing.B) {
 	}{
 		{"true", []string{"/bin/true"}},
 		{"sh-true", []string{"/bin/sh", "-c", "/bin/true"}},
+		{"sh-empty-go", []string{"/bin/sh", "-c", emptyGo(b)}},
 		{"hook-auto", []string{"/bin/sh", "-c", hook + " claude --dir " + shippedDir + " --server auto"}},
 		{"full-auto", []string{"/bin/sh", "-c", full + " claude --dir " + shippedDir + " --server auto"}},
 		{"shipped", []string{full, "claude", "--dir", shippedDir}},
@@ -140,4 +143,18 @@ hook.on(%q, rule)
 		}
 	}
 	return dir
+}
+
+// emptyGo builds a Go program that does nothing, statically linked.
+func emptyGo(b *testing.B) string {
+	dir := b.TempDir()
+	src := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(src, []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	bin := filepath.Join(dir, "empty")
+	if out, err := exec.Command("go", "build", "-o", bin, src).CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
