@@ -110,7 +110,8 @@ func parse(args []string, env func(string) string) (request, bool) {
 			return request{}, false
 		}
 	}
-	if server != "auto" || (r.event != "" && !pathWord(r.event)) || (r.event == "" && contains(eventAgents, r.agent)) {
+	named := contains(eventAgents, r.agent) // only their commands have --event
+	if server != "auto" || named != (r.event != "") || (named && !pathWord(r.event)) {
 		return request{}, false
 	}
 	if !seen["server-timeout"] {

@@ -319,6 +319,7 @@ func TestHandsOver(t *testing.T) {
 		{"print-settings", "", []string{"claude", "--dir", dir, "--server", "auto", "--print-settings"}},
 		{"copilot without --event", agentCases[4].deny, []string{"copilot", "--dir", dir, "--server", "auto"}},
 		{"an unknown flag", claude.deny, []string{"claude", "--dir", dir, "--server", "auto", "--no-such-flag"}},
+		{"--event where the agent has none", claude.deny, []string{"claude", "--event", "PreToolUse", "--dir", dir, "--server", "auto"}},
 		{"an unknown agent", claude.deny, []string{"nosuchagent", "--dir", dir, "--server", "auto"}},
 		{"--fail-open, an event that does not decode", claude.broken, []string{"claude", "--dir", dir, "--server", "auto", "--fail-open"}},
 		{"an event over the limit", strings.Repeat(" ", maxEvent) + claude.deny, []string{"claude", "--dir", dir, "--server", "auto"}},

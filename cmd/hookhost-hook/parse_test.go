@@ -40,6 +40,7 @@ func TestParse(t *testing.T) {
 		{"copilot's event", []string{"copilot", "--event", "preToolUse", "--server", "auto", "--dir", hooks}, nil,
 			&request{agent: "copilot", event: "preToolUse", dir: hooks, timeout: requestTimeout}},
 		{"copilot without its event", []string{"copilot", "--server", "auto", "--dir", hooks}, nil, nil},
+		{"--event for an agent that names its events", []string{"claude", "--event", "PreToolUse", "--server", "auto"}, nil, nil},
 		{"an event that is not a word", []string{"copilot", "--event", "../fire", "--server", "auto"}, nil, nil},
 		{"no --server", []string{"claude", "--dir", hooks}, nil, nil},
 		{"another server", []string{"claude", "--server", "unix:/run/s.sock"}, nil, nil},
