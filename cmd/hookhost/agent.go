@@ -36,6 +36,9 @@ type agentOptions struct {
 	serverOptions
 	// PrintSettings prints the agent's configuration block and exits.
 	PrintSettings bool
+	// FullHook makes --print-settings --server auto print hookhost even
+	// when the small command hook is installed beside it.
+	FullHook bool
 	// Log is where notes, logs and load problems go; empty means stderr,
 	// or nowhere for agents that read stderr as an answer.
 	Log string
@@ -126,6 +129,8 @@ func newAgentCommand(a agentCommand) *cli.Command {
 				Usage: "accepted and ignored: failing closed at the guard events is the default"},
 			&cli.BoolFlag{Name: "print-settings", Destination: &opts.PrintSettings,
 				Usage: "print the " + agent.SettingsFile + " block that wires every event to this command"},
+			&cli.BoolFlag{Name: "full-hook", Destination: &opts.FullHook,
+				Usage: "with --print-settings --server auto: print hookhost itself, not the small " + smallHook + " installed beside it"},
 			&cli.StringFlag{Name: "log", Destination: &opts.Log,
 				Usage: "append notes, logs and load problems to `FILE` (default: " + logDefault + ")"}),
 		HideHelpCommand: true,
@@ -308,7 +313,7 @@ func (o *agentOptions) cacheSalt() []byte {
 // command, with the directory and config made absolute (agents run hooks
 // from the project's directory, or the event's cwd).
 func printSettings(opts *agentOptions, stdout io.Writer) error {
-	cmd := []string{"hookhost", opts.dialect.Name()}
+	cmd := []string{hookCommand(opts), opts.dialect.Name()}
 	dir, cfg, err := opts.absPaths()
 	if err != nil {
 		return err
@@ -337,6 +342,29 @@ func printSettings(opts *agentOptions, stdout io.Writer) error {
 		cmd = append(cmd, "--log", shellQuote(log))
 	}
 	return writeIndented(stdout, opts.dialect.Settings(strings.Join(cmd, " ")))
+}
+
+// smallHook is the small command hook (cmd/hookhost-hook): it answers
+// through the --server auto server, linking almost nothing, and runs
+// this hookhost, installed beside it, for everything else.
+const smallHook = "hookhost-hook"
+
+// hookCommand is the command the printed settings run: the small command
+// hook for --server auto when it is installed beside this hookhost
+// (unless --full-hook), hookhost otherwise.
+func hookCommand(opts *agentOptions) string {
+	if opts.Server != "auto" || opts.FullHook {
+		return "hookhost"
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "hookhost"
+	}
+	fi, err := os.Stat(filepath.Join(filepath.Dir(exe), smallHook))
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		return "hookhost"
+	}
+	return smallHook
 }
 
 // shellQuote quotes s for a shell command line when it needs it.

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/hookhost/hookhost/cmd/internal/autosock"
 )
 
 // MaxEvent bounds the event a command hook reads from stdin, in bytes (as
 // serve's default body limit): an event past it is a failure, not a
 // process that grows with whatever the agent sends.
-const MaxEvent = 8 << 20
+const MaxEvent = autosock.MaxEvent
 
 // A Failure is hookhost failing to answer an agent: stdin that is not an
 // event, hooks that cannot be loaded, a server that is down with no

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+
+	"github.com/hookhost/hookhost/cmd/internal/autosock"
 )
 
 // A peerCred is who serves a Unix socket: the user (and, where the
@@ -29,7 +31,7 @@ func checkPeer(conn net.Conn, path string, self int) error {
 
 // judgePeer is checkPeer's rule: the same user or root.
 func judgePeer(path string, p peerCred, self int) error {
-	if p.UID == uint32(self) || p.UID == 0 {
+	if autosock.Trusted(p.UID, self) {
 		return nil
 	}
 	return &AuthError{Server: path, Err: fmt.Errorf("%w: the socket is served by %s, not by this user (%s) or root; nothing was sent to it",

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/peerauth"
+	"github.com/hookhost/hookhost/cmd/internal/autosock"
 	"github.com/hookhost/hookhost/host"
 	"github.com/hookhost/hookhost/host/wire"
 )
@@ -38,18 +39,18 @@ var ErrBusy = errors.New("the server is busy")
 
 // ConnectTimeout bounds connecting to a server: one that does not accept
 // within it counts as unavailable.
-const ConnectTimeout = 200 * time.Millisecond
+const ConnectTimeout = autosock.ConnectTimeout
 
 // RequestTimeout is the default bound of a whole request, connection
 // included (--server-timeout): above the longest hook chain a server
 // should take, well under the agents' own hook timeouts (60 s for
 // Claude Code and Gemini CLI), so that hookhost, not the agent, decides
 // what a hung server means.
-const RequestTimeout = 10 * time.Second
+const RequestTimeout = autosock.RequestTimeout
 
 // MaxAnswer bounds the answer a client reads from a server: whoever
 // answers cannot make it hold more.
-const MaxAnswer = 64 << 20
+const MaxAnswer = autosock.MaxAnswer
 
 // Remote fires through a running "hookhost serve": POST /v1/fire/{event}
 // with the payload, answered with the fire --json object. Each fire is

@@ -142,8 +142,18 @@ func (x *agentExchange) fail(call adapter.Call, status int, err error) {
 	} else {
 		x.s.logger.Warn("denied an agent's guard event that hookhost could not decide", "agent", x.d.Name(), "error", err)
 	}
+	// Marked, so that hookhost-hook (the small command hook, which takes
+	// this server's answers as its own) hands the call to the full
+	// command, which decides it as --server auto always has: the hooks
+	// in its own process when the server is busy, a failure that blocks
+	// otherwise. Agents ignore the header.
+	x.w.Header()[RefusalHeader] = []string{strconv.Itoa(status)}
 	x.answer(call, adapter.Refusal(x.d, call, err))
 }
+
+// RefusalHeader marks an agent endpoint's 200 that blocks a guard event
+// hookhost could not decide, with the status the failure would have had.
+const RefusalHeader = "Hookhost-Refusal"
 
 // answer writes the agent's answer: its JSON line, or an empty 200.
 func (x *agentExchange) answer(call adapter.Call, ans adapter.Answer) {

@@ -118,6 +118,12 @@ func TestAgentEndpoints(t *testing.T) {
 			if body == "" && hdr.Get("Content-Length") != "0" {
 				t.Errorf("an empty answer with Content-Length %q", hdr.Get("Content-Length"))
 			}
+			// The refusals, and only they, are marked (hookhost-hook hands
+			// those calls to hookhost, which decides them itself).
+			refused := code == 200 && strings.Contains(tc.want, `"hookhost: `)
+			if marked := hdr.Get(RefusalHeader) != ""; marked != refused {
+				t.Errorf("%s: %q, want it there: %v", RefusalHeader, hdr.Get(RefusalHeader), refused)
+			}
 		})
 	}
 }
