@@ -147,12 +147,16 @@ function Checker:cd(cmd)
   end
 end
 
--- operands returns the paths entries of the words of cmd that are not options.
+-- operands returns the paths entries of the words of cmd that are not
+-- options, option values, patterns, code or data (the shell module's
+-- roles; a command this pack builds itself has none).
 local function operands(cmd)
   local out, ended = {}, false
   for i = 2, #cmd.argv do
-    local a = cmd.argv[i]
-    if ended or a:sub(1, 1) ~= "-" or a == "-" then
+    local a, role = cmd.argv[i], cmd.roles and cmd.roles[i]
+    if role then
+      if role == "operand" then out[#out + 1] = cmd.paths[i] end
+    elseif ended or a:sub(1, 1) ~= "-" or a == "-" then
       out[#out + 1] = cmd.paths[i]
     elseif a == "--" then
       ended = true
@@ -524,6 +528,16 @@ for _, n in ipairs({ "echo", "printf", "print", "man", "info", "help", "whatis",
   NOT_LAUNCHERS[n] = true
 end
 
+-- NOT_RUN are the roles (shell module) of words a program never runs:
+-- true rm -rf / prints nothing and runs nothing.
+local NOT_RUN = { data = true, pattern = true, code = true, command = true }
+
+-- runnable reports whether the i-th word of cmd may be a command its
+-- program runs.
+local function runnable(cmd, i)
+  return not (cmd.roles and NOT_RUN[cmd.roles[i]])
+end
+
 local function is_inner(word)
   local base = word:match("[^/]+$") or word
   return INNER[base] or base:match("^mkfs") ~= nil, base
@@ -537,7 +551,7 @@ local function inner_commands(cmd)
   local out = {}
   for i = 2, #cmd.argv do
     local inner, base = is_inner(cmd.argv[i])
-    if inner and not cmd.paths[i].dynamic then
+    if inner and not cmd.paths[i].dynamic and runnable(cmd, i) then
       local argv, paths = {}, {}
       for j = i, #cmd.argv do
         argv[#argv + 1], paths[#paths + 1] = cmd.argv[j], cmd.paths[j]
@@ -586,7 +600,7 @@ local function line_commands(cmd)
   if NOT_LAUNCHERS[cmd.name] or cmd.name == "" then return out end
   for i = 2, #cmd.argv do
     local w = cmd.argv[i]
-    if not cmd.paths[i].dynamic and w:find("%s") then
+    if not cmd.paths[i].dynamic and w:find("%s") and runnable(cmd, i) then
       local ok, cmds = pcall(shell.parse, w)
       if ok then
         local runs = false

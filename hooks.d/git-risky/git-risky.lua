@@ -20,25 +20,16 @@
 local shell = require("shell")
 local tool = require("tool")
 
--- git's options before the subcommand, and whether each takes a value.
-local GLOBAL_VALUE = { ["-C"] = true, ["-c"] = true, ["--git-dir"] = true, ["--work-tree"] = true,
-                       ["--namespace"] = true, ["--exec-path"] = true, ["--config-env"] = true,
-                       ["--super-prefix"] = true, ["--list-cmds"] = true }
-
 -- subcommand returns git's subcommand and the argv from it on
--- ({"push", "-f", "origin", "main"}), or nil.
-local function subcommand(argv)
-  local i = 2
-  while i <= #argv do
-    local a = argv[i]
-    if GLOBAL_VALUE[a] then
-      i = i + 2
-    elseif a:sub(1, 1) == "-" then
-      i = i + 1
-    else
-      local rest = {}
-      for j = i, #argv do rest[#rest + 1] = argv[j] end
-      return rest
+-- ({"push", "-f", "origin", "main"}), with the roles of those words, or
+-- nil. The shell module's roles know git's global options (git -C DIR,
+-- -c k=v) and that after --version, --help or -h git runs nothing.
+local function subcommand(cmd)
+  for i = 2, #cmd.argv do
+    if cmd.roles[i] == "subcommand" then
+      local rest, roles = {}, {}
+      for j = i, #cmd.argv do rest[#rest + 1], roles[#roles + 1] = cmd.argv[j], cmd.roles[j] end
+      return rest, roles
     end
   end
   return nil
@@ -46,7 +37,7 @@ end
 
 -- operands returns the words after the subcommand that are not options,
 -- and those after a "--".
-local function operands(args)
+local function operands(args, roles)
   local ops, after, ended = {}, {}, false
   for i = 2, #args do
     local a = args[i]
@@ -54,7 +45,7 @@ local function operands(args)
       after[#after + 1] = a
     elseif a == "--" then
       ended = true
-    elseif a:sub(1, 1) ~= "-" then
+    elseif not roles or roles[i] == "operand" then -- not an option's value (checkout -b x, commit -m x)
       ops[#ops + 1] = a
     end
   end
@@ -84,11 +75,11 @@ local function branch_of(refspec)
   return dst, forced, refspec:sub(1, 1) == ":"
 end
 
-local function push(args, protected)
+local function push(args, protected, roles)
   local forced = flag(args, "f", "force") or long_flag(args, "--force-with-lease")
       or long_flag(args, "--force-if-includes") or long_flag(args, "--mirror")
   local deleting = flag(args, "d", "delete")
-  local ops = operands(args)
+  local ops = operands(args, roles)
   local refspecs = {}
   for i = 2, #ops do refspecs[#refspecs + 1] = ops[i] end -- ops[1] is the remote
   if (forced or deleting) and #refspecs == 0 then
@@ -107,8 +98,8 @@ local function push(args, protected)
   end
 end
 
-local function checkout(args)
-  local ops, after, ended = operands(args)
+local function checkout(args, _, roles)
+  local ops, after, ended = operands(args, roles)
   if flag(args, "b") or flag(args, "B") or long_flag(args, "--orphan") then
     if ended and #after > 0 then return "checking out " .. table.concat(after, " ") .. " over the working tree" end
     return nil
@@ -120,11 +111,11 @@ local function checkout(args)
   if flag(args, "f", "force") then return "a forced checkout, which discards local changes" end
 end
 
-local function restore(args)
+local function restore(args, _, roles)
   local staged = flag(args, "S", "staged")
   local worktree = flag(args, "W", "worktree")
   if staged and not worktree then return nil end
-  local ops, after = operands(args)
+  local ops, after = operands(args, roles)
   local what = #after > 0 and table.concat(after, " ") or table.concat(ops, " ")
   if what == "" then return nil end
   return "discarding working-tree changes to " .. what
@@ -161,9 +152,10 @@ hook.on("tool.execute.pre", function(tool_name, params, ctx)
   for _, b in ipairs(branches) do protected[b] = true end
   if ctx.config.protected_branches then protected.names = table.concat(branches, " or ") end
   for _, cmd in ipairs(cmds) do
-    local args = cmd.name == "git" and subcommand(cmd.argv)
+    local args, roles
+    if cmd.name == "git" then args, roles = subcommand(cmd) end
     local rule = args and RULES[args[1]]
-    local why = rule and rule(args, protected)
+    local why = rule and rule(args, protected, roles)
     if why then
       return hook.ask("risky git command: " .. why, { title = "Approve this git command", severity = "medium" })
     end

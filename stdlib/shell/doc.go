@@ -39,6 +39,13 @@
 //   - paths: each word of argv read as a path, normalised ([PathInfo]):
 //     /./usr/, /etc/../usr and //usr are /usr; "$HOME", ${HOME} and ~
 //     are ~; /* is a glob whose prefix is /.
+//   - roles: what the program does with each word of argv ([Roles]):
+//     "name", "option", "value" (an option's value: rg --threads 2),
+//     "pattern" (grep PAT, find -name PAT), "code" (a jq filter, a sed
+//     script, an awk program), "data" (echo's words, git commit -m MSG,
+//     everything after git --version), "subcommand" (git's), "command"
+//     (find -exec's words) or "operand" (anything else: a file, a
+//     name). A guard that looks for paths reads only operands.
 //   - in_function, background: the shell function whose body holds the
 //     command, and whether it runs with & (a fork bomb is a function
 //     that runs itself in the background or a pipe).

@@ -95,3 +95,9 @@ expect.eq(#cmds, 2)
 expect.eq(cmds[1].argv, {"alias", "x=rm -rf /"})
 expect.eq(cmds[2].argv, {"rm", "-rf", "/"})
 expect.eq(cmds[2].wrapped_by, {"alias"})
+
+-- roles: what each word is to its program
+expect.eq(shell.parse("grep .env README.md")[1].roles, {"name", "pattern", "operand"})
+expect.eq(shell.parse("sudo rg --threads 2 -e x src")[1].roles, {"name", "option", "value", "option", "pattern", "operand"})
+expect.eq(shell.parse("git --version checkout -f")[1].roles, {"name", "option", "data", "data"})
+expect.eq(shell.parse("echo rm -rf /")[1].roles, {"name", "data", "data", "data"})
