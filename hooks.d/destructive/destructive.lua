@@ -710,12 +710,28 @@ local function guard(tool_name, params, cwd, workspace, ctx)
   if tool.kind(tool_name, ctx.config) ~= "shell" then return nil end
   local line = tool.command(params)
   if not line then return nil end
+  if #line > shell.max_line_bytes then
+    -- the shell parser's bound on the work one check may do: a long
+    -- heredoc is legitimate, so ask rather than refuse what is unseen
+    return hook.ask(("the command is %d bytes, more than the %d the shell parser reads, so it was not checked; run it anyway?")
+      :format(#line, shell.max_line_bytes), { title = "Unchecked shell command", severity = "medium" })
+  end
   local ok, cmds = pcall(shell.parse, line)
+  local unparsed
   if not ok then
-    return hook.ask("the command could not be checked (" .. tostring(cmds) .. "); run it anyway?",
-      { title = "Unchecked shell command", severity = "medium" })
+    -- what the parts that parse would do is known: deny that, ask the rest
+    unparsed = tostring(cmds)
+    local sok, s = pcall(shell.salvage, line)
+    cmds = sok and s.commands or {}
   end
   local verdict, why = new_checker(ctx, cwd or workspace, params):check(cmds)
+  if unparsed then
+    if verdict == "deny" then
+      return hook.deny("refusing a destructive command: " .. why .. " (in a line that does not parse as a whole)")
+    end
+    return hook.ask("the command could not be checked (" .. unparsed .. ")" .. (why and ("; it may be destructive: " .. why) or "")
+      .. "; run it anyway?", { title = "Unchecked shell command", severity = "medium" })
+  end
   if verdict == "deny" then
     return hook.deny("refusing a destructive command: " .. why)
   elseif verdict == "ask" then

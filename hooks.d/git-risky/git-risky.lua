@@ -145,8 +145,11 @@ hook.on("tool.execute.pre", function(tool_name, params, ctx)
   if tool.kind(tool_name, ctx.config) ~= "shell" then return nil end
   local line = tool.command(params)
   if not line then return nil end
-  local ok, cmds = pcall(shell.parse, line)
-  if not ok then return nil end -- destructive.lua asks about lines that do not parse
+  -- the parts of a line that parse, when it does not parse whole
+  -- (destructive.lua asks about the rest, and about a line too long)
+  local ok, parsed = pcall(shell.salvage, line)
+  if not ok then return nil end
+  local cmds = parsed.commands
   local protected = { names = "main or master" }
   local branches = type(ctx.config.protected_branches) == "table" and ctx.config.protected_branches or { "main", "master" }
   for _, b in ipairs(branches) do protected[b] = true end

@@ -63,9 +63,11 @@ end
 
 -- shell_secret returns the first secret a shell line touches.
 local function shell_secret(line, ctx)
-  local ok, cmds = pcall(shell.parse, line)
-  if not ok then return nil end -- destructive.lua asks about lines that do not parse
-  for _, cmd in ipairs(cmds) do
+  -- a line that does not parse whole is read in the parts that do
+  -- (destructive.lua asks about the rest, and about a line too long)
+  local ok, s = pcall(shell.salvage, line)
+  if not ok then return nil end
+  for _, cmd in ipairs(s.commands) do
     if not NOT_READING[cmd.name] then
       for i = 2, #cmd.argv do
         -- only a word the program may open: a pattern (grep .env x), a

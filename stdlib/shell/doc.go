@@ -180,7 +180,16 @@
 // ("1:6: reached EOF without closing quote `\"`", "bash script: …");
 // the binder prefixes them with "shell.parse: ". They wrap
 // [ErrTooLong], [ErrTooDeep] and [ErrTooMany] where those apply. Parse
-// also stops when its context is done.
+// also stops when its context is done. The limits bound the work one
+// check may do, since a guard runs before every tool call; a long
+// here-document can pass 16 KiB, so the module exports max_line_bytes
+// for a guard to ask about such a line rather than refuse it.
+//
+// salvage(line) ([Salvage]) examines a line that does not parse whole
+// for what can be known: the commands of its lines, and of the parts
+// between unquoted ;, && and || of a line, that parse, and the parts
+// that do not. A guard denies what those commands would do and asks
+// about the rest.
 //
 // # Concurrency
 //

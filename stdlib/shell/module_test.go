@@ -27,7 +27,7 @@ func TestModule(t *testing.T) {
 	if m.Name != "shell" {
 		t.Errorf("Name = %q", m.Name)
 	}
-	for _, name := range []string{"parse", "split", "has_flag", "code_calls"} {
+	for _, name := range []string{"parse", "salvage", "split", "has_flag", "code_calls"} {
 		if f, ok := m.Lookup(name); !ok || f.Impl == nil || f.Doc == "" || f.Blocking {
 			t.Errorf("shell.%s: %+v", name, f)
 		}
