@@ -108,6 +108,13 @@ local function checkout(args, _, roles)
   for _, o in ipairs(ops) do
     if o == "." or o == ":/" or o:find("[*?]") then return "discarding changes to " .. o end
   end
+  -- git checkout <ref> <paths>: the paths are overwritten from <ref>
+  -- (git checkout main alone switches branches and keeps changes)
+  if #ops >= 2 then
+    local paths = {}
+    for i = 2, #ops do paths[#paths + 1] = ops[i] end
+    return "overwriting " .. table.concat(paths, " ") .. " with their version in " .. ops[1]
+  end
   if flag(args, "f", "force") then return "a forced checkout, which discards local changes" end
 end
 
@@ -123,7 +130,19 @@ end
 
 local RULES = {
   push = push,
-  reset = function(args) if long_flag(args, "--hard") then return "git reset --hard, which discards uncommitted changes" end end,
+  reset = function(args)
+    if long_flag(args, "--hard") then return "git reset --hard, which discards uncommitted changes" end
+    if long_flag(args, "--merge") or long_flag(args, "--keep") then
+      return "git reset " .. (long_flag(args, "--merge") and "--merge" or "--keep")
+          .. ", which resets the working tree's files that differ between HEAD and the target"
+    end
+  end,
+  worktree = function(args, _, roles)
+    local ops = operands(args, roles)
+    if (ops[1] == "remove" or ops[1] == "rm") and flag(args, "f", "force") then
+      return "git worktree remove --force, which deletes a worktree with its uncommitted changes"
+    end
+  end,
   clean = function(args) if flag(args, "f", "force") then return "git clean -f, which deletes untracked files" end end,
   checkout = checkout,
   restore = restore,
@@ -140,9 +159,32 @@ local RULES = {
   end,
 }
 
+-- verdict_of returns the operator's verdict for a rule (the verdicts
+-- setting: deny, ask or allow by subcommand; ask when unset). A rule or
+-- a verdict it does not know is an error, so that a typo fails closed
+-- rather than leave a rule that never fires.
+local VERDICTS = { deny = true, ask = true, allow = true }
+local function verdict_of(ctx, sub)
+  local set = ctx.config.verdicts
+  if set == nil then return "ask" end
+  if type(set) ~= "table" then error("setting verdicts: want a map of git subcommand to deny, ask or allow", 0) end
+  for k, v in pairs(set) do
+    if not RULES[k] then
+      local names = {}
+      for n in pairs(RULES) do names[#names + 1] = n end
+      table.sort(names)
+      error("setting verdicts: no rule for git " .. tostring(k) .. " (rules: " .. table.concat(names, ", ") .. ")", 0)
+    end
+    if not VERDICTS[v] then error("setting verdicts." .. k .. ": want deny, ask or allow, got " .. tostring(v), 0) end
+  end
+  local v = set[sub]
+  return v == "allow" and nil or v or "ask"
+end
+
 hook.on("tool.execute.pre", function(tool_name, params, ctx)
   -- every agent's shell tool, and the pack's shell_tools setting
   if tool.kind(tool_name, ctx.config) ~= "shell" then return nil end
+  verdict_of(ctx, "") -- a bad verdicts setting is an error on every call, not only when a rule matches
   local line = tool.command(params)
   if not line then return nil end
   -- the parts of a line that parse, when it does not parse whole
@@ -159,7 +201,10 @@ hook.on("tool.execute.pre", function(tool_name, params, ctx)
     if cmd.name == "git" then args, roles = subcommand(cmd) end
     local rule = args and RULES[args[1]]
     local why = rule and rule(args, protected, roles)
-    if why then
+    local verdict = why and verdict_of(ctx, args[1])
+    if verdict == "deny" then
+      return hook.deny("refusing a risky git command: " .. why)
+    elseif verdict == "ask" then
       return hook.ask("risky git command: " .. why, { title = "Approve this git command", severity = "medium" })
     end
   end
