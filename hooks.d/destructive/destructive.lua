@@ -195,7 +195,7 @@ local function recursive(cmd)
     end
     return false
   end
-  return shell.has_flag(cmd, "r", "recursive") or shell.has_flag(cmd, "R")
+  return shell.has_flag(cmd.argv, "r", "recursive") or shell.has_flag(cmd.argv, "R")
 end
 
 -- find_parts returns find's starting points and whether a test narrows
@@ -409,7 +409,7 @@ local MV_EXEMPT = { ["/srv"] = true, ["/opt"] = true }
 function Checker:mv(cmd)
   if cmd.name ~= "mv" then return nil end
   local ops = operands(cmd)
-  local target_dir = shell.has_flag(cmd, "t", "target-directory")
+  local target_dir = shell.has_flag(cmd.argv, "t", "target-directory")
   local sources = ops
   if not target_dir then
     sources = {}
@@ -525,6 +525,13 @@ local function any_of(cmd, set)
   end
 end
 
+-- within reports whether the clean absolute path t is dir or lies in
+-- it (path.is_within without a call into Go: it runs for every path of
+-- every command).
+local function within(dir, t)
+  return t == dir or (t:sub(1, #dir + 1) == dir .. "/") or dir == "/"
+end
+
 -- System integrity. BINARY_DIRS hold the programs and libraries the
 -- machine runs; CRITICAL_FILES (above) are /etc's login and boot files.
 local BINARY_DIRS = { "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/usr/bin",
@@ -540,7 +547,7 @@ local function system_file(t)
   t = path.clean(t)
   if CRITICAL_FILES[t] then return "the system file " .. t end
   for _, d in ipairs(BINARY_DIRS) do
-    if path.is_within(d, t) then return "the system " .. (t == d and "directory " or "file ") .. t end
+    if within(d, t) then return "the system " .. (t == d and "directory " or "file ") .. t end
   end
 end
 
@@ -572,7 +579,7 @@ local function destinations(cmd, resolve)
       local t = cmd.argv[i]:match("^of=(.+)$")
       if t then out[#out + 1] = t end
     end
-  elseif (n == "sed" or n == "perl") and (shell.has_flag(cmd, "i", "in-place") or any_of(cmd, { ["-pi"] = true, ["-pie"] = true })) then
+  elseif (n == "sed" or n == "perl") and (shell.has_flag(cmd.argv, "i", "in-place") or any_of(cmd, { ["-pi"] = true, ["-pie"] = true })) then
     for _, o in ipairs(ops) do out[#out + 1] = o end
   end
   for i, o in ipairs(out) do out[i] = resolve(o) or o end
@@ -582,7 +589,12 @@ end
 -- system_integrity: writing, redirecting, copying, moving, linking or
 -- installing onto system files; changing their mode or owner (even
 -- without -R); deleting them, or rm of / itself.
+local WRITERS = { cp = true, mv = true, ln = true, install = true, rsync = true, tee = true, truncate = true,
+                  shred = true, dd = true, sed = true, perl = true, chmod = true, chown = true, chgrp = true,
+                  chattr = true, setfacl = true }
+
 function Checker:system_integrity(cmd)
+  if #cmd.redirects == 0 and not WRITERS[cmd.name] and not DELETERS[cmd.name] then return nil end
   local resolve = function(p) return (self:resolve(p)) end
   for _, r in ipairs(cmd.redirects) do
     if r.op:find(">", 1, true) and r.op ~= ">&" then
@@ -688,8 +700,16 @@ local READ_ONLY = { ["-l"] = true, ["--list"] = true, ["-h"] = true, ["--help"] 
                     ["-d"] = true, ["--dump"] = true, ["-J"] = true, ["--json"] = true, ["--verify"] = true,
                     ["-n"] = true, ["--no-act"] = true, ["--test"] = true }
 
+local DISK_TOOLS = {}
+for _, n in ipairs({ "fdisk", "cfdisk", "gdisk", "cgdisk", "sfdisk", "sgdisk", "parted", "mdadm", "pvremove",
+                     "vgremove", "lvremove", "lvreduce", "vgreduce", "dmsetup", "btrfs", "zfs", "zpool",
+                     "diskutil", "wipefs", "nvme", "hdparm" }) do
+  DISK_TOOLS[n] = true
+end
+
 function Checker:disks(cmd)
   local n = cmd.name
+  if not DISK_TOOLS[n] then return nil end
   local ops = words_of(cmd, "operand")
   local function found(why) return self:theme("disks", why) end
   if n == "fdisk" or n == "cfdisk" or n == "gdisk" or n == "cgdisk" or n == "sfdisk" then
@@ -853,8 +873,8 @@ function Checker:outside(cmd)
       end
     elseif t and t:sub(1, 1) == "/" then
       t = path.clean(t)
-      local inside = self.root and path.is_within(self.root, t)
-      for _, d in ipairs(TEMP_DIRS) do inside = inside or path.is_within(d, t) end
+      local inside = self.root and within(self.root, t)
+      for _, d in ipairs(TEMP_DIRS) do inside = inside or within(d, t) end
       if not inside then
         return self:theme("deletes_outside_workspace", cmd.name .. " -r of " .. t .. ", outside the workspace"
           .. (self.root and (" " .. self.root) or "") .. " and the temporary directories")
@@ -950,31 +970,37 @@ local function inner_commands(cmd)
 end
 
 -- judge returns the verdict of the rules for one command.
+-- RULES are the checks of one command, in order; each returns a verdict
+-- and why, or nothing. They are built once: a fire runs them for every
+-- command of the line.
+local RULES = {
+  function(self, cmd, runs_delete) if cmd.name == "find" then return self:find(cmd, runs_delete) end end,
+  function(self, cmd) if DELETERS[cmd.name] then return self:rm(cmd) end end,
+  Checker.disk,
+  Checker.perms,
+  Checker.fork_bomb,
+  function(_, cmd) return code_from(cmd) end,
+  Checker.calls,
+  function(self, cmd) if unknown_word(cmd) then return self:unknown(cmd) end end,
+  function(self, cmd)
+    local verdict, why = self:mv(cmd)
+    if verdict then return self:theme("system_files", why) end
+  end,
+  Checker.system_integrity,
+  function(_, cmd) return sysrq(cmd) end,
+  Checker.machine_state,
+  Checker.disks,
+  Checker.kernel,
+  Checker.download_then_run,
+  Checker.outside,
+  function(self, cmd) return self:embedded(cmd) end,
+}
+
+-- judge returns the verdict of the rules for one command.
 function Checker:judge(cmd, runs_delete)
   local ask
-  for _, rule in ipairs({
-    function() if cmd.name == "find" then return self:find(cmd, runs_delete) end end,
-    function() if DELETERS[cmd.name] then return self:rm(cmd) end end,
-    function() return self:disk(cmd) end,
-    function() return self:perms(cmd) end,
-    function() return self:fork_bomb(cmd) end,
-    function() return code_from(cmd) end,
-    function() return self:calls(cmd) end,
-    function() if unknown_word(cmd) then return self:unknown(cmd) end end,
-    function()
-      local verdict, why = self:mv(cmd)
-      if verdict then return self:theme("system_files", why) end
-    end,
-    function() return self:system_integrity(cmd) end,
-    function() return sysrq(cmd) end,
-    function() return self:machine_state(cmd) end,
-    function() return self:disks(cmd) end,
-    function() return self:kernel(cmd) end,
-    function() return self:download_then_run(cmd) end,
-    function() return self:outside(cmd) end,
-    function() return self:embedded(cmd) end,
-  }) do
-    local verdict, why = rule()
+  for _, rule in ipairs(RULES) do
+    local verdict, why = rule(self, cmd, runs_delete)
     if verdict == "deny" then return "deny", why end
     if verdict == "ask" then ask = ask or why end
   end
