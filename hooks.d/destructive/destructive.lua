@@ -836,7 +836,13 @@ local function run_target(cmd)
 end
 
 function Checker:record_download(cmd)
-  for _, f in ipairs(downloaded(cmd)) do
+  local files = downloaded(cmd)
+  if DOWNLOADERS[cmd.name] then -- curl URL > x.sh
+    for _, r in ipairs(cmd.redirects) do
+      if (r.op == ">" or r.op == ">|" or r.op == ">>") and r.fd == 1 then files[#files + 1] = r.target end
+    end
+  end
+  for _, f in ipairs(files) do
     local full = self:resolve(f) or f
     self.downloads[path.clean(full)] = cmd.name
   end
