@@ -73,8 +73,12 @@ local function shell_secret(line, ctx)
         -- only a word the program may open: a pattern (grep .env x), a
         -- filter, a script or data (echo, git commit -m) is not a path
         local role = cmd.roles[i]
+        local attached = role == "option" and cmd.argv[i]:match("^%-%-?[%w-]+=(.+)$")
+        -- curl -d @.env, --data-binary=@.env: the file's content is sent
+        local at = (role == "operand" or role == "value") and cmd.argv[i]:match("^@(.+)$")
         local what = (role == "operand" and check_path(cmd.paths[i].path, ctx))
-            or (role == "option" and check_path(cmd.argv[i]:match("^%-%-?[%w-]+=(.+)$"), ctx))
+            or check_path(at, ctx) or check_path(attached, ctx)
+            or check_path(attached and attached:match("^@(.+)$"), ctx)
         if what then return cmd.name .. " touches " .. what end
       end
     end
