@@ -43,6 +43,16 @@
 -- line running one of those is judged as code, and an alias defined in
 -- the line is judged as its value where it is used.
 --
+-- Themes, each with a verdict the operator sets (verdicts): system files
+-- written, copied, moved, chmod-ed or deleted (deny); the machine shut
+-- down or its critical daemons killed (deny); disks and volumes erased
+-- (deny); kernel modules loaded or removed (deny); fork bombs in
+-- interpreters (deny); a file downloaded and run on the same line
+-- (deny); a recursive rm outside the workspace and the temp directories
+-- or of ~/Documents and its kin (ask). A line that does not parse is
+-- judged by its parts that do (shell.salvage); one over the parser's
+-- 16 KiB is asked about.
+--
 -- Settings (ctx.config): see HOOK.md, which holds their defaults.
 local shell = require("shell")
 local path = require("path")
@@ -74,7 +84,8 @@ Checker.__index = Checker
 -- directory the tool call names to run in (Gemini CLI's directory,
 -- Codex's workdir), which may be relative to it.
 local function new_checker(ctx, cwd, params)
-  local c = setmetatable({ cwd = nil, root = nil, moved = false, protected = {}, aliases = {} }, Checker)
+  local c = setmetatable({ cwd = nil, root = nil, moved = false, protected = {}, aliases = {},
+                          verdicts = {}, downloads = {} }, Checker)
   if type(cwd) == "string" and cwd:sub(1, 1) == "/" then c.cwd = path.clean(cwd) end
   c.root = c.cwd -- the workspace; cwd follows the line's cd commands
   local dir = type(params) == "table" and (params.directory or params.workdir)
@@ -147,12 +158,16 @@ function Checker:cd(cmd)
   end
 end
 
--- operands returns the paths entries of the words of cmd that are not options.
+-- operands returns the paths entries of the words of cmd that are not
+-- options, option values, patterns, code or data (the shell module's
+-- roles; a command this pack builds itself has none).
 local function operands(cmd)
   local out, ended = {}, false
   for i = 2, #cmd.argv do
-    local a = cmd.argv[i]
-    if ended or a:sub(1, 1) ~= "-" or a == "-" then
+    local a, role = cmd.argv[i], cmd.roles and cmd.roles[i]
+    if role then
+      if role == "operand" then out[#out + 1] = cmd.paths[i] end
+    elseif ended or a:sub(1, 1) ~= "-" or a == "-" then
       out[#out + 1] = cmd.paths[i]
     elseif a == "--" then
       ended = true
@@ -166,8 +181,21 @@ local function has(list, x)
   return false
 end
 
+-- PowerShell's -Recurse, abbreviated to any prefix and in any case
+-- (Copilot CLI's powershell tool: Remove-Item -Recurse -Force C:\ or ~).
+local function ps_recurse(a)
+  a = a:lower()
+  return #a >= 2 and a:sub(1, 1) == "-" and ("-recurse"):sub(1, #a) == a
+end
+
 local function recursive(cmd)
-  return shell.has_flag(cmd, "r", "recursive") or shell.has_flag(cmd, "R")
+  if cmd.name:lower() == "remove-item" then
+    for i = 2, #cmd.argv do
+      if ps_recurse(cmd.argv[i]) then return true end
+    end
+    return false
+  end
+  return shell.has_flag(cmd.argv, "r", "recursive") or shell.has_flag(cmd.argv, "R")
 end
 
 -- find_parts returns find's starting points and whether a test narrows
@@ -202,7 +230,8 @@ local function find_parts(cmd)
   return starts, narrowed
 end
 
-local DELETERS = { rm = true, shred = true, unlink = true, rmdir = true }
+local DELETERS = { rm = true, shred = true, unlink = true, rmdir = true, ["Remove-Item"] = true,
+                   ["remove-item"] = true }
 
 function Checker:find(cmd, runs_delete)
   local starts, narrowed = find_parts(cmd)
@@ -240,7 +269,7 @@ end
 
 function Checker:disk(cmd)
   local n = cmd.name
-  if n:match("^mkfs") or n == "mke2fs" or n == "mkswap" or n == "wipefs" or n == "shred" or n == "blkdiscard" then
+  if n:match("^mkfs") or n == "mke2fs" or n == "mkswap" or n == "shred" or n == "blkdiscard" then
     for i, p in ipairs(operands(cmd)) do
       if is_device(path.clean(p.path)) then return "deny", n .. " destroys the disk " .. p.path end
     end
@@ -380,7 +409,7 @@ local MV_EXEMPT = { ["/srv"] = true, ["/opt"] = true }
 function Checker:mv(cmd)
   if cmd.name ~= "mv" then return nil end
   local ops = operands(cmd)
-  local target_dir = shell.has_flag(cmd, "t", "target-directory")
+  local target_dir = shell.has_flag(cmd.argv, "t", "target-directory")
   local sources = ops
   if not target_dir then
     sources = {}
@@ -393,54 +422,21 @@ function Checker:mv(cmd)
   end
 end
 
--- Partitioning commands that destroy a disk's partition table.
-local function partition(cmd)
-  local n, destroy = cmd.name, false
-  if n == "sgdisk" then
-    for _, a in ipairs(cmd.argv) do
-      if a == "--zap-all" or a == "--zap" or a == "--clear" or a:match("^%-[^-]*[ZzodnN]") or a:match("^%-%-delete") or a:match("^%-%-new") then destroy = true end
-    end
-  elseif n == "parted" then
-    for _, a in ipairs(cmd.argv) do
-      if a == "mklabel" or a == "mktable" or a == "rm" or a == "mkpart" or a == "resizepart" then destroy = true end
-    end
-  elseif n == "sfdisk" then
-    for _, a in ipairs(cmd.argv) do
-      if a == "--delete" or a:match("^%-%-wipe") then destroy = true end
-    end
-  end
-  if not destroy then return nil end
-  for _, p in ipairs(operands(cmd)) do
-    if is_device(path.clean(p.path)) then return "deny", n .. " rewrites the partition table of " .. p.path end
-  end
-end
-
--- Directories whose files truncating breaks the system, and the files
--- of /etc without which nobody logs in or boots (other files of /etc
--- are routine configuration).
-local TRUNCATE_PROTECTED = { "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr/bin",
-                             "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/libexec" }
+-- The files of /etc without which nobody logs in or boots (other files
+-- of /etc are routine configuration).
 local CRITICAL_FILES = { ["/etc/passwd"] = true, ["/etc/shadow"] = true, ["/etc/group"] = true,
                          ["/etc/gshadow"] = true, ["/etc/sudoers"] = true, ["/etc/fstab"] = true,
                          ["/etc/ld.so.preload"] = true, ["/etc/ld.so.conf"] = true,
                          ["/etc/nsswitch.conf"] = true, ["/etc/pam.d/common-auth"] = true,
-                         ["/etc/pam.d/sudo"] = true, ["/etc/pam.d/login"] = true }
+                         ["/etc/pam.d/sudo"] = true, ["/etc/pam.d/login"] = true, ["/etc/master.passwd"] = true,
+                         ["/etc/inittab"] = true, ["/etc/crypttab"] = true }
 
--- system_writes denies a redirection that truncates a system file
--- (> /etc/passwd) and any write to /proc/sysrq-trigger (which can
--- crash or reboot the machine).
-local function system_writes(cmd)
+-- sysrq denies any write to /proc/sysrq-trigger, which can crash or
+-- reboot the machine at once.
+local function sysrq(cmd)
   for _, r in ipairs(cmd.redirects) do
     local t = type(r.target) == "string" and r.target:sub(1, 1) == "/" and path.clean(r.target)
-    if t and r.op:find(">", 1, true) and r.op ~= ">&" then
-      if t == "/proc/sysrq-trigger" then return "deny", "writing to /proc/sysrq-trigger" end
-      if r.op ~= ">>" and r.op ~= "&>>" then
-        if CRITICAL_FILES[t] then return "deny", "truncating the system file " .. t end
-        for _, d in ipairs(TRUNCATE_PROTECTED) do
-          if path.is_within(d, t) and t ~= d then return "deny", "truncating the system file " .. t end
-        end
-      end
-    end
+    if t == "/proc/sysrq-trigger" and r.op:find(">", 1, true) then return "deny", "writing to /proc/sysrq-trigger" end
   end
   if cmd.name == "tee" then
     for _, p in ipairs(operands(cmd)) do
@@ -474,6 +470,422 @@ local function kill_all(cmd)
   for j = i, #cmd.argv do
     if cmd.argv[j] == "-1" then return "deny", "kill of every process (-1)" end
     if cmd.argv[j] == "1" then return "deny", "kill of init (process 1)" end
+  end
+end
+
+-- Themes: each rule below belongs to one, whose verdict the operator
+-- sets in the verdicts setting (deny, ask or allow); HOOK.md holds the
+-- defaults and says why.
+local THEMES = { system_files = "deny", machine_state = "deny", disks = "deny", kernel_modules = "deny",
+                 fork_bombs = "deny", download_then_run = "deny", deletes_outside_workspace = "ask" }
+local VERDICTS = { deny = true, ask = true, allow = true }
+
+-- verdicts reads the verdicts setting over the defaults. A theme or a
+-- verdict it does not know is an error: the guard then denies, and the
+-- operator learns of the typo rather than meeting a rule that never fires.
+local function verdicts(ctx)
+  local v = {}
+  for k, d in pairs(THEMES) do v[k] = d end
+  local set = ctx.config.verdicts
+  if set == nil then return v end
+  if type(set) ~= "table" then error("setting verdicts: want a map of theme to deny, ask or allow", 0) end
+  for k, x in pairs(set) do
+    if THEMES[k] == nil then
+      local names = {}
+      for n in pairs(THEMES) do names[#names + 1] = n end
+      table.sort(names)
+      error("setting verdicts: unknown theme " .. tostring(k) .. " (themes: " .. table.concat(names, ", ") .. ")", 0)
+    end
+    if not VERDICTS[x] then error("setting verdicts." .. k .. ": want deny, ask or allow, got " .. tostring(x), 0) end
+    v[k] = x
+  end
+  return v
+end
+
+-- theme returns the operator's verdict for a finding of a theme.
+function Checker:theme(name, why)
+  local v = self.verdicts[name]
+  if v == "allow" then return nil end
+  return v, why
+end
+
+-- words returns the words of cmd whose role is one of the given ones.
+local function words_of(cmd, ...)
+  local want, out = {}, {}
+  for _, r in ipairs({ ... }) do want[r] = true end
+  for i = 2, #cmd.argv do
+    if want[cmd.roles and cmd.roles[i] or "operand"] then out[#out + 1] = cmd.argv[i] end
+  end
+  return out
+end
+
+local function any_of(cmd, set)
+  for i = 2, #cmd.argv do
+    if set[cmd.argv[i]] then return cmd.argv[i] end
+  end
+end
+
+-- within reports whether the clean absolute path t is dir or lies in
+-- it (path.is_within without a call into Go: it runs for every path of
+-- every command).
+local function within(dir, t)
+  return t == dir or (t:sub(1, #dir + 1) == dir .. "/") or dir == "/"
+end
+
+-- System integrity. BINARY_DIRS hold the programs and libraries the
+-- machine runs; CRITICAL_FILES (above) are /etc's login and boot files.
+local BINARY_DIRS = { "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/usr/bin",
+                      "/usr/sbin", "/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libexec", "/System",
+                      "/etc/sudoers.d", "/etc/pam.d" }
+
+-- system_file says what a path names when writing it breaks the system:
+-- a critical file of /etc or anything in a binary directory (the
+-- directory itself too). /usr/local, /opt and other files of /etc are
+-- where software is installed and configured: they pass.
+local function system_file(t)
+  if type(t) ~= "string" or t:sub(1, 1) ~= "/" then return nil end
+  t = path.clean(t)
+  if CRITICAL_FILES[t] then return "the system file " .. t end
+  for _, d in ipairs(BINARY_DIRS) do
+    if within(d, t) then return "the system " .. (t == d and "directory " or "file ") .. t end
+  end
+end
+
+-- destinations returns the paths a command writes: cp's, mv's, ln's
+-- and install's destination (the last operand, or -t DIR), tee's and
+-- truncate's operands, dd's of=, sed -i's and perl -i's files.
+local function destinations(cmd, resolve)
+  local n, out = cmd.name, {}
+  local ops = words_of(cmd, "operand")
+  if n == "cp" or n == "mv" or n == "ln" or n == "install" or n == "rsync" then
+    for i = 2, #cmd.argv do
+      local a = cmd.argv[i]
+      if (a == "-t" or a == "--target-directory") and cmd.argv[i + 1] then out[#out + 1] = cmd.argv[i + 1] end
+      local v = a:match("^%-%-target%-directory=(.+)$") or a:match("^%-t(/.+)$")
+      if v then out[#out + 1] = v end
+    end
+    if #out == 0 and #ops >= 2 then
+      local dst = ops[#ops]
+      out[#out + 1] = dst
+      -- cp x /usr/bin: the file lands in the directory
+      if dst:sub(-1) == "/" or system_file(dst) then
+        for i = 1, #ops - 1 do out[#out + 1] = dst .. "/" .. (ops[i]:match("([^/]+)/*$") or ops[i]) end
+      end
+    end
+  elseif n == "tee" or n == "truncate" or n == "shred" then
+    for _, o in ipairs(ops) do out[#out + 1] = o end
+  elseif n == "dd" then
+    for i = 2, #cmd.argv do
+      local t = cmd.argv[i]:match("^of=(.+)$")
+      if t then out[#out + 1] = t end
+    end
+  elseif (n == "sed" or n == "perl") and (shell.has_flag(cmd.argv, "i", "in-place") or any_of(cmd, { ["-pi"] = true, ["-pie"] = true })) then
+    for _, o in ipairs(ops) do out[#out + 1] = o end
+  end
+  for i, o in ipairs(out) do out[i] = resolve(o) or o end
+  return out
+end
+
+-- system_integrity: writing, redirecting, copying, moving, linking or
+-- installing onto system files; changing their mode or owner (even
+-- without -R); deleting them, or rm of / itself.
+local WRITERS = { cp = true, mv = true, ln = true, install = true, rsync = true, tee = true, truncate = true,
+                  shred = true, dd = true, sed = true, perl = true, chmod = true, chown = true, chgrp = true,
+                  chattr = true, setfacl = true }
+
+function Checker:system_integrity(cmd)
+  if #cmd.redirects == 0 and not WRITERS[cmd.name] and not DELETERS[cmd.name] then return nil end
+  local resolve = function(p) return (self:resolve(p)) end
+  for _, r in ipairs(cmd.redirects) do
+    if r.op:find(">", 1, true) and r.op ~= ">&" then
+      local what = system_file(resolve(r.target))
+      if what then return self:theme("system_files", "writing " .. what) end
+    end
+  end
+  for _, d in ipairs(destinations(cmd, resolve)) do
+    local what = system_file(d)
+    if what then return self:theme("system_files", cmd.name .. " onto " .. what) end
+  end
+  local n = cmd.name
+  if n == "chmod" or n == "chown" or n == "chgrp" or n == "chattr" or n == "setfacl" then
+    local ops = operands(cmd)
+    for i = 2, #ops do -- the first operand is the mode or owner
+      local p = ops[i]
+      local t = not p.dynamic and resolve(p.prefix)
+      if t and t:sub(1, 1) == "/" then
+        t = path.clean(t)
+        local what = system_file(t) or (t == "/" and "the root directory")
+            or ((SYSTEM[t] or self.protected[t]) and "the system directory " .. t)
+        if what then return self:theme("system_files", n .. " of " .. what) end
+      end
+    end
+  end
+  if DELETERS[n] then
+    for _, p in ipairs(operands(cmd)) do
+      local t = not p.dynamic and resolve(p.prefix)
+      if t and t:sub(1, 1) == "/" then
+        t = path.clean(t)
+        local what = (t == "/" and "the root directory") or system_file(t)
+        if what then return self:theme("system_files", n .. " of " .. what) end
+      end
+    end
+  end
+end
+
+-- Machine state: powering off or rebooting, killing init or the
+-- daemons the machine or the user's access depends on.
+local POWER = { shutdown = true, reboot = true, halt = true, poweroff = true, kexec = true }
+local POWER_UNITS = { poweroff = true, reboot = true, halt = true, kexec = true, ["soft-reboot"] = true,
+                      rescue = true, emergency = true, ["default"] = false }
+local CRITICAL_DAEMONS = {}
+for _, d in ipairs({ "systemd", "init", "sshd", "ssh", "dbus", "dbus-daemon", "dbus-broker", "systemd-journald",
+                     "systemd-logind", "systemd-networkd", "systemd-resolved", "systemd-udevd", "udevd",
+                     "networkd", "NetworkManager", "networkmanager", "wpa_supplicant", "launchd", "loginwindow",
+                     "WindowServer", "kernel_task", "getty", "agetty", "login", "polkitd", "containerd",
+                     "dockerd", "kubelet", "Xorg", "gdm", "sddm", "lightdm" }) do
+  CRITICAL_DAEMONS[d] = true
+  CRITICAL_DAEMONS[d .. ".service"] = true
+end
+local SYSTEMCTL_STOPS = { stop = true, kill = true, mask = true, disable = true, isolate = true }
+
+function Checker:machine_state(cmd)
+  local n = cmd.name
+  if POWER[n] then
+    if any_of(cmd, { ["-c"] = true, ["--help"] = true, ["-k"] = true, ["--show"] = true }) then return nil end
+    return self:theme("machine_state", n .. " shuts down or restarts the machine")
+  end
+  if n == "init" or n == "telinit" then
+    local level = words_of(cmd, "operand")[1]
+    if level == "0" or level == "6" or level == "1" or level == "s" or level == "S" then
+      return self:theme("machine_state", n .. " " .. level .. " halts, reboots or isolates the machine")
+    end
+  end
+  if n == "systemctl" or n == "loginctl" then
+    local ops = words_of(cmd, "operand")
+    local sub = ops[1]
+    if POWER_UNITS[sub] then return self:theme("machine_state", n .. " " .. sub .. " takes the machine down") end
+    if sub and SYSTEMCTL_STOPS[sub] then
+      for i = 2, #ops do
+        local unit = ops[i]:gsub("%.target$", "")
+        if CRITICAL_DAEMONS[ops[i]] or POWER_UNITS[unit] or unit == "multi-user" or unit == "graphical" then
+          return self:theme("machine_state", n .. " " .. sub .. " " .. ops[i] .. ", which the machine depends on")
+        end
+      end
+    end
+  end
+  if n == "service" then
+    local ops = words_of(cmd, "operand")
+    if CRITICAL_DAEMONS[ops[1] or ""] and (ops[2] == "stop" or ops[2] == "kill") then
+      return self:theme("machine_state", "service " .. ops[1] .. " " .. ops[2] .. ", which the machine depends on")
+    end
+  end
+  if n == "killall" or n == "pkill" or n == "skill" or n == "killall5" then
+    if n == "killall5" then return self:theme("machine_state", "killall5 kills every process") end
+    for _, w in ipairs(words_of(cmd, "operand")) do
+      local name = w:gsub("^%^", ""):gsub("%$$", "")
+      name = name:match("([^/]+)$") or name
+      if CRITICAL_DAEMONS[name] or CRITICAL_DAEMONS[name:lower()] then
+        return self:theme("machine_state", n .. " of " .. w .. ", which the machine depends on")
+      end
+    end
+  end
+  local verdict, why = kill_all(cmd)
+  if verdict then return self:theme("machine_state", why) end
+end
+
+-- Disks and volumes: partitioning, erasing and removing volumes, on
+-- any target (a disk, a partition, a volume group, a pool).
+local READ_ONLY = { ["-l"] = true, ["--list"] = true, ["-h"] = true, ["--help"] = true, ["-V"] = true,
+                    ["--version"] = true, ["-s"] = true, ["--getsz"] = true, ["-p"] = true, ["--print"] = true,
+                    ["-d"] = true, ["--dump"] = true, ["-J"] = true, ["--json"] = true, ["--verify"] = true,
+                    ["-n"] = true, ["--no-act"] = true, ["--test"] = true }
+
+local DISK_TOOLS = {}
+for _, n in ipairs({ "fdisk", "cfdisk", "gdisk", "cgdisk", "sfdisk", "sgdisk", "parted", "mdadm", "pvremove",
+                     "vgremove", "lvremove", "lvreduce", "vgreduce", "dmsetup", "btrfs", "zfs", "zpool",
+                     "diskutil", "wipefs", "nvme", "hdparm" }) do
+  DISK_TOOLS[n] = true
+end
+
+function Checker:disks(cmd)
+  local n = cmd.name
+  if not DISK_TOOLS[n] then return nil end
+  local ops = words_of(cmd, "operand")
+  local function found(why) return self:theme("disks", why) end
+  if n == "fdisk" or n == "cfdisk" or n == "gdisk" or n == "cgdisk" or n == "sfdisk" then
+    if any_of(cmd, READ_ONLY) or #ops == 0 then return nil end
+    return found(n .. " rewrites the partition table of " .. ops[1])
+  end
+  local destroy
+  if n == "sgdisk" then
+    for _, a in ipairs(cmd.argv) do
+      if a == "--zap-all" or a == "--zap" or a == "--clear" or a:match("^%-[^-]*[ZzodnN]") or a:match("^%-%-delete") or a:match("^%-%-new") then destroy = a end
+    end
+  elseif n == "parted" then
+    destroy = any_of(cmd, { mklabel = true, mktable = true, rm = true, mkpart = true, resizepart = true, mkfs = true })
+  elseif n == "mdadm" then
+    destroy = any_of(cmd, { ["--zero-superblock"] = true, ["--create"] = true, ["-C"] = true, ["--stop"] = true,
+                            ["-S"] = true, ["--remove"] = true, ["--fail"] = true })
+  elseif n == "pvremove" or n == "vgremove" or n == "lvremove" or n == "lvreduce" or n == "vgreduce" then
+    if not any_of(cmd, READ_ONLY) then destroy = n end
+  elseif n == "dmsetup" then
+    destroy = any_of(cmd, { remove_all = true, remove = true, wipe_table = true, clear = true })
+  elseif n == "btrfs" then
+    local group, action = ops[1] or "", ops[2] or ""
+    if (group:match("^sub") and action:match("^del")) or (group:match("^dev") and (action:match("^del") or action:match("^rem"))) then
+      destroy = group .. " " .. action
+    end
+  elseif n == "zfs" or n == "zpool" then
+    if ops[1] == "destroy" or ops[1] == "labelclear" then destroy = n .. " " .. ops[1] end
+  elseif n == "diskutil" then
+    local sub = (ops[1] or ""):lower()
+    local sub2 = (ops[2] or ""):lower()
+    if sub == "erasedisk" or sub == "erasevolume" or sub == "partitiondisk" or sub == "zerodisk" or sub == "randomdisk"
+        or sub == "secureerase" or sub == "reformat" or (sub == "apfs" and sub2:match("^delete")) then
+      destroy = "diskutil " .. ops[1]
+    end
+  elseif n == "wipefs" then
+    if not any_of(cmd, READ_ONLY) and #ops > 0 then destroy = "wipefs" end
+  elseif n == "nvme" then
+    if ops[1] == "format" or ops[1] == "sanitize" then destroy = "nvme " .. ops[1] end
+  elseif n == "hdparm" then
+    destroy = any_of(cmd, { ["--security-erase"] = true, ["--security-erase-enhanced"] = true, ["--trim-sector-ranges"] = true })
+  end
+  if destroy then
+    return found(n .. " (" .. destroy .. ") destroys the data of a disk or volume: " .. table.concat(ops, " "))
+  end
+end
+
+-- Kernel: loading or removing modules.
+local MODPROBE_LOOKS = { ["-n"] = true, ["--dry-run"] = true, ["-c"] = true, ["--showconfig"] = true,
+                         ["-D"] = true, ["--show-depends"] = true, ["-h"] = true, ["--help"] = true,
+                         ["-V"] = true, ["--version"] = true, ["--show-modversions"] = true }
+
+function Checker:kernel(cmd)
+  local n = cmd.name
+  if n == "insmod" or n == "rmmod" or (n == "modprobe" and not any_of(cmd, MODPROBE_LOOKS)) then
+    if #words_of(cmd, "operand") == 0 and n ~= "modprobe" then return nil end
+    return self:theme("kernel_modules", n .. " loads or removes kernel modules")
+  end
+  if n == "kmod" then
+    local sub = words_of(cmd, "operand")[1]
+    if sub == "insmod" or sub == "rmmod" or sub == "modprobe" then return self:theme("kernel_modules", "kmod " .. sub .. " loads or removes kernel modules") end
+  end
+end
+
+-- Fork bombs in interpreters: code that forks in an endless loop
+-- (perl -e 'fork while fork', python's while True: os.fork()).
+local FORK_LOOPS = { "fork%s+while%s+fork", "fork%s+until", "while%s*%(?%s*[Tt]rue%s*%)?%s*:?[^\n]*fork",
+                     "while%s*%(?%s*1%s*%)?%s*:?[^\n]*fork", "for%s*%(%s*;%s*;%s*%)[^\n]*fork",
+                     "loop%s*{[^}]*fork", "loop%s+do[^\n]*fork", "while%s*%(%s*true%s*%)[^\n]*fork",
+                     "while%s+true[^\n]*fork", "1%s+while[^\n]*fork", "fork[^\n]*while%s*1" }
+
+function Checker:fork_bomb(cmd)
+  local verdict, why = fork_bomb(cmd)
+  if verdict then return self:theme("fork_bombs", why) end
+  if cmd.lang == "" or cmd.lang == "sh" or cmd.code == "" then return nil end
+  local code = cmd.code:gsub("\n%s+", " ")
+  for _, pat in ipairs(FORK_LOOPS) do
+    if code:find(pat) then return self:theme("fork_bombs", "a fork bomb (" .. cmd.name .. " code forks in an endless loop)") end
+  end
+end
+
+-- Download, then run: a file curl or wget saves, run later in the line
+-- by a shell, an interpreter, source or its own path.
+local function downloaded(cmd)
+  local n, out = cmd.name, {}
+  local function url_name(u) return u:match("^%a[%w+.-]*://[^?#]*/([^/?#]+)") end
+  if n == "curl" then
+    local remote = false
+    for i = 2, #cmd.argv do
+      local a = cmd.argv[i]
+      if (a == "-o" or a == "--output") and cmd.argv[i + 1] then out[#out + 1] = cmd.argv[i + 1] end
+      local attached = a:match("^%-o(.+)$") or a:match("^%-%-output=(.+)$") or (a:match("^%-[^-]*o$") and a ~= "-o" and cmd.argv[i + 1])
+      if attached then out[#out + 1] = attached end
+      if a == "-O" or a == "--remote-name" or a:match("^%-[^-]*O") then remote = true end
+    end
+    if remote then
+      for i = 2, #cmd.argv do out[#out + 1] = url_name(cmd.argv[i]) end
+    end
+  elseif n == "wget" or n == "aria2c" then
+    local named = false
+    for i = 2, #cmd.argv do
+      local a = cmd.argv[i]
+      if (a:match("^%-[^-]*O$") or a == "-o" and n == "aria2c" or a == "--output-document" or a == "--out") and cmd.argv[i + 1] then
+        out[#out + 1], named = cmd.argv[i + 1], true
+      end
+      local attached = a:match("^%-O(.+)$") or a:match("^%-%-output%-document=(.+)$") or a:match("^%-%-out=(.+)$")
+      if attached then out[#out + 1], named = attached, true end
+    end
+    if not named then
+      for i = 2, #cmd.argv do out[#out + 1] = url_name(cmd.argv[i]) end
+    end
+  end
+  return out
+end
+
+-- run_target returns the file a command runs as code, if any: a
+-- shell's or interpreter's script, what source reads, or the command's
+-- own path (./install.sh).
+local function run_target(cmd)
+  if cmd.argv[1]:find("/", 1, true) and cmd.argv[1] ~= "/" then return cmd.argv[1] end
+  if cmd.lang ~= "" and cmd.code == "" then
+    local ops = words_of(cmd, "operand")
+    return ops[1]
+  end
+end
+
+function Checker:record_download(cmd)
+  local files = downloaded(cmd)
+  if DOWNLOADERS[cmd.name] then -- curl URL > x.sh
+    for _, r in ipairs(cmd.redirects) do
+      if (r.op == ">" or r.op == ">|" or r.op == ">>") and r.fd == 1 then files[#files + 1] = r.target end
+    end
+  end
+  for _, f in ipairs(files) do
+    local full = self:resolve(f) or f
+    self.downloads[path.clean(full)] = cmd.name
+  end
+end
+
+function Checker:download_then_run(cmd)
+  local t = run_target(cmd)
+  if not t or next(self.downloads) == nil then return nil end
+  local full = path.clean(self:resolve(t) or t)
+  local by = self.downloads[full]
+  if by then return self:theme("download_then_run", "running " .. t .. ", which " .. by .. " downloaded on the same line") end
+end
+
+-- Deletes outside the workspace: a recursive rm of an absolute path
+-- outside the workspace and the temporary directories, or of the
+-- user's well-known directories.
+local TEMP_DIRS = { "/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", "/var/folders", "/dev/shm", "/run/user" }
+local HOME_DIRS = {}
+for _, d in ipairs({ "Documents", "Desktop", "Downloads", "Pictures", "Music", "Videos", "Movies", "Library",
+                     "projects", "Projects", "src", "code", "Code", "work", "dev", "repos", "git", "workspace",
+                     "go", "Dropbox", "OneDrive", "Google Drive", "iCloud Drive", ".ssh", ".gnupg" }) do
+  HOME_DIRS[d] = true
+end
+
+function Checker:outside(cmd)
+  if not DELETERS[cmd.name] or not recursive(cmd) then return nil end
+  for _, p in ipairs(operands(cmd)) do
+    -- a path written absolute (../x is the agent's own neighbourhood)
+    local t = not p.dynamic and (p.prefix:sub(1, 1) == "/" or p.prefix:sub(1, 1) == "~") and p.prefix
+    if t and t:sub(1, 1) == "~" then
+      local first = t:match("^~/([^/]+)")
+      if first and HOME_DIRS[first] then
+        return self:theme("deletes_outside_workspace", cmd.name .. " -r of " .. p.path .. ", in your home directory's " .. first)
+      end
+    elseif t and t:sub(1, 1) == "/" then
+      t = path.clean(t)
+      local inside = self.root and within(self.root, t)
+      for _, d in ipairs(TEMP_DIRS) do inside = inside or within(d, t) end
+      if not inside then
+        return self:theme("deletes_outside_workspace", cmd.name .. " -r of " .. t .. ", outside the workspace"
+          .. (self.root and (" " .. self.root) or "") .. " and the temporary directories")
+      end
+    end
   end
 end
 
@@ -524,6 +936,16 @@ for _, n in ipairs({ "echo", "printf", "print", "man", "info", "help", "whatis",
   NOT_LAUNCHERS[n] = true
 end
 
+-- NOT_RUN are the roles (shell module) of words a program never runs:
+-- true rm -rf / prints nothing and runs nothing.
+local NOT_RUN = { data = true, pattern = true, code = true, command = true }
+
+-- runnable reports whether the i-th word of cmd may be a command its
+-- program runs.
+local function runnable(cmd, i)
+  return not (cmd.roles and NOT_RUN[cmd.roles[i]])
+end
+
 local function is_inner(word)
   local base = word:match("[^/]+$") or word
   return INNER[base] or base:match("^mkfs") ~= nil, base
@@ -537,7 +959,7 @@ local function inner_commands(cmd)
   local out = {}
   for i = 2, #cmd.argv do
     local inner, base = is_inner(cmd.argv[i])
-    if inner and not cmd.paths[i].dynamic then
+    if inner and not cmd.paths[i].dynamic and runnable(cmd, i) then
       local argv, paths = {}, {}
       for j = i, #cmd.argv do
         argv[#argv + 1], paths[#paths + 1] = cmd.argv[j], cmd.paths[j]
@@ -554,24 +976,37 @@ local function inner_commands(cmd)
 end
 
 -- judge returns the verdict of the rules for one command.
+-- RULES are the checks of one command, in order; each returns a verdict
+-- and why, or nothing. They are built once: a fire runs them for every
+-- command of the line.
+local RULES = {
+  function(self, cmd, runs_delete) if cmd.name == "find" then return self:find(cmd, runs_delete) end end,
+  function(self, cmd) if DELETERS[cmd.name] then return self:rm(cmd) end end,
+  Checker.disk,
+  Checker.perms,
+  Checker.fork_bomb,
+  function(_, cmd) return code_from(cmd) end,
+  Checker.calls,
+  function(self, cmd) if unknown_word(cmd) then return self:unknown(cmd) end end,
+  function(self, cmd)
+    local verdict, why = self:mv(cmd)
+    if verdict then return self:theme("system_files", why) end
+  end,
+  Checker.system_integrity,
+  function(_, cmd) return sysrq(cmd) end,
+  Checker.machine_state,
+  Checker.disks,
+  Checker.kernel,
+  Checker.download_then_run,
+  Checker.outside,
+  function(self, cmd) return self:embedded(cmd) end,
+}
+
+-- judge returns the verdict of the rules for one command.
 function Checker:judge(cmd, runs_delete)
   local ask
-  for _, rule in ipairs({
-    function() if cmd.name == "find" then return self:find(cmd, runs_delete) end end,
-    function() if DELETERS[cmd.name] then return self:rm(cmd) end end,
-    function() return self:disk(cmd) end,
-    function() return self:perms(cmd) end,
-    function() return fork_bomb(cmd) end,
-    function() return code_from(cmd) end,
-    function() return self:calls(cmd) end,
-    function() if unknown_word(cmd) then return self:unknown(cmd) end end,
-    function() return self:mv(cmd) end,
-    function() return partition(cmd) end,
-    function() return system_writes(cmd) end,
-    function() return kill_all(cmd) end,
-    function() return self:embedded(cmd) end,
-  }) do
-    local verdict, why = rule()
+  for _, rule in ipairs(RULES) do
+    local verdict, why = rule(self, cmd, runs_delete)
     if verdict == "deny" then return "deny", why end
     if verdict == "ask" then ask = ask or why end
   end
@@ -586,7 +1021,7 @@ local function line_commands(cmd)
   if NOT_LAUNCHERS[cmd.name] or cmd.name == "" then return out end
   for i = 2, #cmd.argv do
     local w = cmd.argv[i]
-    if not cmd.paths[i].dynamic and w:find("%s") then
+    if not cmd.paths[i].dynamic and w:find("%s") and runnable(cmd, i) then
       local ok, cmds = pcall(shell.parse, w)
       if ok then
         local runs = false
@@ -677,6 +1112,7 @@ function Checker:check(cmds, depth)
       verdict, why = self:expand(cmd, depth)
       if note(verdict, why) then return "deny", why end
     end
+    self:record_download(cmd)
     if has(cmd.wrapped_by, "alias") then
       -- an alias's value runs only where the alias is used
     elseif cmd.name == "alias" then
@@ -696,12 +1132,30 @@ local function guard(tool_name, params, cwd, workspace, ctx)
   if tool.kind(tool_name, ctx.config) ~= "shell" then return nil end
   local line = tool.command(params)
   if not line then return nil end
-  local ok, cmds = pcall(shell.parse, line)
-  if not ok then
-    return hook.ask("the command could not be checked (" .. tostring(cmds) .. "); run it anyway?",
-      { title = "Unchecked shell command", severity = "medium" })
+  if #line > shell.max_line_bytes then
+    -- the shell parser's bound on the work one check may do: a long
+    -- heredoc is legitimate, so ask rather than refuse what is unseen
+    return hook.ask(("the command is %d bytes, more than the %d the shell parser reads, so it was not checked; run it anyway?")
+      :format(#line, shell.max_line_bytes), { title = "Unchecked shell command", severity = "medium" })
   end
-  local verdict, why = new_checker(ctx, cwd or workspace, params):check(cmds)
+  local ok, cmds = pcall(shell.parse, line)
+  local unparsed
+  if not ok then
+    -- what the parts that parse would do is known: deny that, ask the rest
+    unparsed = tostring(cmds)
+    local sok, s = pcall(shell.salvage, line)
+    cmds = sok and s.commands or {}
+  end
+  local checker = new_checker(ctx, cwd or workspace, params)
+  checker.verdicts = verdicts(ctx)
+  local verdict, why = checker:check(cmds)
+  if unparsed then
+    if verdict == "deny" then
+      return hook.deny("refusing a destructive command: " .. why .. " (in a line that does not parse as a whole)")
+    end
+    return hook.ask("the command could not be checked (" .. unparsed .. ")" .. (why and ("; it may be destructive: " .. why) or "")
+      .. "; run it anyway?", { title = "Unchecked shell command", severity = "medium" })
+  end
   if verdict == "deny" then
     return hook.deny("refusing a destructive command: " .. why)
   elseif verdict == "ask" then

@@ -20,25 +20,16 @@
 local shell = require("shell")
 local tool = require("tool")
 
--- git's options before the subcommand, and whether each takes a value.
-local GLOBAL_VALUE = { ["-C"] = true, ["-c"] = true, ["--git-dir"] = true, ["--work-tree"] = true,
-                       ["--namespace"] = true, ["--exec-path"] = true, ["--config-env"] = true,
-                       ["--super-prefix"] = true, ["--list-cmds"] = true }
-
 -- subcommand returns git's subcommand and the argv from it on
--- ({"push", "-f", "origin", "main"}), or nil.
-local function subcommand(argv)
-  local i = 2
-  while i <= #argv do
-    local a = argv[i]
-    if GLOBAL_VALUE[a] then
-      i = i + 2
-    elseif a:sub(1, 1) == "-" then
-      i = i + 1
-    else
-      local rest = {}
-      for j = i, #argv do rest[#rest + 1] = argv[j] end
-      return rest
+-- ({"push", "-f", "origin", "main"}), with the roles of those words, or
+-- nil. The shell module's roles know git's global options (git -C DIR,
+-- -c k=v) and that after --version, --help or -h git runs nothing.
+local function subcommand(cmd)
+  for i = 2, #cmd.argv do
+    if cmd.roles[i] == "subcommand" then
+      local rest, roles = {}, {}
+      for j = i, #cmd.argv do rest[#rest + 1], roles[#roles + 1] = cmd.argv[j], cmd.roles[j] end
+      return rest, roles
     end
   end
   return nil
@@ -46,7 +37,7 @@ end
 
 -- operands returns the words after the subcommand that are not options,
 -- and those after a "--".
-local function operands(args)
+local function operands(args, roles)
   local ops, after, ended = {}, {}, false
   for i = 2, #args do
     local a = args[i]
@@ -54,7 +45,7 @@ local function operands(args)
       after[#after + 1] = a
     elseif a == "--" then
       ended = true
-    elseif a:sub(1, 1) ~= "-" then
+    elseif not roles or roles[i] == "operand" then -- not an option's value (checkout -b x, commit -m x)
       ops[#ops + 1] = a
     end
   end
@@ -84,11 +75,11 @@ local function branch_of(refspec)
   return dst, forced, refspec:sub(1, 1) == ":"
 end
 
-local function push(args, protected)
+local function push(args, protected, roles)
   local forced = flag(args, "f", "force") or long_flag(args, "--force-with-lease")
       or long_flag(args, "--force-if-includes") or long_flag(args, "--mirror")
   local deleting = flag(args, "d", "delete")
-  local ops = operands(args)
+  local ops = operands(args, roles)
   local refspecs = {}
   for i = 2, #ops do refspecs[#refspecs + 1] = ops[i] end -- ops[1] is the remote
   if (forced or deleting) and #refspecs == 0 then
@@ -107,8 +98,8 @@ local function push(args, protected)
   end
 end
 
-local function checkout(args)
-  local ops, after, ended = operands(args)
+local function checkout(args, _, roles)
+  local ops, after, ended = operands(args, roles)
   if flag(args, "b") or flag(args, "B") or long_flag(args, "--orphan") then
     if ended and #after > 0 then return "checking out " .. table.concat(after, " ") .. " over the working tree" end
     return nil
@@ -117,14 +108,21 @@ local function checkout(args)
   for _, o in ipairs(ops) do
     if o == "." or o == ":/" or o:find("[*?]") then return "discarding changes to " .. o end
   end
+  -- git checkout <ref> <paths>: the paths are overwritten from <ref>
+  -- (git checkout main alone switches branches and keeps changes)
+  if #ops >= 2 then
+    local paths = {}
+    for i = 2, #ops do paths[#paths + 1] = ops[i] end
+    return "overwriting " .. table.concat(paths, " ") .. " with their version in " .. ops[1]
+  end
   if flag(args, "f", "force") then return "a forced checkout, which discards local changes" end
 end
 
-local function restore(args)
+local function restore(args, _, roles)
   local staged = flag(args, "S", "staged")
   local worktree = flag(args, "W", "worktree")
   if staged and not worktree then return nil end
-  local ops, after = operands(args)
+  local ops, after = operands(args, roles)
   local what = #after > 0 and table.concat(after, " ") or table.concat(ops, " ")
   if what == "" then return nil end
   return "discarding working-tree changes to " .. what
@@ -132,7 +130,19 @@ end
 
 local RULES = {
   push = push,
-  reset = function(args) if long_flag(args, "--hard") then return "git reset --hard, which discards uncommitted changes" end end,
+  reset = function(args)
+    if long_flag(args, "--hard") then return "git reset --hard, which discards uncommitted changes" end
+    if long_flag(args, "--merge") or long_flag(args, "--keep") then
+      return "git reset " .. (long_flag(args, "--merge") and "--merge" or "--keep")
+          .. ", which resets the working tree's files that differ between HEAD and the target"
+    end
+  end,
+  worktree = function(args, _, roles)
+    local ops = operands(args, roles)
+    if (ops[1] == "remove" or ops[1] == "rm") and flag(args, "f", "force") then
+      return "git worktree remove --force, which deletes a worktree with its uncommitted changes"
+    end
+  end,
   clean = function(args) if flag(args, "f", "force") then return "git clean -f, which deletes untracked files" end end,
   checkout = checkout,
   restore = restore,
@@ -149,22 +159,52 @@ local RULES = {
   end,
 }
 
+-- verdict_of returns the operator's verdict for a rule (the verdicts
+-- setting: deny, ask or allow by subcommand; ask when unset). A rule or
+-- a verdict it does not know is an error, so that a typo fails closed
+-- rather than leave a rule that never fires.
+local VERDICTS = { deny = true, ask = true, allow = true }
+local function verdict_of(ctx, sub)
+  local set = ctx.config.verdicts
+  if set == nil then return "ask" end
+  if type(set) ~= "table" then error("setting verdicts: want a map of git subcommand to deny, ask or allow", 0) end
+  for k, v in pairs(set) do
+    if not RULES[k] then
+      local names = {}
+      for n in pairs(RULES) do names[#names + 1] = n end
+      table.sort(names)
+      error("setting verdicts: no rule for git " .. tostring(k) .. " (rules: " .. table.concat(names, ", ") .. ")", 0)
+    end
+    if not VERDICTS[v] then error("setting verdicts." .. k .. ": want deny, ask or allow, got " .. tostring(v), 0) end
+  end
+  local v = set[sub]
+  return v == "allow" and nil or v or "ask"
+end
+
 hook.on("tool.execute.pre", function(tool_name, params, ctx)
   -- every agent's shell tool, and the pack's shell_tools setting
   if tool.kind(tool_name, ctx.config) ~= "shell" then return nil end
+  verdict_of(ctx, "") -- a bad verdicts setting is an error on every call, not only when a rule matches
   local line = tool.command(params)
   if not line then return nil end
-  local ok, cmds = pcall(shell.parse, line)
-  if not ok then return nil end -- destructive.lua asks about lines that do not parse
+  -- the parts of a line that parse, when it does not parse whole
+  -- (destructive.lua asks about the rest, and about a line too long)
+  local ok, parsed = pcall(shell.salvage, line)
+  if not ok then return nil end
+  local cmds = parsed.commands
   local protected = { names = "main or master" }
   local branches = type(ctx.config.protected_branches) == "table" and ctx.config.protected_branches or { "main", "master" }
   for _, b in ipairs(branches) do protected[b] = true end
   if ctx.config.protected_branches then protected.names = table.concat(branches, " or ") end
   for _, cmd in ipairs(cmds) do
-    local args = cmd.name == "git" and subcommand(cmd.argv)
+    local args, roles
+    if cmd.name == "git" then args, roles = subcommand(cmd) end
     local rule = args and RULES[args[1]]
-    local why = rule and rule(args, protected)
-    if why then
+    local why = rule and rule(args, protected, roles)
+    local verdict = why and verdict_of(ctx, args[1])
+    if verdict == "deny" then
+      return hook.deny("refusing a risky git command: " .. why)
+    elseif verdict == "ask" then
       return hook.ask("risky git command: " .. why, { title = "Approve this git command", severity = "medium" })
     end
   end

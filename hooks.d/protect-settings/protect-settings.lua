@@ -1452,8 +1452,18 @@ local function guard(tool_name, params, cwd, ctx)
     if type(dir) == "string" and dir ~= "" then g:cd({ argv = { "cd", dir } }) end
     -- shopt -s dotglob, or GLOBIGNORE set, lets * match .claude.
     g.dotglob = line:find("dotglob", 1, true) ~= nil or line:find("GLOBIGNORE", 1, true) ~= nil
+    if #line > shell.max_line_bytes then
+      return hook.ask(("the command is %d bytes, more than the %d the shell parser reads, so it was not checked"
+        .. " for changes to the agent's guardrails; run it anyway?"):format(#line, shell.max_line_bytes),
+        { title = "Agent settings", severity = "high" })
+    end
     local ok, cmds = pcall(shell.parse, line)
     if not ok then
+      -- the parts that parse say what can be known; the rest asks
+      local sok, s = pcall(shell.salvage, line)
+      local sok2, why = false, nil
+      if sok then sok2, why = pcall(g.line, g, s.commands) end
+      if sok2 and why then return ask(why) end
       return hook.ask("the command could not be checked for changes to the agent's guardrails ("
         .. tostring(cmds) .. "); run it anyway?", { title = "Agent settings", severity = "high" })
     end

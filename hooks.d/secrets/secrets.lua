@@ -63,13 +63,35 @@ end
 
 -- shell_secret returns the first secret a shell line touches.
 local function shell_secret(line, ctx)
-  local ok, cmds = pcall(shell.parse, line)
-  if not ok then return nil end -- destructive.lua asks about lines that do not parse
-  for _, cmd in ipairs(cmds) do
+  -- a line that does not parse whole is read in the parts that do
+  -- (destructive.lua asks about the rest, and about a line too long)
+  local ok, s = pcall(shell.salvage, line)
+  if not ok then return nil end
+  for _, cmd in ipairs(s.commands) do
     if not NOT_READING[cmd.name] then
       for i = 2, #cmd.argv do
-        local what = check_path(cmd.paths[i].path, ctx) or check_path(cmd.argv[i]:match("^%-%-?[%w-]+=(.+)$"), ctx)
+        -- only a word the program may open: a pattern (grep .env x), a
+        -- filter, a script or data (echo, git commit -m) is not a path
+        local role = cmd.roles[i]
+        local attached = role == "option" and cmd.argv[i]:match("^%-%-?[%w-]+=(.+)$")
+        -- curl -d @.env, --data-binary=@.env: the file's content is sent
+        local at = (role == "operand" or role == "value") and cmd.argv[i]:match("^@(.+)$")
+        local what = (role == "operand" and check_path(cmd.paths[i].path, ctx))
+            or check_path(at, ctx) or check_path(attached, ctx)
+            or check_path(attached and attached:match("^@(.+)$"), ctx)
         if what then return cmd.name .. " touches " .. what end
+      end
+    end
+    -- find -name .env -exec cat {} ;: the pattern names what the
+    -- command it runs opens
+    if cmd.roles[1] == "name" and (cmd.name == "find" or cmd.name == "fd") then
+      local runs = false
+      for i = 2, #cmd.argv do
+        if cmd.roles[i] == "command" or cmd.argv[i] == "-x" or cmd.argv[i] == "-X" or cmd.argv[i] == "--exec" then runs = true end
+      end
+      for i = 2, #cmd.argv do
+        local what = runs and (cmd.roles[i] == "pattern" or cmd.name == "fd") and check_path(cmd.argv[i]:gsub("^%*", ""), ctx)
+        if what then return cmd.name .. " runs a command on " .. what end
       end
     end
     for _, r in ipairs(cmd.redirects) do

@@ -166,6 +166,7 @@ func (w *walker) emit(r *run, args []arg, wrapped []string, dyn bool, ci *codeIn
 		c.Paths[i] = a.pathOf()
 		c.Dynamic = c.Dynamic || a.dynamic
 	}
+	c.Roles = Roles(c.Argv)
 	var nodes []syntax.Node
 	if r.sc != nil {
 		c.Function, c.Background = r.sc.function, r.sc.background

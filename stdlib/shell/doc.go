@@ -39,6 +39,13 @@
 //   - paths: each word of argv read as a path, normalised ([PathInfo]):
 //     /./usr/, /etc/../usr and //usr are /usr; "$HOME", ${HOME} and ~
 //     are ~; /* is a glob whose prefix is /.
+//   - roles: what the program does with each word of argv ([Roles]):
+//     "name", "option", "value" (an option's value: rg --threads 2),
+//     "pattern" (grep PAT, find -name PAT), "code" (a jq filter, a sed
+//     script, an awk program), "data" (echo's words, git commit -m MSG,
+//     everything after git --version), "subcommand" (git's), "command"
+//     (find -exec's words) or "operand" (anything else: a file, a
+//     name). A guard that looks for paths reads only operands.
 //   - in_function, background: the shell function whose body holds the
 //     command, and whether it runs with & (a fork bomb is a function
 //     that runs itself in the background or a pipe).
@@ -173,7 +180,16 @@
 // ("1:6: reached EOF without closing quote `\"`", "bash script: …");
 // the binder prefixes them with "shell.parse: ". They wrap
 // [ErrTooLong], [ErrTooDeep] and [ErrTooMany] where those apply. Parse
-// also stops when its context is done.
+// also stops when its context is done. The limits bound the work one
+// check may do, since a guard runs before every tool call; a long
+// here-document can pass 16 KiB, so the module exports max_line_bytes
+// for a guard to ask about such a line rather than refuse it.
+//
+// salvage(line) ([Salvage]) examines a line that does not parse whole
+// for what can be known: the commands of its lines, and of the parts
+// between unquoted ;, && and || of a line, that parse, and the parts
+// that do not. A guard denies what those commands would do and asks
+// about the rest.
 //
 // # Concurrency
 //

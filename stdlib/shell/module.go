@@ -13,12 +13,21 @@ func New() stdlib.Module {
 	return stdlib.Module{
 		Name: "shell",
 		Doc:  "Parse shell command lines into the simple commands they would run.",
+		// max_line_bytes is the longest line parse reads: a guard can
+		// tell a line over it from one that does not parse.
+		Consts: map[string]any{"max_line_bytes": int64(MaxLineBytes)},
 		Funcs: []stdlib.Func{
 			{
 				Name:   "parse",
 				Params: []stdlib.Param{stdlib.P("line")},
 				Doc:    "parse(line) returns the simple commands line would run, in source order.",
 				Impl:   parseImpl,
+			},
+			{
+				Name:   "salvage",
+				Params: []stdlib.Param{stdlib.P("line")},
+				Doc:    "salvage(line) returns {commands, unparsed}: the commands of the parts of a line that parse, for a line that does not parse whole.",
+				Impl:   salvageImpl,
 			},
 			{
 				Name:   "split",
@@ -52,6 +61,18 @@ func parseImpl(c *stdlib.Call) (any, error) {
 		return nil, err
 	}
 	return Values(cmds), nil
+}
+
+func salvageImpl(c *stdlib.Call) (any, error) {
+	line, err := c.String(0)
+	if err != nil {
+		return nil, err
+	}
+	cmds, unparsed, err := Salvage(c.Context, line)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"commands": Values(cmds), "unparsed": stringList(unparsed)}, nil
 }
 
 func codeCallsImpl(c *stdlib.Call) (any, error) {

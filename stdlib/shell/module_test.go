@@ -27,7 +27,7 @@ func TestModule(t *testing.T) {
 	if m.Name != "shell" {
 		t.Errorf("Name = %q", m.Name)
 	}
-	for _, name := range []string{"parse", "split", "has_flag", "code_calls"} {
+	for _, name := range []string{"parse", "salvage", "split", "has_flag", "code_calls"} {
 		if f, ok := m.Lookup(name); !ok || f.Impl == nil || f.Doc == "" || f.Blocking {
 			t.Errorf("shell.%s: %+v", name, f)
 		}
@@ -47,6 +47,7 @@ func TestModuleParse(t *testing.T) {
 			"name": "cd", "argv": []any{"cd", "/"}, "wrapped_by": []any{}, "redirects": []any{},
 			"pipeline": int64(0), "position": int64(0), "dynamic": false,
 			"paths":       []any{pathValue("cd", "cd", false, false), pathValue("/", "/", false, false)},
+			"roles":       []any{"name", "operand"},
 			"in_function": "", "background": false, "code_from": []any{}, "lang": "", "code": "", "calls": []any{},
 		},
 		map[string]any{
@@ -55,6 +56,7 @@ func TestModuleParse(t *testing.T) {
 			"pipeline":  int64(1), "position": int64(0), "dynamic": true,
 			"paths": []any{pathValue("rm", "rm", false, false), pathValue("-fr", "-fr", false, false),
 				pathValue("*", ".", true, false)},
+			"roles":       []any{"name", "option", "operand"},
 			"in_function": "", "background": false, "code_from": []any{}, "lang": "", "code": "", "calls": []any{},
 		},
 	}

@@ -39,6 +39,10 @@ type Command struct {
 	// Paths holds each word of Argv read as a path, normalised (see
 	// PathInfo): Paths[i] is Argv[i]'s. Never nil.
 	Paths []PathInfo
+	// Roles holds what the program does with each word of Argv (see
+	// Roles and the Role constants): Roles[i] is Argv[i]'s. A pattern,
+	// a filter, a script or data is not a path. Never nil.
+	Roles []string
 	// Function is the name of the shell function whose body holds the
 	// command, "" outside any: in `f(){ f|f& };f` both inner calls have
 	// Function "f".
@@ -116,7 +120,7 @@ func (c Command) HasFlag(short, long string) bool { return HasFlag(c.Argv, short
 
 // Value returns the command as a neutral value, the map scripts receive:
 // name, argv, wrapped_by, redirects (maps of op, fd, target), pipeline,
-// position, dynamic, paths (maps of path, prefix, glob, dynamic),
+// position, dynamic, paths (maps of path, prefix, glob, dynamic), roles,
 // in_function, background, code_from, lang, code and calls (maps of kind,
 // func, args, paths, recursive, dynamic). Numbers are int64.
 func (c Command) Value() map[string]any {
@@ -137,6 +141,7 @@ func (c Command) Value() map[string]any {
 		"position":    int64(c.Position),
 		"dynamic":     c.Dynamic,
 		"paths":       paths,
+		"roles":       stringList(c.Roles),
 		"in_function": c.Function,
 		"background":  c.Background,
 		"code_from":   stringList(c.CodeFrom),

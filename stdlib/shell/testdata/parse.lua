@@ -95,3 +95,17 @@ expect.eq(#cmds, 2)
 expect.eq(cmds[1].argv, {"alias", "x=rm -rf /"})
 expect.eq(cmds[2].argv, {"rm", "-rf", "/"})
 expect.eq(cmds[2].wrapped_by, {"alias"})
+
+-- roles: what each word is to its program
+expect.eq(shell.parse("grep .env README.md")[1].roles, {"name", "pattern", "operand"})
+expect.eq(shell.parse("sudo rg --threads 2 -e x src")[1].roles, {"name", "option", "value", "option", "pattern", "operand"})
+expect.eq(shell.parse("git --version checkout -f")[1].roles, {"name", "option", "data", "data"})
+expect.eq(shell.parse("echo rm -rf /")[1].roles, {"name", "data", "data", "data"})
+
+-- salvage: what can be known of a line that does not parse whole
+expect.eq(shell.max_line_bytes, 16384)
+local s = shell.salvage("echo \\$(cat .env); rm -rf /")
+expect.eq(#s.commands, 1)
+expect.eq(s.commands[1].argv, {"rm", "-rf", "/"})
+expect.eq(s.unparsed, {"echo \\$(cat .env)"})
+expect.eq(#shell.salvage("ls").unparsed, 0)

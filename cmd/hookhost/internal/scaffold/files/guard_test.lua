@@ -49,3 +49,12 @@ function test_every_agents_shell_tool()
   expect.action(r, "deny")
   expect.action(hook.fire("tool.execute.pre", { tool_name = "Bash", params = {} }), "continue")
 end
+
+function test_asks_about_what_it_cannot_read()
+  -- over the parser's 16 KiB: a long here-document asks, it is not refused
+  local long = "cat > notes.txt <<'EOF'\n" .. string.rep("a line of notes\n", 1100) .. "EOF"
+  local r = bash(long)
+  expect.action(r, "ask")
+  expect.reason_contains(r, "bytes")
+  expect.action(bash("echo ((("), "ask")
+end

@@ -416,13 +416,23 @@ function path.expand_home(p, home) end
 ---nice, timeout and xargs. Limits: 16 KiB lines, 100 levels of nesting,
 ---8 levels of nested scripts, 1024 commands; past them, an error.
 ---@class shell
+---@field max_line_bytes integer  the longest line parse reads (16384): a bound on the work one check may do
 local shell = {}
 
 ---The commands `line` would run, in source order (the first at index 1).
----A line that does not parse is an error: catch it with pcall and deny.
+---A line that does not parse, or is longer than shell.max_line_bytes, is
+---an error: catch it with pcall, and ask rather than let it through.
 ---@param line string
 ---@return shell.Command[]
 function shell.parse(line) end
+
+---For a line that does not parse whole: the commands of its lines, and of
+---the parts between unquoted ;, && and || of a line, that do parse, and
+---the parts that do not. A line that parses gives its commands and no
+---unparsed part. Longer than shell.max_line_bytes: an error.
+---@param line string
+---@return {commands: shell.Command[], unparsed: string[]}
+function shell.salvage(line) end
 
 ---The shell words of `line` after quote removal, nothing expanded. An
 ---operator (|, ;, &&, >) is an error.
