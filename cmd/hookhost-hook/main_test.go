@@ -155,12 +155,19 @@ func TestSameAnswers(t *testing.T) {
 	dir := shipped(t)
 	runtime := privateDir(t)
 	t.Cleanup(func() { stopServers(t, runtime) })
+	// The auto socket's own directory open to others: --server auto
+	// refuses to use it, so every call is answered in process. (A parent
+	// open to others is fine: the socket's directory is made private.)
 	open := t.TempDir()
-	if err := os.Chmod(open, 0o755); err != nil {
+	if err := os.Mkdir(filepath.Join(open, "hookhost"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Chmod(filepath.Join(open, "hookhost"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stopServers(t, open) }) // none should start; if one does, it must not outlive the test
 	up := []string{"XDG_RUNTIME_DIR=" + runtime, "HOOKHOST_AUTO_IDLE_EXIT=1m"}
-	noServer := []string{"XDG_RUNTIME_DIR=" + open} // open to others: --server auto refuses to use it
+	noServer := []string{"XDG_RUNTIME_DIR=" + open, "HOOKHOST_AUTO_IDLE_EXIT=1m"}
 	for _, ac := range agentCases {
 		t.Run(ac.args[0], func(t *testing.T) {
 			args := append(append([]string{}, ac.args...), "--dir", dir, "--server", "auto")
