@@ -39,7 +39,7 @@ hooks:
 		{"echo x > /home/dev/hhx", host.Continue},
 		{"cat /srv/hh/conf.yaml", host.Continue},
 		{"echo x > /srv/other/conf.yaml", host.Continue},
-		{"rm -rf /srv/hhx", host.Continue},
+		{"rm /srv/hhx", host.Continue}, // not recursive: destructive asks about a recursive rm outside the workspace
 	}
 	for _, c := range cases {
 		res, err := h.Fire(ctx, "tool.execute.pre", map[string]any{
