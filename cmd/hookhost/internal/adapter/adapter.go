@@ -159,6 +159,24 @@ func Reason(d host.Decision, verb string) string {
 	return verb + " by " + d.Hook
 }
 
+// KeepWorkingPrompt is what an agent that takes the reason as its next
+// prompt (Gemini CLI, Cursor, Copilot CLI) is sent when a hook asked it to
+// keep working without saying why.
+const KeepWorkingPrompt = "A hook asked to keep working: continue with the task."
+
+// KeepWorking reports whether a loop.continue decision keeps the agent
+// working (allow), and the prompt to send it: the reason, or
+// KeepWorkingPrompt.
+func KeepWorking(d host.Decision) (string, bool) {
+	if d.Action != host.Allow {
+		return "", false
+	}
+	if d.Reason == "" {
+		return KeepWorkingPrompt, true
+	}
+	return d.Reason, true
+}
+
 // Text is a value as an agent shows it: a string as it is, anything else
 // as its JSON text.
 func Text(v any) string {

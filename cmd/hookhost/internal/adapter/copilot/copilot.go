@@ -285,20 +285,12 @@ func postToolUse(call adapter.Call, res host.Result) adapter.Answer {
 	return answer(out, notes)
 }
 
-// KeepWorking is the reason sent when a hook asked Copilot to keep
-// working without saying why: Copilot queues it as the next user
-// message.
-const KeepWorking = "A hook asked to keep working: continue with the task."
-
 // agentStop answers loop.continue: allow keeps the agent working, which
 // Copilot spells "block" with the reason as the next message.
 func agentStop(res host.Result) adapter.Answer {
-	if res.Decision.Action != host.Allow {
+	reason, ok := adapter.KeepWorking(res.Decision)
+	if !ok {
 		return adapter.Answer{}
-	}
-	reason := res.Decision.Reason
-	if reason == "" {
-		reason = KeepWorking
 	}
 	return answer(Output{Decision: "block", Reason: reason}, nil)
 }

@@ -119,7 +119,7 @@ func TestAnswers(t *testing.T) {
 
 		{"agentStop allow keeps working", stop, decided(host.Decision{Action: host.Allow, Reason: "tests"}), `{"decision":"block","reason":"tests"}`},
 		{"agentStop allow without a reason", stop, decided(host.Decision{Action: host.Allow}),
-			`{"decision":"block","reason":"` + copilot.KeepWorking + `"}`},
+			`{"decision":"block","reason":"` + adapter.KeepWorkingPrompt + `"}`},
 		{"agentStop deny lets it stop", stop, decided(host.Decision{Action: host.Deny}), ""},
 		{"subagentStop allow", event("subagentStop", nil), decided(host.Decision{Action: host.Allow, Reason: "r"}), `{"decision":"block","reason":"r"}`},
 

@@ -274,19 +274,12 @@ func postToolUse(call adapter.Call, res host.Result) adapter.Answer {
 	return withContext(res, a)
 }
 
-// KeepWorking is the follow-up sent when a hook asked Cursor to keep
-// working without saying why: Cursor submits it as the next prompt.
-const KeepWorking = "A hook asked to keep working: continue with the task."
-
 // stop answers loop.continue: allow keeps the agent working, as a
 // follow-up message; anything else lets it stop.
 func stop(res host.Result) adapter.Answer {
-	if res.Decision.Action != host.Allow {
+	reason, ok := adapter.KeepWorking(res.Decision)
+	if !ok {
 		return adapter.Answer{}
-	}
-	reason := res.Decision.Reason
-	if reason == "" {
-		reason = KeepWorking
 	}
 	return adapter.Answer{Output: Output{FollowupMessage: reason}}
 }

@@ -106,7 +106,7 @@ func TestAnswers(t *testing.T) {
 		{"beforeSubmitPrompt modify is ignored", prompt, changed(host.Decision{Action: host.Modify}, "prompt", "x"), ""},
 
 		{"stop allow keeps working", stopEvent, decided(host.Decision{Action: host.Allow, Reason: "tests"}), `{"followup_message":"tests"}`},
-		{"stop allow without a reason", stopEvent, decided(host.Decision{Action: host.Allow}), `{"followup_message":"` + cursor.KeepWorking + `"}`},
+		{"stop allow without a reason", stopEvent, decided(host.Decision{Action: host.Allow}), `{"followup_message":"` + adapter.KeepWorkingPrompt + `"}`},
 		{"stop deny lets it stop", stopEvent, decided(host.Decision{Action: host.Deny}), ""},
 		{"subagentStop allow", map[string]any{"hook_event_name": "subagentStop"}, decided(host.Decision{Action: host.Allow, Reason: "r"}), `{"followup_message":"r"}`},
 

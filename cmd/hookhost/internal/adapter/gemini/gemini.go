@@ -169,19 +169,12 @@ func beforeAgent(call adapter.Call, res host.Result) adapter.Answer {
 	return a
 }
 
-// KeepWorking is the reason sent when a hook asked the agent to keep
-// working without saying why; Gemini sends it as the next prompt.
-const KeepWorking = "A hook asked to keep working: continue with the task."
-
 // afterAgent answers loop.continue: allow keeps the agent working, which
 // Gemini spells "deny" (the stop), retrying with the reason as the prompt.
 func afterAgent(res host.Result) adapter.Answer {
-	if res.Decision.Action != host.Allow {
+	reason, ok := adapter.KeepWorking(res.Decision)
+	if !ok {
 		return adapter.Answer{}
-	}
-	reason := res.Decision.Reason
-	if reason == "" {
-		reason = KeepWorking
 	}
 	return adapter.Answer{Output: Output{Decision: "deny", Reason: reason}}
 }
