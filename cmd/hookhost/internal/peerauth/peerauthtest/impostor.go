@@ -69,11 +69,15 @@ func (im *Impostor) serve(conn net.Conn, answer func(req *http.Request) string) 
 	req, err := http.ReadRequest(bufio.NewReader(io.TeeReader(conn, &seen)))
 	if err == nil {
 		io.Copy(io.Discard, req.Body)
-		io.WriteString(conn, answer(req))
 	}
+	// What it was sent is kept before it answers: the client returns as
+	// soon as it has the answer, and may ask Received at once.
 	im.mu.Lock()
 	im.got.Write(seen.Bytes())
 	im.mu.Unlock()
+	if err == nil {
+		io.WriteString(conn, answer(req))
+	}
 }
 
 // Received is every byte the impostor was sent so far.
