@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/hookhost/hookhost/host/wire"
 	"maps"
 	"strings"
 
@@ -175,6 +176,22 @@ func KeepWorking(d host.Decision) (string, bool) {
 		return KeepWorkingPrompt, true
 	}
 	return d.Reason, true
+}
+
+// Object is a tool input as hooks see it, when it is an object: the
+// object itself, or text holding a JSON object decoded (Cursor's MCP
+// events and Copilot CLI's toolArgs send one as text). ok is false for
+// anything else.
+func Object(v any) (map[string]any, bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		return v, true
+	case string:
+		if m, err := wire.DecodePayload([]byte(v)); err == nil {
+			return m, true
+		}
+	}
+	return nil, false
 }
 
 // Text is a value as an agent shows it: a string as it is, anything else

@@ -136,16 +136,11 @@ func (Dialect) Request(input map[string]any) adapter.Call {
 // arguments), other text under "input" (a tool whose input is not JSON,
 // such as apply_patch), anything else empty.
 func Args(v any) map[string]any {
-	switch v := v.(type) {
-	case map[string]any:
-		return v
-	case string:
-		if m, err := wire.DecodePayload([]byte(v)); err == nil {
-			return m
-		}
-		if v != "" {
-			return map[string]any{rawArgs: v}
-		}
+	if m, ok := adapter.Object(v); ok {
+		return m
+	}
+	if text, ok := v.(string); ok && text != "" {
+		return map[string]any{rawArgs: text}
 	}
 	return map[string]any{}
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter"
 	"github.com/hookhost/hookhost/host"
-	"github.com/hookhost/hookhost/host/wire"
 )
 
 // Dialect is the Cursor dialect.
@@ -163,13 +162,8 @@ func (Dialect) Request(input map[string]any) adapter.Call {
 // holding a JSON object decoded (Cursor's MCP events send one), anything
 // else an empty object.
 func object(v any) map[string]any {
-	switch v := v.(type) {
-	case map[string]any:
-		return v
-	case string:
-		if m, err := wire.DecodePayload([]byte(v)); err == nil {
-			return m
-		}
+	if m, ok := adapter.Object(v); ok {
+		return m
 	}
 	return map[string]any{}
 }
