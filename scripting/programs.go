@@ -1,5 +1,10 @@
 package scripting
 
+import (
+	"bytes"
+	"crypto/sha256"
+)
+
 // A ProgramCache keeps engines' compiled programs across processes: a
 // command hook starts for every tool call, and an engine that can
 // serialise what it compiled (Starlark) then skips parsing, resolving and
@@ -21,4 +26,29 @@ type ProgramCache interface {
 	// Put offers data under key; keeping it is best effort. The cache
 	// must not keep a reference to data after Put returns.
 	Put(key string, data []byte)
+}
+
+// SealSize is the room Seal needs at the front of what it seals.
+const SealSize = sha256.Size
+
+// Seal fills the first SealSize bytes of b with the SHA-256 of the rest,
+// for a program put in a ProgramCache: b is built with that room at its
+// front, so sealing copies nothing.
+func Seal(b []byte) []byte {
+	sum := sha256.Sum256(b[SealSize:])
+	copy(b, sum[:])
+	return b
+}
+
+// Unseal is the payload of data sealed by Seal, or false when the
+// checksum does not match (damaged, cut short, or not sealed). It is a
+// check against accidents, not an authentication: whoever can write the
+// cache can seal.
+func Unseal(data []byte) ([]byte, bool) {
+	if len(data) < SealSize {
+		return nil, false
+	}
+	payload := data[SealSize:]
+	sum := sha256.Sum256(payload)
+	return payload, bytes.Equal(sum[:], data[:SealSize])
 }

@@ -10,11 +10,27 @@ import (
 	"time"
 )
 
-// The command hooks keep the Starlark programs they compile beside the
-// event cache: a later run decodes them instead of compiling; a program
-// file that is damaged is compiled around and written again; another
-// content or another config is another program.
+// guardSources are a deny of "rm -rf" giving reason, in each language.
+var guardSources = map[string]func(reason string) string{
+	"guard.star": func(reason string) string {
+		return "def guard(params = {}):\n    if \"rm -rf\" in params.get(\"command\", \"\"):\n        return hook.deny(\"" + reason + "\")\n\nhook.on(\"tool.execute.pre\", guard)\n"
+	},
+	"guard.lua": func(reason string) string {
+		return "hook.on(\"tool.execute.pre\", function(params)\n  if string.find(params.command or \"\", \"rm -rf\", 1, true) then\n    return hook.deny(\"" + reason + "\")\n  end\nend)\n"
+	},
+}
+
+// The command hooks keep the programs they compile beside the event
+// cache, in both languages: a later run decodes them instead of
+// compiling; a program file that is damaged is compiled around and
+// written again; another content or another config is another program.
 func TestAgentProgramCache(t *testing.T) {
+	for file, source := range guardSources {
+		t.Run(file, func(t *testing.T) { testAgentProgramCache(t, file, source) })
+	}
+}
+
+func testAgentProgramCache(t *testing.T, file string, source func(string) string) {
 	work := t.TempDir()
 	hooks := filepath.Join(work, "d")
 	if err := os.Mkdir(hooks, 0o755); err != nil {
@@ -22,8 +38,7 @@ func TestAgentProgramCache(t *testing.T) {
 	}
 	writeGuard := func(reason string) {
 		t.Helper()
-		src := "def guard(params = {}):\n    if \"rm -rf\" in params.get(\"command\", \"\"):\n        return hook.deny(\"" + reason + "\")\n\nhook.on(\"tool.execute.pre\", guard)\n"
-		if err := os.WriteFile(filepath.Join(hooks, "guard.star"), []byte(src), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(hooks, file), []byte(source(reason)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,6 +1,9 @@
 // Package lua runs hook scripts written in Lua 5.1, on gopher-lua.
 //
-// A file is parsed and compiled once to a FunctionProto. Each program
+// A file is parsed and compiled once to a FunctionProto; with a program
+// cache (scripting.Env.Programs) the FunctionProto is kept across
+// processes in an encoding of ours (programs.go), so that a command hook
+// decodes it instead of compiling it again. Each program
 // keeps a pool of initialised interpreters (LStates): each ran the file's
 // top level, so each holds the file's hook functions. A call takes an
 // interpreter from the pool, pushes the payload fields the function's

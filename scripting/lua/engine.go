@@ -26,7 +26,7 @@ func (Engine) Extension() string { return ".lua" }
 // interpreter to learn its registrations. That interpreter becomes the
 // first member of the program's pool.
 func (Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.Env) (scripting.Program, error) {
-	proto, err := compile(src)
+	proto, err := compileProgram(src, env.Programs)
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ func compileProgram(src scripting.Source, predeclared starlark.StringDict, progr
 		return compileSource(src, predeclared)
 	}
 	key := programKey(src, predeclared)
-	if data, ok := unseal(programs.Get(key)); ok {
+	if data, ok := scripting.Unseal(programs.Get(key)); ok {
 		if prog, err := starlark.CompiledProgram(bytes.NewReader(data)); err == nil {
 			return prog, nil
 		}
@@ -32,29 +32,11 @@ func compileProgram(src scripting.Source, predeclared starlark.StringDict, progr
 	if err != nil {
 		return nil, err
 	}
-	buf := bytes.NewBuffer(make([]byte, sha256.Size, 4096))
+	buf := bytes.NewBuffer(make([]byte, scripting.SealSize, 4096))
 	if prog.Write(buf) == nil {
-		programs.Put(key, seal(buf.Bytes()))
+		programs.Put(key, scripting.Seal(buf.Bytes()))
 	}
 	return prog, nil
-}
-
-// seal fills the first sha256.Size bytes of b with the SHA-256 of the
-// rest.
-func seal(b []byte) []byte {
-	sum := sha256.Sum256(b[sha256.Size:])
-	copy(b, sum[:])
-	return b
-}
-
-// unseal is the payload of sealed data whose checksum matches.
-func unseal(data []byte) ([]byte, bool) {
-	if len(data) < sha256.Size {
-		return nil, false
-	}
-	payload := data[sha256.Size:]
-	sum := sha256.Sum256(payload)
-	return payload, bytes.Equal(sum[:], data[:sha256.Size])
 }
 
 func compileSource(src scripting.Source, predeclared starlark.StringDict) (*starlark.Program, error) {

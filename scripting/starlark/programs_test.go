@@ -3,30 +3,14 @@ package starlark
 import (
 	"context"
 	"errors"
-	"maps"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/scripting/programtest"
 )
-
-// memPrograms is a ProgramCache in memory that counts its use.
-type memPrograms struct {
-	data       map[string][]byte
-	gets, puts int
-}
-
-func (m *memPrograms) Get(key string) []byte {
-	m.gets++
-	return m.data[key]
-}
-
-func (m *memPrograms) Put(key string, data []byte) {
-	m.puts++
-	m.data[key] = slices.Clone(data)
-}
 
 const cachedGuard = `BLOCKED = ["rm -rf /", "mkfs"]
 
@@ -60,7 +44,7 @@ func callGuard(t *testing.T, src scripting.Source, env *scripting.Env, command s
 // A program from the cache behaves as the one compiled from source:
 // same hooks, same decisions, same error positions.
 func TestProgramCacheReuse(t *testing.T) {
-	cache := &memPrograms{data: map[string][]byte{}}
+	cache := &programtest.MemPrograms{}
 	env := &scripting.Env{Programs: cache}
 	src := scripting.Source{Name: "g.star", Code: []byte(cachedGuard)}
 	for round := range 2 {
@@ -77,8 +61,8 @@ func TestProgramCacheReuse(t *testing.T) {
 			t.Errorf("round %d: error %v, want g.star:9 asked to fail", round, err)
 		}
 	}
-	if len(cache.data) != 1 || cache.puts != 1 || cache.gets != 4 {
-		t.Errorf("%d programs, %d puts, %d gets; want 1 program put once and found by the 3 later compiles", len(cache.data), cache.puts, cache.gets)
+	if gets, puts := cache.Counts(); len(cache.Keys()) != 1 || puts != 1 || gets != 4 {
+		t.Errorf("%d programs, %d puts, %d gets; want 1 program put once and found by the 3 later compiles", len(cache.Keys()), puts, gets)
 	}
 }
 
@@ -87,26 +71,26 @@ func TestProgramCacheReuse(t *testing.T) {
 // from its source every time.
 func TestProgramCacheDamaged(t *testing.T) {
 	src := scripting.Source{Name: "g.star", Code: []byte(cachedGuard)}
-	cache := &memPrograms{data: map[string][]byte{}}
+	cache := &programtest.MemPrograms{}
 	env := &scripting.Env{Programs: cache}
 	if _, err := callGuard(t, src, env, "ls"); err != nil {
 		t.Fatal(err)
 	}
-	key := slices.Collect(maps.Keys(cache.data))[0]
-	good := cache.data[key]
+	key := cache.Keys()[0]
+	good := cache.Data(key)
 	flipped := slices.Clone(good)
 	flipped[len(flipped)-3] ^= 0x40
 	for _, bad := range [][]byte{[]byte("garbage"), good[:len(good)/2], {}, flipped, good[32:]} {
-		cache.data[key] = bad
+		cache.Set(key, bad)
 		out, err := callGuard(t, src, env, "mkfs /dev/sda")
 		if err != nil || scripting.AsNeutral(out).(map[string]any)["reason"] != "blocked mkfs" {
 			t.Errorf("with %d damaged bytes cached: %v, %v; want the deny", len(bad), out, err)
 		}
-		if string(cache.data[key]) != string(good) {
+		if string(cache.Data(key)) != string(good) {
 			t.Errorf("with %d damaged bytes cached: the program was not put again", len(bad))
 		}
 	}
-	cache = &memPrograms{data: map[string][]byte{}}
+	cache = &programtest.MemPrograms{}
 	env.Programs = cache
 	for range 2 {
 		_, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "bad.star", Code: []byte("def f(:\n")}, env)
@@ -115,8 +99,8 @@ func TestProgramCacheDamaged(t *testing.T) {
 			t.Errorf("got %v, want bad.star:1 syntax error", err)
 		}
 	}
-	if cache.puts != 0 {
-		t.Errorf("a file that does not compile was put %d times", cache.puts)
+	if _, puts := cache.Counts(); puts != 0 {
+		t.Errorf("a file that does not compile was put %d times", puts)
 	}
 }
 
@@ -151,7 +135,7 @@ func BenchmarkCompile(b *testing.B) {
 	for _, tc := range []struct {
 		name     string
 		programs scripting.ProgramCache
-	}{{"source", nil}, {"cached", &memPrograms{data: map[string][]byte{}}}} {
+	}{{"source", nil}, {"cached", &programtest.MemPrograms{}}} {
 		b.Run(tc.name, func(b *testing.B) {
 			env := &scripting.Env{Programs: tc.programs}
 			b.ReportAllocs()

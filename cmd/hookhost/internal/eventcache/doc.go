@@ -18,7 +18,7 @@
 // command faster, never wrong or failing.
 //
 // The cache also keeps compiled programs (Programs), for the engines that
-// can reuse them (Starlark): one file per program in programs-v1/ beside
+// can reuse them (both do): one file per program in programs-v1/ beside
 // the cache file, named by the engine's key (file name, content, language
 // options) and the same salt, so that a later run decodes a file's
 // program instead of parsing and compiling it. The engine seals what it

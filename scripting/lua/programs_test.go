@@ -1,0 +1,276 @@
+package lua
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/scripting/programtest"
+	"github.com/hookhost/hookhost/stdlib/std"
+)
+
+// luaSources are the Lua files of the repository that the round trip is
+// checked on: the shipped packs, the examples and this package's test
+// scripts — large, varied, real code.
+func luaSources(t *testing.T) []scripting.Source {
+	t.Helper()
+	var srcs []scripting.Source
+	for _, root := range []string{"../../hooks.d", "../../examples", "testdata"} {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".lua") {
+				return err
+			}
+			code, err := os.ReadFile(path)
+			srcs = append(srcs, scripting.Source{Name: path, Code: code})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(srcs) < 10 {
+		t.Fatalf("found %d Lua files, want the shipped packs and examples", len(srcs))
+	}
+	return srcs
+}
+
+// Decoding what was encoded gives back, field for field (unexported
+// stringConstants included), the prototype gopher-lua compiled: the
+// program from the cache is the program from source.
+func TestProgramEncodingRoundTrip(t *testing.T) {
+	if !cacheable() {
+		t.Fatal("gopher-lua's FunctionProto has no stringConstants []string field: the program cache is off; update programs.go for this gopher-lua")
+	}
+	for _, src := range luaSources(t) {
+		proto, err := compile(src)
+		if err != nil {
+			continue // a test script that fails to compile on purpose
+		}
+		data, err := encodeProto(nil, proto)
+		if err != nil {
+			t.Errorf("%s: %v", src.Name, err)
+			continue
+		}
+		got, err := decodeProto(data)
+		if err != nil {
+			t.Errorf("%s: decoding what was encoded: %v", src.Name, err)
+			continue
+		}
+		if !reflect.DeepEqual(normalized(got), normalized(proto)) {
+			t.Errorf("%s: the decoded prototype differs from the compiled one", src.Name)
+		}
+		if again, _ := encodeProto(nil, got); string(again) != string(data) {
+			t.Errorf("%s: encoding the decoded prototype gives other bytes", src.Name)
+		}
+	}
+}
+
+// normalized is a deep copy of p with empty slices made nil, since
+// gopher-lua leaves some empty lists nil and others not: the difference
+// is not observable, and DeepEqual would report it.
+func normalized(p *lua.FunctionProto) *lua.FunctionProto {
+	c := *p
+	v := reflect.ValueOf(&c).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if f.Kind() != reflect.Slice || f.Len() != 0 {
+			continue
+		}
+		if !f.CanSet() { // stringConstants
+			setStringConstants(&c, nil)
+			continue
+		}
+		f.SetZero()
+	}
+	c.FunctionPrototypes = nil
+	for _, child := range p.FunctionPrototypes {
+		c.FunctionPrototypes = append(c.FunctionPrototypes, normalized(child))
+	}
+	return &c
+}
+
+const cachedGuard = `local blocked = { "rm %-rf /", "mkfs" }
+
+local function fail_now(why)
+  error(why)
+end
+
+hook.on("tool.execute.pre", function(params)
+  local cmd = params.command or ""
+  for _, b in ipairs(blocked) do
+    if string.find(cmd, b) then return hook.deny("blocked " .. b) end
+  end
+  if cmd == "fail" then fail_now("asked to fail") end
+end, { priority = 3, name = "guard" })
+`
+
+// callGuard compiles src with env and calls its one hook with command.
+func callGuard(t *testing.T, src scripting.Source, env *scripting.Env, command string) (any, error) {
+	t.Helper()
+	p, err := Engine{}.Compile(context.Background(), src, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	hooks := p.Hooks()
+	if len(hooks) != 1 || hooks[0].Event != "tool.execute.pre" || hooks[0].Priority != 3 || hooks[0].Line != 7 ||
+		!slices.Equal(hooks[0].Params, []string{"params"}) {
+		t.Fatalf("hooks %+v, want guard(params) on tool.execute.pre, priority 3, line 7", hooks)
+	}
+	return hooks[0].Func.Call(&scripting.Call{Payload: map[string]any{"params": map[string]any{"command": command}},
+		Hook: "g.lua:guard", Timeout: time.Second})
+}
+
+// A program from the cache behaves as the one compiled from source:
+// same hooks and parameters, same decisions, same error positions and
+// traceback.
+func TestProgramCacheReuse(t *testing.T) {
+	cache := &programtest.MemPrograms{}
+	env := &scripting.Env{Programs: cache}
+	src := scripting.Source{Name: "g.lua", Code: []byte(cachedGuard)}
+	var firstErr string
+	for round := range 2 {
+		out, err := callGuard(t, src, env, "sudo rm -rf /")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := scripting.AsNeutral(out).(map[string]any)["reason"]; got != "blocked rm %-rf /" {
+			t.Errorf("round %d: reason %v, want the deny", round, got)
+		}
+		_, err = callGuard(t, src, env, "fail")
+		var se *scripting.Error
+		if !errors.As(err, &se) || se.File != "g.lua" || se.Line != 4 || !strings.Contains(se.Msg, "asked to fail") {
+			t.Errorf("round %d: error %v, want g.lua:4 asked to fail", round, err)
+		}
+		if round == 0 {
+			firstErr = err.Error()
+		} else if err.Error() != firstErr {
+			t.Errorf("from the cache the error reads\n%s\nfrom source\n%s", err, firstErr)
+		}
+	}
+	if gets, puts := cache.Counts(); len(cache.Keys()) != 1 || puts != 1 || gets != 4 {
+		t.Errorf("%d programs, %d puts, %d gets; want 1 program put once and found by the 3 later compiles", len(cache.Keys()), puts, gets)
+	}
+}
+
+// A cached program that does not decode is compiled from source and put
+// again; a file that does not compile is never put, and its error comes
+// from its source every time.
+func TestProgramCacheDamaged(t *testing.T) {
+	src := scripting.Source{Name: "g.lua", Code: []byte(cachedGuard)}
+	cache := &programtest.MemPrograms{}
+	env := &scripting.Env{Programs: cache}
+	if _, err := callGuard(t, src, env, "ls"); err != nil {
+		t.Fatal(err)
+	}
+	key := cache.Keys()[0]
+	good := cache.Data(key)
+	flipped := slices.Clone(good)
+	flipped[len(flipped)-3] ^= 0x40
+	payload, _ := scripting.Unseal(good)
+	resealed := scripting.Seal(append(make([]byte, scripting.SealSize), payload[:len(payload)-1]...))
+	for _, bad := range [][]byte{[]byte("garbage"), good[:len(good)/2], {}, flipped, good[scripting.SealSize:], resealed} {
+		cache.Set(key, bad)
+		out, err := callGuard(t, src, env, "mkfs /dev/sda")
+		if err != nil || scripting.AsNeutral(out).(map[string]any)["reason"] != "blocked mkfs" {
+			t.Errorf("with %d damaged bytes cached: %v, %v; want the deny", len(bad), out, err)
+		}
+		if string(cache.Data(key)) != string(good) {
+			t.Errorf("with %d damaged bytes cached: the program was not put again", len(bad))
+		}
+	}
+	cache = &programtest.MemPrograms{}
+	env.Programs = cache
+	for range 2 {
+		_, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "bad.lua", Code: []byte("local x = = 1\n")}, env)
+		var se *scripting.Error
+		if !errors.As(err, &se) || se.File != "bad.lua" || se.Line != 1 || !strings.Contains(se.Msg, "syntax error") {
+			t.Errorf("got %v, want bad.lua:1 syntax error", err)
+		}
+	}
+	if _, puts := cache.Counts(); puts != 0 {
+		t.Errorf("a file that does not compile was put %d times", puts)
+	}
+}
+
+// The key covers the file's name and content: another name or another
+// content is another program.
+func TestProgramKey(t *testing.T) {
+	base := programKey(scripting.Source{Name: "a.lua", Code: []byte("x = 1\n")})
+	for _, src := range []scripting.Source{
+		{Name: "b.lua", Code: []byte("x = 1\n")},
+		{Name: "a.lua", Code: []byte("x = 2\n")},
+		{Name: "a.lu", Code: []byte("ax = 1\n")},
+	} {
+		if programKey(src) == base {
+			t.Errorf("%s %q has the key of a.lua %q", src.Name, src.Code, "x = 1\n")
+		}
+	}
+	if programKey(scripting.Source{Name: "a.lua", Code: []byte("x = 1\n")}) != base {
+		t.Error("the same source has another key")
+	}
+}
+
+// FuzzDecodeProto: whatever the cache holds, decoding never panics, and
+// what decodes encodes back to the same bytes (nothing is read that is
+// not there, nothing is dropped).
+func FuzzDecodeProto(f *testing.F) {
+	for _, code := range []string{cachedGuard, "return 1", "local t = {1.5, 'a', x = function(...) return ... end}"} {
+		proto, err := compile(scripting.Source{Name: "f.lua", Code: []byte(code)})
+		if err != nil {
+			f.Fatal(err)
+		}
+		data, err := encodeProto(nil, proto)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := decodeProto(data)
+		if err != nil {
+			return
+		}
+		again, err := encodeProto(nil, p)
+		if err != nil || string(again) != string(data) {
+			t.Errorf("decoded %d bytes, encoded back %d (%v)", len(data), len(again), err)
+		}
+	})
+}
+
+// BenchmarkCompile measures compiling the largest shipped pack from
+// source and from a program cache that holds it (docs/performance.md,
+// "Command-hook start-up").
+func BenchmarkCompile(b *testing.B) {
+	code, err := os.ReadFile("../../hooks.d/destructive/destructive.lua")
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := scripting.Source{Name: "destructive.lua", Code: code}
+	for _, tc := range []struct {
+		name     string
+		programs scripting.ProgramCache
+	}{{"source", nil}, {"cached", &programtest.MemPrograms{}}} {
+		b.Run(tc.name, func(b *testing.B) {
+			env := &scripting.Env{Programs: tc.programs, Modules: std.Modules(std.Options{})}
+			b.ReportAllocs()
+			for b.Loop() {
+				p, err := Engine{}.Compile(context.Background(), src, env)
+				if err != nil {
+					b.Fatal(err)
+				}
+				p.Close()
+			}
+		})
+	}
+}
