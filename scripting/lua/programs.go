@@ -160,7 +160,10 @@ const maxProtoDepth = 200
 // sealed against accidents, not against a writer, so every length is
 // checked against what is left and nothing it reads can make it panic.
 func decodeProto(data []byte) (*lua.FunctionProto, error) {
-	d := protoDecoder{data: data}
+	// Strings are cut from one copy of the whole encoding: a program has
+	// thousands of names and constants, and one allocation for all of
+	// them is a good part of what decoding saves over compiling.
+	d := protoDecoder{data: data, text: string(data), size: len(data)}
 	p := d.proto(0)
 	if d.err != nil {
 		return nil, d.err
@@ -172,7 +175,9 @@ func decodeProto(data []byte) (*lua.FunctionProto, error) {
 }
 
 type protoDecoder struct {
-	data []byte
+	data []byte // what is left to decode
+	text string // the whole encoding, as a string
+	size int    // len(text)
 	err  error
 }
 
@@ -224,7 +229,14 @@ func (d *protoDecoder) bytes(n int) []byte {
 	return b
 }
 
-func (d *protoDecoder) string() string { return string(d.bytes(d.count(1))) }
+func (d *protoDecoder) string() string {
+	n := d.count(1)
+	at := d.size - len(d.data)
+	if d.bytes(n) == nil {
+		return ""
+	}
+	return d.text[at : at+n]
+}
 
 func (d *protoDecoder) proto(depth int) *lua.FunctionProto {
 	if depth > maxProtoDepth {
@@ -269,9 +281,11 @@ func (d *protoDecoder) proto(depth int) *lua.FunctionProto {
 	for i := range p.DbgSourcePositions {
 		p.DbgSourcePositions[i] = d.int()
 	}
-	p.DbgLocals = make([]*lua.DbgLocalInfo, d.count(3))
-	for i := range p.DbgLocals {
-		p.DbgLocals[i] = &lua.DbgLocalInfo{Name: d.string(), StartPc: d.int(), EndPc: d.int()}
+	locals := make([]lua.DbgLocalInfo, d.count(3))
+	p.DbgLocals = make([]*lua.DbgLocalInfo, len(locals))
+	for i := range locals {
+		locals[i] = lua.DbgLocalInfo{Name: d.string(), StartPc: d.int(), EndPc: d.int()}
+		p.DbgLocals[i] = &locals[i]
 	}
 	p.DbgCalls = make([]lua.DbgCall, d.count(2))
 	for i := range p.DbgCalls {
