@@ -153,7 +153,7 @@ func cursor() Agent {
 }
 
 func copilotCLI() Agent {
-	return Agent{Name: "GitHub Copilot CLI",
+	return Agent{Name: "Copilot CLI",
 		Source: "@github/copilot 1.0.63 app.js (preToolUse toolName; MCP tools as server-tool, server/tool at permissionRequest)",
 		Tools: map[string][]string{
 			Shell: {"bash", "powershell"},

@@ -58,6 +58,8 @@ type Agent struct {
 	// FailClosedKey reports whether entries have Cursor's failClosed,
 	// which also blocks every call a hook has no answer for.
 	FailClosedKey bool
+
+	dialect adapter.CommandDialect
 }
 
 // Agents are the agents doctor knows, by name.
@@ -70,10 +72,13 @@ var Agents = map[string]Agent{
 }
 
 // fromDialect is a with the facts its dialect owns: the command's name,
-// the agent's title and where it reads its settings.
+// the agent's title and where it reads its settings. The guard event and
+// the canary are the agent's own words, which the dialect reads: a test
+// checks that it maps them to the guard it means.
 func fromDialect(d adapter.CommandDialect, a Agent) Agent {
 	info := d.Agent()
 	a.Name, a.Title, a.Settings = d.Name(), info.Title, info.SettingsFiles
+	a.dialect = d
 	return a
 }
 
