@@ -200,8 +200,16 @@ func userPromptSubmit(call adapter.Call, res host.Result) adapter.Answer {
 	if res.Decision.Action == host.Modify || adapter.Changed(call, res, "prompt") {
 		a.Notes = append(a.Notes, "a hook modified the prompt ("+res.Decision.Hook+"); "+call.AgentEvent+" cannot rewrite it: ignored")
 	}
-	if res.Decision.Action == host.Deny {
+	switch res.Decision.Action {
+	case host.Deny:
 		a.Output = Output{Decision: "block", Reason: adapter.Reason(res.Decision, "blocked")}
+		return a
+	case host.Respond:
+		// The agent cannot take an answer in the model's place; blocking
+		// with the answer as the reason keeps the prompt from the model
+		// and shows the answer to the user.
+		a.Output = Output{Decision: "block", Reason: adapter.Text(res.Decision.Result)}
+		a.Notes = append(a.Notes, call.AgentEvent+" cannot answer a prompt in the model's place: blocked it with the result as the reason")
 		return a
 	}
 	return withContext(call, res, a)
