@@ -85,6 +85,15 @@ func (Dialect) Agent() adapter.Agent {
 			return []string{filepath.Join(home, ".claude", "settings.json"),
 				filepath.Join(project, ".claude", "settings.json"), filepath.Join(project, ".claude", "settings.local.json")}
 		},
+		ManagedDirs: map[string]string{
+			"linux": "/etc/claude-code", "darwin": "/Library/Application Support/ClaudeCode",
+			"windows": `C:\ProgramData\ClaudeCode`,
+		},
+		// managed-settings.json first, then the drop-ins in name order
+		// (a later file wins a scalar key).
+		ManagedFiles: func(dir string) []string {
+			return []string{filepath.Join(dir, "managed-settings.json"), filepath.Join(dir, "managed-settings.d", "*.json")}
+		},
 	}
 }
 
