@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 )
 
 // An Entry is one hook in an agent's settings.
@@ -154,7 +154,7 @@ func Load(a Agent, sources []Source, optional bool) (Settings, error) {
 func decode(file string, data []byte) (map[string]any, error) {
 	if strings.EqualFold(filepath.Ext(file), ".toml") {
 		var doc map[string]any
-		if _, err := toml.Decode(string(data), &doc); err != nil {
+		if err := toml.Unmarshal(data, &doc); err != nil {
 			return nil, fmt.Errorf("not TOML: %w", err)
 		}
 		// TOML's integers and dates become JSON's numbers and strings.
