@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -202,4 +204,51 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSources: managed settings are read after the user's and project's
+// (they win), from the agent's own directory only when no --settings is
+// given, from --managed-dir always.
+func TestSources(t *testing.T) {
+	claude := Agents["claude"]
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "managed-settings.json"), []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	files := func(srcs []Source) (out []string) {
+		for _, s := range srcs {
+			f := s.File
+			if s.Managed {
+				f = "managed:" + f
+			}
+			out = append(out, f)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name     string
+		opts     Options
+		want     []string
+		optional bool
+	}{
+		{"defaults", Options{Home: "/h", Project: "/p"}, append(claude.Settings("/h", "/p"),
+			"managed:"+filepath.Join(claude.ManagedDirs[runtime.GOOS], "managed-settings.json"),
+			"managed:"+filepath.Join(claude.ManagedDirs[runtime.GOOS], "managed-settings.d", "*.json")), true},
+		{"--settings alone", Options{Files: []string{"a.json"}}, []string{"a.json"}, false},
+		{"--settings and --managed-dir: what exists", Options{Files: []string{"a.json"}, ManagedDir: dir},
+			[]string{"a.json", "managed:" + filepath.Join(dir, "managed-settings.json")}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, ok := claude.ManagedDirs[runtime.GOOS]; !ok && tc.optional {
+				tc.want = claude.Settings("/h", "/p")
+			}
+			srcs, optional := sources(claude, tc.opts)
+			if got := files(srcs); !slices.Equal(got, tc.want) || optional != tc.optional {
+				t.Errorf("sources = %q, %v; want %q, %v", got, optional, tc.want, tc.optional)
+			}
+		})
+	}
+	if srcs, _ := sources(Agents["gemini"], Options{Home: "/h", Project: "/p", ManagedDir: dir}); len(srcs) != 2 {
+		t.Errorf("gemini, which has no managed settings: %v", srcs)
+	}
 }
