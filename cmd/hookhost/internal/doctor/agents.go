@@ -37,6 +37,9 @@ type Agent struct {
 	// Switches reads the settings of a document (file, managed or not)
 	// that turn hooks off; nil for an agent without such settings.
 	Switches func(doc map[string]any, file string, managed bool) ([]Switch, error)
+	// Trust says why the agent does not load a project's own settings,
+	// from the user's documents; "" when it does. nil: it always does.
+	Trust func(userDocs []map[string]any, project string) string
 	// Unit is what a timeout number in the settings counts, and
 	// DefaultTimeout what applies when an entry gives none.
 	Unit, DefaultTimeout time.Duration
@@ -114,7 +117,7 @@ var gemini = fromDialect(geminidialect.Dialect{}, Agent{
 
 var codex = fromDialect(codexdialect.Dialect{}, Agent{
 	GuardEvent: "PreToolUse", ShellTool: "Bash",
-	Entries: nestedEntries, Switches: codexSwitches, Unit: time.Second, DefaultTimeout: 600 * time.Second,
+	Entries: nestedEntries, Switches: codexSwitches, Trust: codexTrust, Unit: time.Second, DefaultTimeout: 600 * time.Second,
 	Canary: func(command, cwd string) map[string]any {
 		return map[string]any{"session_id": canarySession, "turn_id": "hookhost-doctor-turn", "transcript_path": nil, "cwd": cwd,
 			"model": "", "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",

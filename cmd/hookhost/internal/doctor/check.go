@@ -50,8 +50,13 @@ func sources(a Agent, opts Options) ([]Source, bool) {
 	}
 	optional := len(opts.Files) == 0
 	if optional {
+		projectDir := filepath.Clean(opts.Project) + string(filepath.Separator)
 		for _, f := range a.Settings(opts.Home, opts.Project) {
-			out = append(out, Source{File: f})
+			s := Source{File: f}
+			if strings.HasPrefix(f, projectDir) {
+				s.Project = opts.Project
+			}
+			out = append(out, s)
 		}
 	}
 	dir := opts.ManagedDir
@@ -133,6 +138,8 @@ func Check(ctx context.Context, a Agent, opts Options) (Report, error) {
 			rep.Entries[i] = Result{Entry: e, Hookhost: isHookhost(e), Skipped: a.Title + " runs no hooks: " + st.Off}
 		case st.UnmanagedOff != "" && !e.Managed:
 			rep.Entries[i] = Result{Entry: e, Hookhost: isHookhost(e), Skipped: a.Title + " does not run it: " + st.UnmanagedOff}
+		case e.NotRun != "":
+			rep.Entries[i] = Result{Entry: e, Hookhost: isHookhost(e), Skipped: a.Title + " does not run it: " + e.NotRun}
 		default:
 			wg.Go(func() { rep.Entries[i] = checkEntry(ctx, a, opts, e) })
 		}

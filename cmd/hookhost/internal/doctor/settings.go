@@ -47,6 +47,9 @@ type Entry struct {
 	// Managed is an entry of the agent's managed settings, which an
 	// administrator deploys and which win over the user's and project's.
 	Managed bool `json:"managed,omitempty"`
+	// NotRun says why the agent does not load the entry's file (a
+	// project it does not trust); empty when it does.
+	NotRun string `json:"-"`
 }
 
 // A Switch is a setting of one file that turns hooks off or on: for every
@@ -73,10 +76,12 @@ type Settings struct {
 	Off, UnmanagedOff string
 }
 
-// A Source is one file or pattern to read, and whether it is managed.
+// A Source is one file or pattern to read, whether it is managed, and,
+// for a file of a project's own settings, the project's directory.
 type Source struct {
 	File    string
 	Managed bool
+	Project string
 }
 
 // A SettingsError is a settings file that cannot be read or parsed.
@@ -100,6 +105,10 @@ func Load(a Agent, sources []Source, optional bool) (Settings, error) {
 	var st Settings
 	last := map[string]Switch{}
 	var keys []string
+	// The user's documents, read before any project's: where an agent
+	// keeps whether it trusts a project.
+	var userDocs []map[string]any
+	untrusted := map[string]string{} // project → why the agent does not load it
 	for _, src := range sources {
 		f := src.File
 		data, err := os.ReadFile(f)
@@ -117,11 +126,24 @@ func Load(a Agent, sources []Source, optional bool) (Settings, error) {
 		if err != nil {
 			return Settings{}, &SettingsError{File: f, Err: err}
 		}
+		notRun := ""
+		switch {
+		case src.Project != "" && a.Trust != nil:
+			why, ok := untrusted[src.Project]
+			if !ok {
+				why = a.Trust(userDocs, src.Project)
+				untrusted[src.Project] = why
+			}
+			notRun = why
+		case !src.Managed:
+			userDocs = append(userDocs, doc)
+		}
 		for i := range es {
-			es[i].File, es[i].Managed = f, src.Managed
+			es[i].File, es[i].Managed, es[i].NotRun = f, src.Managed, notRun
 			es[i].Timeout *= a.Unit
 		}
-		if a.Switches != nil {
+		// A file the agent does not load turns nothing off either.
+		if a.Switches != nil && notRun == "" {
 			sw, err := a.Switches(doc, f, src.Managed)
 			if err != nil {
 				return Settings{}, &SettingsError{File: f, Err: err}

@@ -2,7 +2,9 @@ package doctor
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 )
 
 // claudeSwitches reads Claude Code's settings that stop hooks from
@@ -58,4 +60,47 @@ func flag(doc map[string]any, key string) (v, ok bool, err error) {
 	}
 	v, err = field[bool](doc, key, key)
 	return v, err == nil, err
+}
+
+// codexTrust says why Codex would not load a project's .codex/ settings:
+// it loads them only for a project the user trusts, which the user's
+// config.toml records as [projects."DIR"] trust_level = "trusted", DIR
+// being the project's root (the nearest directory up with a .git, else
+// the directory itself). Codex asks once, in the project, and writes the
+// entry.
+func codexTrust(userDocs []map[string]any, project string) string {
+	dirs := []string{filepath.Clean(project)}
+	if root := gitRoot(project); root != "" && root != dirs[0] {
+		dirs = append(dirs, root)
+	}
+	level := ""
+	for _, doc := range userDocs {
+		projects, _ := doc["projects"].(map[string]any)
+		for key, v := range projects {
+			entry, _ := v.(map[string]any)
+			if t, ok := entry["trust_level"].(string); ok && slices.Contains(dirs, filepath.Clean(key)) {
+				level = t
+			}
+		}
+	}
+	switch level {
+	case "trusted":
+		return ""
+	case "":
+		return fmt.Sprintf("Codex loads a project's .codex/ only once you trust the project, and no config.toml of yours has "+
+			"[projects.%q] trust_level = \"trusted\" (trust it when Codex asks in the project, or add the entry)", dirs[len(dirs)-1])
+	}
+	return fmt.Sprintf("Codex does not load this project's .codex/: its trust_level is %q", level)
+}
+
+// gitRoot is the nearest directory from dir up that holds .git, or "".
+func gitRoot(dir string) string {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }

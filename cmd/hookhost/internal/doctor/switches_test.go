@@ -202,6 +202,7 @@ func FuzzDecode(f *testing.F) {
 				_, _ = a.Entries(doc, a.GuardEvent)
 				_, _ = a.Switches(doc, name, true)
 			}
+			_ = codexTrust([]map[string]any{doc}, "/p")
 		}
 	})
 }
@@ -250,5 +251,46 @@ func TestSources(t *testing.T) {
 	}
 	if srcs, _ := sources(Agents["gemini"], Options{Home: "/h", Project: "/p", ManagedDir: dir}); len(srcs) != 2 {
 		t.Errorf("gemini, which has no managed settings: %v", srcs)
+	}
+}
+
+// TestCodexTrust: Codex loads a project's .codex/ only when the user's
+// config.toml trusts the project or its git root.
+func TestCodexTrust(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "sub")
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	doc := func(text string) map[string]any {
+		d, err := decode("config.toml", []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	for _, tc := range []struct {
+		name    string
+		docs    []map[string]any
+		project string
+		want    string // "" trusted
+	}{
+		{"trusted", []map[string]any{doc("[projects.\"" + sub + "\"]\ntrust_level = \"trusted\"\n")}, sub, ""},
+		{"the git root trusted", []map[string]any{doc("[projects.\"" + root + "/\"]\ntrust_level = \"trusted\"\n")}, sub, ""},
+		{"no entry", []map[string]any{doc("model = \"m\"\n")}, sub, `no config.toml of yours has [projects."` + root + `"]`},
+		{"no user settings", nil, sub, "only once you trust the project"},
+		{"untrusted", []map[string]any{doc("[projects.\"" + sub + "\"]\ntrust_level = \"untrusted\"\n")}, sub, `its trust_level is "untrusted"`},
+		{"another project trusted", []map[string]any{doc("[projects.\"/elsewhere\"]\ntrust_level = \"trusted\"\n")}, sub, "only once you trust"},
+		{"a malformed entry is no trust", []map[string]any{doc("projects = 3\n")}, sub, "only once you trust"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := codexTrust(tc.docs, tc.project)
+			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+				t.Errorf("codexTrust = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
