@@ -17,7 +17,13 @@ func claudeSwitches(doc map[string]any, file string, managed bool) ([]Switch, er
 	if v, ok, err := flag(doc, "disableAllHooks"); err != nil {
 		return nil, err
 	} else if ok {
-		out = append(out, Switch{Key: "disableAllHooks", Unmanaged: !managed, Off: v,
+		// Two settings in one name: the managed files' value and the
+		// others', each merged on its own.
+		key := "disableAllHooks"
+		if managed {
+			key = "managed " + key
+		}
+		out = append(out, Switch{Key: key, Unmanaged: !managed, Off: v,
 			Why: fmt.Sprintf("hooks are disabled: disableAllHooks is true in %s", file)})
 	}
 	if !managed {
