@@ -25,6 +25,9 @@ type doctorOptions struct {
 	// Project is the directory the agent runs in; empty: the working
 	// directory.
 	Project string
+	// ManagedDir is where the agent's managed settings are; empty: the
+	// agent's own place on this system.
+	ManagedDir string
 
 	agent doctor.Agent
 }
@@ -34,7 +37,7 @@ func newDoctorCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "doctor",
 		Usage:     "prove that an agent's hooks enforce: send a canary through every guard entry of its settings",
-		UsageText: "hookhost doctor AGENT [--settings FILE]... [--project DIR] [--canary CMD] [--json]",
+		UsageText: "hookhost doctor AGENT [--settings FILE]... [--project DIR] [--managed-dir DIR] [--canary CMD] [--json]",
 		Description: "Reads AGENT's settings (" + strings.Join(doctorAgents(), ", ") + "; by default the user's and the project's\n" +
 			"files, where the agent reads them), finds the hook entries on its guard event (before a tool call)\n" +
 			"and sends each a canary — a shell tool call running \"rm -rf /\" or --canary CMD, as a string in the\n" +
@@ -57,6 +60,8 @@ func newDoctorCommand() *cli.Command {
 				Usage: "the project `DIR` the agent runs in, where it reads project settings and runs its hooks (default: the working directory)"},
 			&cli.StringFlag{Name: "canary", Value: doctor.DefaultCanary, Destination: &opts.Canary,
 				Usage: "the shell command `CMD` the canary tool call asks to run (a string in the event: never run)"},
+			&cli.StringFlag{Name: "managed-dir", Destination: &opts.ManagedDir,
+				Usage: "read the agent's managed settings from `DIR` (Claude Code; default: where the agent reads them on this system, when no --settings is given)"},
 			&cli.BoolFlag{Name: "json", Destination: &opts.JSON, Usage: "print the report as one JSON object"},
 		},
 		HideHelpCommand: true,
@@ -106,7 +111,7 @@ func runDoctor(ctx context.Context, opts *doctorOptions, stdout io.Writer) error
 			return usageErrorf("doctor: --project: %v", err)
 		}
 	}
-	d.Files, d.Canary = opts.Settings.Value(), opts.Canary
+	d.Files, d.Canary, d.ManagedDir = opts.Settings.Value(), opts.Canary, opts.ManagedDir
 	rep, err := doctor.Check(ctx, opts.agent, d)
 	var se *doctor.SettingsError
 	switch {

@@ -69,3 +69,55 @@ func TestServeAnswersClaudeHTTPHooks(t *testing.T) {
 		})
 	}
 }
+
+// A respond at turn.pre answers a prompt without the model: served over
+// http it is what the command hook prints — Copilot CLI's handled
+// answer, a block for the agents that cannot take one — in both
+// languages.
+func TestServeAnswersPromptRespond(t *testing.T) {
+	for lang, files := range map[string]map[string]string{
+		"lua": {"prompt.lua": `hook.on("turn.pre", function(prompt)
+  if prompt == "/version" then return hook.respond("policy 1.2") end
+end, { name = "prompt" })
+`},
+		"starlark": {"prompt.star": `def prompt(prompt):
+    if prompt == "/version":
+        return hook.respond("policy 1.2")
+
+hook.on("turn.pre", prompt, name = "prompt")
+`},
+	} {
+		t.Run(lang, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, files)
+			s := startServe(t, nil, "--dir", dir)
+			for _, tc := range []struct {
+				path    string
+				argv    []string
+				event   string
+				wantOut string
+			}{
+				{"/v1/agents/copilot/userPromptSubmitted", []string{"copilot", "--event", "userPromptSubmitted"},
+					`{"sessionId":"s1","timestamp":1764633600000,"cwd":"/home/u/p","prompt":"/version"}`,
+					`{"handled":true,"responseContent":"policy 1.2"}`},
+				{"/v1/agents/cursor", []string{"cursor"},
+					`{"hook_event_name":"beforeSubmitPrompt","conversation_id":"c1","generation_id":"g1","workspace_roots":["/home/u/p"],"prompt":"/version"}`,
+					`{"continue":false,"user_message":"policy 1.2"}`},
+				{"/v1/agents/claude", []string{"claude"},
+					`{"session_id":"s1","cwd":"/home/u/p","hook_event_name":"UserPromptSubmit","prompt":"/version"}`,
+					`{"decision":"block","reason":"policy 1.2"}`},
+			} {
+				code, got := s.call("POST", tc.path, "application/json", tc.event)
+				var want, stderr bytes.Buffer
+				if exit := runMain(context.Background(), append(append([]string{"hookhost"}, tc.argv...), "--dir", dir),
+					strings.NewReader(tc.event), &want, &stderr); exit != 0 {
+					t.Fatalf("hookhost %v: exit %d: %s", tc.argv, exit, stderr.String())
+				}
+				if code != 200 || got != want.String() || strings.TrimSpace(got) != tc.wantOut {
+					t.Errorf("POST %s: %d %q\nwant %q (hookhost %v printed %q)", tc.path, code, got, tc.wantOut, tc.argv, want.String())
+				}
+			}
+			s.stop()
+		})
+	}
+}

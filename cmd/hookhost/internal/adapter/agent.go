@@ -15,6 +15,13 @@ type Agent struct {
 	// user's home directory and the project's, in the order the agent
 	// reads them (a pattern where it reads every file of a directory).
 	SettingsFiles func(home, project string) []string
+	// ManagedDirs is where an administrator puts the agent's managed
+	// settings, by GOOS; nil for an agent without them. ManagedFiles lists
+	// the files read from such a directory, in the order the agent merges
+	// them (patterns for drop-in directories). Managed settings win over
+	// the user's and the project's.
+	ManagedDirs  map[string]string
+	ManagedFiles func(dir string) []string
 	// EventFlag, for an agent whose input does not name its event, lists
 	// the names the agent's command accepts for --event; nil for the
 	// others.

@@ -64,17 +64,6 @@ func answeredActions(d probedDialect, call adapter.Call) []host.Action {
 	return got
 }
 
-// knownDrift are the (dialect, agent event, action) answers the catalog
-// does not allow at the event, so the host never produces them and the
-// dialect's branch is unreachable. Each is kept, not removed, so that no
-// answer changes; the test fails when an entry stops being drift, so the
-// list cannot go stale.
-var knownDrift = map[[3]string]bool{
-	{"copilot", "userPromptSubmitted", "respond"}: true,
-	{"cursor", "beforeSubmitPrompt", "respond"}:   true,
-	{"gemini", "AfterModel", "respond"}:           true,
-}
-
 // TestDialectEventsInCatalog checks every dialect's table against the
 // agent catalog: each event it maps to exists, and each action it
 // answers with at that event is one the event allows.
@@ -83,7 +72,6 @@ func TestDialectEventsInCatalog(t *testing.T) {
 	for _, spec := range host.AgentEvents() {
 		catalog[spec.Name] = spec
 	}
-	seenDrift := map[[3]string]bool{}
 	for _, d := range allDialects() {
 		for _, agentEvent := range adapter.SortedKeys(d.table) {
 			m := d.table[agentEvent]
@@ -96,22 +84,21 @@ func TestDialectEventsInCatalog(t *testing.T) {
 			if call.Event != m.Event {
 				t.Errorf("%s: %s: request fires %q, table says %q", d.name, agentEvent, call.Event, m.Event)
 			}
-			for _, a := range answeredActions(d, call) {
-				key := [3]string{d.name, agentEvent, string(a)}
-				if slices.Contains(spec.Actions, a) {
-					continue
+			answered := answeredActions(d, call)
+			// At a guard event a hook that stops the call must never be
+			// answered as "proceed": every stopping action the event allows
+			// gets an answer of its own.
+			for _, a := range []host.Action{host.Deny, host.Respond} {
+				if m.Guard && slices.Contains(spec.Actions, a) && !slices.Contains(answered, a) {
+					t.Errorf("%s: %s is a guard event whose %s allows %s, but the dialect answers it as no opinion", d.name, agentEvent, m.Event, a)
 				}
-				if knownDrift[key] {
-					seenDrift[key] = true
+			}
+			for _, a := range answered {
+				if slices.Contains(spec.Actions, a) {
 					continue
 				}
 				t.Errorf("%s: %s answers %s, but its event %s does not allow it (allowed: %v)", d.name, agentEvent, a, m.Event, spec.Actions)
 			}
-		}
-	}
-	for key := range knownDrift {
-		if !seenDrift[key] {
-			t.Errorf("knownDrift %v is no longer drift: remove it from the list", key)
 		}
 	}
 }

@@ -28,8 +28,18 @@ type Agent struct {
 	// home directory and the project's (in the order the agent reads
 	// them).
 	Settings func(home, project string) []string
+	// ManagedDirs and ManagedFiles are the dialect's (adapter.Agent):
+	// where an administrator puts managed settings; nil for none.
+	ManagedDirs  map[string]string
+	ManagedFiles func(dir string) []string
 	// Entries reads the hook entries on event from a settings document.
 	Entries func(doc map[string]any, event string) ([]Entry, error)
+	// Switches reads the settings of a document (file, managed or not)
+	// that turn hooks off; nil for an agent without such settings.
+	Switches func(doc map[string]any, file string, managed bool) ([]Switch, error)
+	// Trust says why the agent does not load a project's own settings,
+	// from the user's documents; "" when it does. nil: it always does.
+	Trust func(userDocs []map[string]any, project string) string
 	// Unit is what a timeout number in the settings counts, and
 	// DefaultTimeout what applies when an entry gives none.
 	Unit, DefaultTimeout time.Duration
@@ -72,19 +82,20 @@ var Agents = map[string]Agent{
 }
 
 // fromDialect is a with the facts its dialect owns: the command's name,
-// the agent's title and where it reads its settings. The guard event and
-// the canary are the agent's own words, which the dialect reads: a test
-// checks that it maps them to the guard it means.
+// the agent's title and where it reads its settings (managed ones too).
+// The guard event and the canary are the agent's own words, which the
+// dialect reads: a test checks that it maps them to the guard it means.
 func fromDialect(d adapter.CommandDialect, a Agent) Agent {
 	info := d.Agent()
 	a.Name, a.Title, a.Settings = d.Name(), info.Title, info.SettingsFiles
+	a.ManagedDirs, a.ManagedFiles = info.ManagedDirs, info.ManagedFiles
 	a.dialect = d
 	return a
 }
 
 var claude = fromDialect(claudedialect.Dialect{}, Agent{
 	GuardEvent: "PreToolUse", ShellTool: "Bash",
-	Entries: nestedEntries, Unit: time.Second, DefaultTimeout: 600 * time.Second,
+	Entries: nestedEntries, Switches: claudeSwitches, Unit: time.Second, DefaultTimeout: 600 * time.Second,
 	Canary: func(command, cwd string) map[string]any {
 		return map[string]any{"session_id": canarySession, "transcript_path": "", "cwd": cwd, "permission_mode": "default",
 			"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_use_id": "toolu_hookhost_doctor",
@@ -111,7 +122,7 @@ var gemini = fromDialect(geminidialect.Dialect{}, Agent{
 
 var codex = fromDialect(codexdialect.Dialect{}, Agent{
 	GuardEvent: "PreToolUse", ShellTool: "Bash",
-	Entries: nestedEntries, Unit: time.Second, DefaultTimeout: 600 * time.Second,
+	Entries: nestedEntries, Switches: codexSwitches, Trust: codexTrust, Unit: time.Second, DefaultTimeout: 600 * time.Second,
 	Canary: func(command, cwd string) map[string]any {
 		return map[string]any{"session_id": canarySession, "turn_id": "hookhost-doctor-turn", "transcript_path": nil, "cwd": cwd,
 			"model": "", "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -34,6 +35,52 @@ type Options struct {
 	Canary string
 	// Env is the environment the agent was started with (os.Environ()).
 	Env []string
+	// ManagedDir is where the agent's managed settings are: empty means
+	// the agent's own place on this system, read only when Files is
+	// empty too (as the agent reads them, above the user's settings).
+	ManagedDir string
+}
+
+// sources are the files Check reads, lowest precedence first, and
+// whether a missing one is fine (the agent's own locations).
+func sources(a Agent, opts Options) ([]Source, bool) {
+	var out []Source
+	for _, f := range opts.Files {
+		out = append(out, Source{File: f})
+	}
+	optional := len(opts.Files) == 0
+	if optional {
+		projectDir := filepath.Clean(opts.Project) + string(filepath.Separator)
+		for _, f := range a.Settings(opts.Home, opts.Project) {
+			s := Source{File: f}
+			if strings.HasPrefix(f, projectDir) {
+				s.Project = opts.Project
+			}
+			out = append(out, s)
+		}
+	}
+	dir := opts.ManagedDir
+	if dir == "" && optional && a.ManagedDirs != nil {
+		dir = a.ManagedDirs[runtime.GOOS]
+	}
+	if dir != "" && a.ManagedFiles != nil {
+		// Managed settings exist on few machines: missing ones are fine
+		// even when the directory was named.
+		for _, f := range a.ManagedFiles(dir) {
+			out = append(out, Source{File: f, Managed: true})
+		}
+		if !optional {
+			out = expand(out)
+			var kept []Source
+			for _, s := range out {
+				if _, err := os.Stat(s.File); !s.Managed || err == nil {
+					kept = append(kept, s)
+				}
+			}
+			out = kept
+		}
+	}
+	return out, optional
 }
 
 // A Result is one entry, checked.
@@ -73,24 +120,39 @@ func Check(ctx context.Context, a Agent, opts Options) (Report, error) {
 	if opts.Canary == "" {
 		opts.Canary = DefaultCanary
 	}
-	files, optional := opts.Files, false
-	if len(files) == 0 {
-		files, optional = a.Settings(opts.Home, opts.Project), true
-	}
-	entries, read, err := Load(a, files, optional)
+	srcs, optional := sources(a, opts)
+	st, err := Load(a, srcs, optional)
 	if err != nil {
 		return Report{}, err
 	}
-	rep := Report{Agent: a.Name, Event: a.GuardEvent, Canary: opts.Canary, Files: read, Entries: make([]Result, len(entries))}
+	rep := Report{Agent: a.Name, Event: a.GuardEvent, Canary: opts.Canary, Files: st.Files, Entries: make([]Result, len(st.Entries))}
 	if rep.Files == nil {
 		rep.Files = []string{}
 	}
 	var wg sync.WaitGroup
-	for i, e := range entries {
-		wg.Go(func() { rep.Entries[i] = checkEntry(ctx, a, opts, e) })
+	for i, e := range st.Entries {
+		// An entry the agent does not run is reported with why, not run,
+		// and does not count.
+		switch {
+		case st.Off != "":
+			rep.Entries[i] = Result{Entry: e, Hookhost: isHookhost(e), Skipped: a.Title + " runs no hooks: " + st.Off}
+		case st.UnmanagedOff != "" && !e.Managed:
+			rep.Entries[i] = Result{Entry: e, Hookhost: isHookhost(e), Skipped: a.Title + " does not run it: " + st.UnmanagedOff}
+		case e.NotRun != "":
+			rep.Entries[i] = Result{Entry: e, Hookhost: isHookhost(e), Skipped: a.Title + " does not run it: " + e.NotRun}
+		default:
+			wg.Go(func() { rep.Entries[i] = checkEntry(ctx, a, opts, e) })
+		}
 	}
 	wg.Wait()
-	rep.Enforcing, rep.Problem = judge(a, rep, files)
+	var looked []string
+	for _, s := range srcs {
+		looked = append(looked, s.File)
+	}
+	rep.Enforcing, rep.Problem = judge(a, rep, looked)
+	if st.Off != "" {
+		rep.Enforcing, rep.Problem = false, st.Off
+	}
 	return rep, ctx.Err()
 }
 

@@ -50,6 +50,9 @@ func (r Result) describe() string {
 	if r.Hookhost {
 		whose = "hookhost"
 	}
+	if r.Managed {
+		whose += ", managed"
+	}
 	what := r.Type + ": " + r.Command
 	if r.Type == "http" {
 		what = "http: POST " + r.URL

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/pelletier/go-toml/v2"
 )
 
 // An Entry is one hook in an agent's settings.
@@ -42,6 +44,44 @@ type Entry struct {
 	Env  map[string]string `json:"-"`
 	// FailClosed is Cursor's failClosed.
 	FailClosed bool `json:"fail_closed,omitempty"`
+	// Managed is an entry of the agent's managed settings, which an
+	// administrator deploys and which win over the user's and project's.
+	Managed bool `json:"managed,omitempty"`
+	// NotRun says why the agent does not load the entry's file (a
+	// project it does not trust); empty when it does.
+	NotRun string `json:"-"`
+}
+
+// A Switch is a setting of one file that turns hooks off or on: for every
+// entry (Codex's [features] hooks), or for the entries that are not
+// managed (Claude Code's allowManagedHooksOnly).
+type Switch struct {
+	// Key names the setting; of the files that set a key, the last one
+	// read wins (files are read in the agent's order of precedence).
+	Key string
+	// Unmanaged limits the switch to entries outside managed settings.
+	Unmanaged bool
+	Off       bool
+	// Why says, when Off, in plain words what turns hooks off and where.
+	Why string
+}
+
+// Settings is what Load read.
+type Settings struct {
+	Entries []Entry
+	// Files are the files read.
+	Files []string
+	// Off and UnmanagedOff say why hooks do not run at all, or the
+	// entries outside managed settings do not; empty when they do.
+	Off, UnmanagedOff string
+}
+
+// A Source is one file or pattern to read, whether it is managed, and,
+// for a file of a project's own settings, the project's directory.
+type Source struct {
+	File    string
+	Managed bool
+	Project string
 }
 
 // A SettingsError is a settings file that cannot be read or parsed.
@@ -56,51 +96,123 @@ func (e *SettingsError) Error() string { return e.File + ": " + e.Err.Error() }
 // Unwrap gives the read or parse error.
 func (e *SettingsError) Unwrap() error { return e.Err }
 
-// Load reads the entries on the agent's guard event from files. A file
-// that does not exist is skipped when optional (the agent's default
-// locations) and an error otherwise; one that cannot be read or parsed
-// is a *SettingsError. It returns the files it read.
-func Load(a Agent, files []string, optional bool) (entries []Entry, read []string, err error) {
+// Load reads the entries on the agent's guard event from sources, in the
+// agent's order of precedence (lowest first). A file that does not exist
+// is skipped when optional (the agent's default locations) and an error
+// otherwise; one that cannot be read or parsed is a *SettingsError. A
+// file is JSON, or TOML when its name ends in .toml (Codex's config.toml).
+func Load(a Agent, sources []Source, optional bool) (Settings, error) {
 	if optional {
-		files = expand(files)
+		sources = expand(sources)
 	}
-	for _, f := range files {
+	var st Settings
+	last := map[string]Switch{}
+	var keys []string
+	// The user's documents, read before any project's: where an agent
+	// keeps whether it trusts a project.
+	var userDocs []map[string]any
+	untrusted := map[string]string{} // project → why the agent does not load it
+	for _, src := range sources {
+		f := src.File
 		data, err := os.ReadFile(f)
 		if optional && errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return nil, nil, &SettingsError{File: f, Err: err}
+			return Settings{}, &SettingsError{File: f, Err: err}
 		}
-		var doc map[string]any
-		if err := json.Unmarshal(data, &doc); err != nil {
-			return nil, nil, &SettingsError{File: f, Err: fmt.Errorf("not a JSON object: %w", err)}
+		doc, err := decode(f, data)
+		if err != nil {
+			return Settings{}, &SettingsError{File: f, Err: err}
 		}
 		es, err := a.Entries(doc, a.GuardEvent)
 		if err != nil {
-			return nil, nil, &SettingsError{File: f, Err: err}
+			return Settings{}, &SettingsError{File: f, Err: err}
+		}
+		notRun := ""
+		switch {
+		case src.Project != "" && a.Trust != nil:
+			why, ok := untrusted[src.Project]
+			if !ok {
+				why = a.Trust(userDocs, src.Project)
+				untrusted[src.Project] = why
+			}
+			notRun = why
+		case !src.Managed:
+			userDocs = append(userDocs, doc)
 		}
 		for i := range es {
-			es[i].File = f
+			es[i].File, es[i].Managed, es[i].NotRun = f, src.Managed, notRun
 			es[i].Timeout *= a.Unit
 		}
-		entries = append(entries, es...)
-		read = append(read, f)
+		// A file the agent does not load turns nothing off either.
+		if a.Switches != nil && notRun == "" {
+			sw, err := a.Switches(doc, f, src.Managed)
+			if err != nil {
+				return Settings{}, &SettingsError{File: f, Err: err}
+			}
+			for _, s := range sw {
+				if _, ok := last[s.Key]; !ok {
+					keys = append(keys, s.Key)
+				}
+				last[s.Key] = s
+			}
+		}
+		st.Entries = append(st.Entries, es...)
+		st.Files = append(st.Files, f)
 	}
-	return entries, read, nil
+	for _, k := range keys {
+		switch s := last[k]; {
+		case !s.Off:
+		case s.Unmanaged && st.UnmanagedOff == "":
+			st.UnmanagedOff = s.Why
+		case !s.Unmanaged && st.Off == "":
+			st.Off = s.Why
+		}
+	}
+	return st, nil
 }
 
-// expand replaces the patterns among files (Copilot CLI's
-// .github/hooks/*.json) with the files they match.
-func expand(files []string) []string {
-	var out []string
-	for _, f := range files {
-		if !strings.ContainsAny(f, "*?[") {
-			out = append(out, f)
+// decode reads a settings document: TOML for a .toml file, else JSON.
+// Either way the values are JSON's (numbers float64, tables objects), so
+// one reader of entries serves both.
+func decode(file string, data []byte) (map[string]any, error) {
+	if strings.EqualFold(filepath.Ext(file), ".toml") {
+		var doc map[string]any
+		if err := toml.Unmarshal(data, &doc); err != nil {
+			return nil, fmt.Errorf("not TOML: %w", err)
+		}
+		// TOML's integers and dates become JSON's numbers and strings.
+		b, err := json.Marshal(doc)
+		if err != nil {
+			return nil, fmt.Errorf("a value JSON cannot hold: %w", err)
+		}
+		data = b
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("not a JSON object: %w", err)
+	}
+	return doc, nil
+}
+
+// expand replaces the patterns among sources (Copilot CLI's
+// .github/hooks/*.json, Claude Code's managed-settings.d/*.json) with the
+// files they match, in name order. Hidden files are left out of a managed
+// drop-in directory, as Claude Code leaves them out.
+func expand(sources []Source) []Source {
+	var out []Source
+	for _, s := range sources {
+		if !strings.ContainsAny(s.File, "*?[") {
+			out = append(out, s)
 			continue
 		}
-		matches, _ := filepath.Glob(f) // the only error is a bad pattern, and these are ours
-		out = append(out, matches...)
+		matches, _ := filepath.Glob(s.File) // the only error is a bad pattern, and these are ours
+		for _, m := range matches {
+			if !s.Managed || !strings.HasPrefix(filepath.Base(m), ".") {
+				out = append(out, Source{File: m, Managed: s.Managed})
+			}
+		}
 	}
 	return out
 }

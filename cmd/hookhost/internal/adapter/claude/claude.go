@@ -85,6 +85,15 @@ func (Dialect) Agent() adapter.Agent {
 			return []string{filepath.Join(home, ".claude", "settings.json"),
 				filepath.Join(project, ".claude", "settings.json"), filepath.Join(project, ".claude", "settings.local.json")}
 		},
+		ManagedDirs: map[string]string{
+			"linux": "/etc/claude-code", "darwin": "/Library/Application Support/ClaudeCode",
+			"windows": `C:\ProgramData\ClaudeCode`,
+		},
+		// managed-settings.json first, then the drop-ins in name order
+		// (a later file wins a scalar key).
+		ManagedFiles: func(dir string) []string {
+			return []string{filepath.Join(dir, "managed-settings.json"), filepath.Join(dir, "managed-settings.d", "*.json")}
+		},
 	}
 }
 
@@ -200,8 +209,16 @@ func userPromptSubmit(call adapter.Call, res host.Result) adapter.Answer {
 	if res.Decision.Action == host.Modify || adapter.Changed(call, res, "prompt") {
 		a.Notes = append(a.Notes, "a hook modified the prompt ("+res.Decision.Hook+"); "+call.AgentEvent+" cannot rewrite it: ignored")
 	}
-	if res.Decision.Action == host.Deny {
+	switch res.Decision.Action {
+	case host.Deny:
 		a.Output = Output{Decision: "block", Reason: adapter.Reason(res.Decision, "blocked")}
+		return a
+	case host.Respond:
+		// The agent cannot take an answer in the model's place; blocking
+		// with the answer as the reason keeps the prompt from the model
+		// and shows the answer to the user.
+		a.Output = Output{Decision: "block", Reason: adapter.Text(res.Decision.Result)}
+		a.Notes = append(a.Notes, call.AgentEvent+" cannot answer a prompt in the model's place: blocked it with the result as the reason")
 		return a
 	}
 	return withContext(call, res, a)

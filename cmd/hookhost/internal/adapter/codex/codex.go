@@ -37,7 +37,10 @@ func (Dialect) Agent() adapter.Agent {
 			if codexHome == "" {
 				codexHome = filepath.Join(home, ".codex")
 			}
-			return []string{filepath.Join(codexHome, "hooks.json"), filepath.Join(project, ".codex", "hooks.json")}
+			// Each config layer keeps hooks in hooks.json and in the
+			// [hooks] tables of its config.toml; Codex runs them all.
+			return []string{filepath.Join(codexHome, "hooks.json"), filepath.Join(codexHome, "config.toml"),
+				filepath.Join(project, ".codex", "hooks.json"), filepath.Join(project, ".codex", "config.toml")}
 		},
 	}
 }

@@ -246,7 +246,14 @@ func userPromptSubmitted(call adapter.Call, res host.Result) adapter.Answer {
 	case host.Deny, host.AbortTurn, host.HardAbort:
 		return answer(Output{Decision: "block", Reason: adapter.Reason(d, "blocked")}, nil)
 	case host.Respond:
-		return answer(Output{Handled: true, ResponseContent: adapter.Text(d.Result)}, nil)
+		// Copilot skips the model only for a non-empty responseContent
+		// (handled with an empty one goes on to the model): an empty
+		// answer still keeps the prompt from the model, as a block.
+		if text := adapter.Text(d.Result); text != "" {
+			return answer(Output{Handled: true, ResponseContent: text}, nil)
+		}
+		return answer(Output{Decision: "block", Reason: adapter.Reason(d, "answered")},
+			[]string{"a hook answered the prompt with nothing (" + d.Hook + "), which Copilot would send on to the model: blocked it"})
 	}
 	out := Output{AdditionalContext: adapter.Context(res.Messages)}
 	var notes []string

@@ -102,6 +102,7 @@ func TestAnswers(t *testing.T) {
 		{"userPromptSubmitted deny", prompt, decided(host.Decision{Action: host.Deny, Reason: "no"}), `{"decision":"block","reason":"no"}`},
 		{"userPromptSubmitted abort", prompt, decided(host.Decision{Action: host.AbortTurn}), `{"decision":"block","reason":"blocked by hookhost"}`},
 		{"userPromptSubmitted respond", prompt, decided(host.Decision{Action: host.Respond, Result: "hi"}), `{"handled":true,"responseContent":"hi"}`},
+		{"userPromptSubmitted respond with nothing", prompt, decided(host.Decision{Action: host.Respond, Result: "", Hook: "p.lua:h"}), `{"decision":"block","reason":"answered by p.lua:h"}`},
 		{"userPromptSubmitted messages", prompt, decided(host.Decision{Action: host.Continue}, "short"), `{"additionalContext":"short"}`},
 		{"userPromptSubmitted modify", prompt, changed(host.Decision{Action: host.Modify}, "prompt", "rewritten"), `{"modifiedPrompt":"rewritten"}`},
 		{"userPromptSubmitted modify to not text", prompt, changed(host.Decision{Action: host.Modify}, "prompt", 5.0), ""},

@@ -238,7 +238,10 @@ func beforeSubmitPrompt(call adapter.Call, res host.Result) adapter.Answer {
 	case host.Deny, host.AbortTurn, host.HardAbort:
 		a.Output = Output{Continue: adapter.Bool(false), UserMessage: adapter.Reason(d, "blocked")}
 	case host.Respond:
+		// Cursor takes no answer in the model's place: blocking with it as
+		// the message keeps the prompt from the model and shows the answer.
 		a.Output = Output{Continue: adapter.Bool(false), UserMessage: adapter.Text(d.Result)}
+		a.Notes = append(a.Notes, "Cursor cannot answer a prompt in the model's place: blocked it with the result as the message")
 	}
 	if d.Action == host.Modify || adapter.Changed(call, res, "prompt") {
 		a.Notes = append(a.Notes, "a hook modified the prompt ("+d.Hook+"); "+call.AgentEvent+" cannot rewrite it: ignored")

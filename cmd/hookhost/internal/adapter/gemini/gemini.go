@@ -159,10 +159,19 @@ func afterTool(call adapter.Call, res host.Result) adapter.Answer {
 
 func beforeAgent(call adapter.Call, res host.Result) adapter.Answer {
 	var out Output
-	if res.Decision.Action == host.Deny {
+	var notes []string
+	switch res.Decision.Action {
+	case host.Deny:
 		out.Decision, out.Reason = "deny", adapter.Reason(res.Decision, "blocked")
+	case host.Respond:
+		// Gemini CLI takes no answer in the model's place here (BeforeModel
+		// does): blocking with it as the reason keeps the prompt from the
+		// model and shows the answer.
+		out.Decision, out.Reason = "deny", resultText(res.Decision.Result)
+		notes = append(notes, call.AgentEvent+" cannot answer a prompt in the model's place: blocked it with the result as the reason")
 	}
 	a := withContext(call, res, out)
+	a.Notes = append(a.Notes, notes...)
 	if res.Decision.Action == host.Modify || adapter.Changed(call, res, "prompt") {
 		a.Notes = append(a.Notes, "a hook modified the prompt ("+res.Decision.Hook+"); "+call.AgentEvent+" cannot rewrite it: ignored")
 	}
@@ -181,12 +190,14 @@ func afterAgent(res host.Result) adapter.Answer {
 
 // model answers BeforeModel and AfterModel: a changed llm_request or
 // llm_response goes back whole; respond before the model is Gemini's
-// synthetic response, which skips the model.
+// synthetic response, which skips the model. After the model there is
+// nothing left to skip (generation.post does not allow respond): a hook
+// replaces the response by modifying llm_response.
 func model(call adapter.Call, res host.Result) adapter.Answer {
 	spec := &Specific{HookEventName: call.AgentEvent}
 	var a adapter.Answer
 	switch {
-	case res.Decision.Action == host.Respond:
+	case call.Event == host.EventGenerationPre && res.Decision.Action == host.Respond:
 		spec.LLMResponse = res.Decision.Result
 	case call.Event == host.EventGenerationPre && adapter.Changed(call, res, "llm_request"):
 		spec.LLMRequest = res.Payload["llm_request"]

@@ -33,7 +33,7 @@
 ---@alias hook.Event
 ---| '"session.start"'     # session_id, workspace, source (collect: message)
 ---| '"session.end"'       # session_id, reason (observe)
----| '"turn.pre"'          # session_id, prompt (chain: modify, deny, message)
+---| '"turn.pre"'          # session_id, prompt (chain: modify, deny, respond, message)
 ---| '"turn.post"'         # session_id, response (collect: message)
 ---| '"loop.continue"'     # session_id, response (first: allow keeps going, deny stops)
 ---| '"generation.pre"'    # model, messages, tools, options (chain: modify, respond, message, abort_turn, hard_abort)
