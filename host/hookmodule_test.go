@@ -10,8 +10,8 @@ import (
 // TestHookModuleActions checks the hook module's decision constructors,
 // which live in scripting (below host), against host's actions: each
 // constructor named after a decision action builds a decision with it
-// (hook.message adds a message, with no action),
-// and every action a constructor builds is one the host knows.
+// (hook.message adds a message, with no action), and every action a
+// constructor builds is one the host knows.
 func TestHookModuleActions(t *testing.T) {
 	args := map[string]any{"reason": "why", "fields": map[string]any{"k": "v"}, "result": "r", "text": "t"}
 	m := scripting.HookModule()
