@@ -297,7 +297,7 @@ func (fr *firing) callTimed(b *boundHook) (reply, TraceEntry, error) {
 	deadline, ctxBound := fr.deadline(b)
 	wc := fr.h.wd.newCall()
 	c := &wc.Call
-	v, err, free := fr.invoke(b, wc, deadline)
+	v, free, err := fr.invoke(b, wc, deadline)
 	defer func() {
 		if free && !c.Interrupted() && !c.Abandoned() {
 			fr.h.wd.reuseCall(wc)
@@ -340,7 +340,7 @@ func (fr *firing) deadline(b *boundHook) (deadline time.Duration, ctxBound bool)
 // back to the pool once the caller has read it: not when the watchdog
 // still holds it, a context watch may still reach it, or a worker may
 // still answer into it.
-func (fr *firing) invoke(b *boundHook, wc *watchedCall, deadline time.Duration) (v any, err error, free bool) {
+func (fr *firing) invoke(b *boundHook, wc *watchedCall, deadline time.Duration) (v any, free bool, err error) {
 	c := &wc.Call
 	c.Payload, c.Event, c.Hook, c.Config = fr.payload, fr.spec.Name, b.id, b.config
 	c.Timeout, c.Deadline = b.timeout, monoTime(deadline)
@@ -357,7 +357,7 @@ func (fr *firing) invoke(b *boundHook, wc *watchedCall, deadline time.Duration) 
 		w.current.Store(nil)
 	}
 	free = fr.h.wd.unwatch(slot, wc) && fr.watch == nil && b.worker == nil
-	return v, err, free
+	return v, free, err
 }
 
 // firstCallFailed records that the first hook has been called and
