@@ -120,6 +120,17 @@ function Checker:resolve(target)
   return path.abs(target, self.cwd)
 end
 
+-- narrow_glob reports whether a glob's first globbed element names
+-- only some of a directory's entries: it keeps a literal beyond a dot
+-- once its *, ? and [...] are taken out (*.o, build-*, test_?.py), where
+-- *, .*, *.* and [a-z]* match everything or every dot-file (.git too).
+local function narrow_glob(p)
+  local rest = p.path
+  if p.prefix ~= "." or rest:sub(1, 2) == "./" then rest = rest:sub(#p.prefix + 2) end
+  local literal = rest:match("^[^/]*"):gsub("%[[^%]]*%]", ""):gsub("[%*%?]", "")
+  return literal ~= "" and literal ~= "."
+end
+
 -- place says what a path (a shell.parse paths entry, or a plain string)
 -- names, when it is one of the places this guard protects. The second
 -- result is true when the path cannot be judged before it runs.
@@ -135,7 +146,10 @@ function Checker:place(p)
   local what = p.glob and "everything in " or ""
   if target == "/" then return what .. "the root directory (" .. p.path .. ")" end
   if SYSTEM[target] or self.protected[target] then return what .. "the system directory " .. target end
-  if self.root and target == self.root then return what .. "the workspace root " .. target end
+  if self.root and target == self.root then
+    if p.glob and narrow_glob(p) then return nil end
+    return what .. "the workspace root " .. target
+  end
   if self.root and path.is_within(target, self.root) then
     return "a directory holding the workspace (" .. target .. ")"
   end
