@@ -21,6 +21,13 @@ local KEY_EXTS = { pem = true, key = true, p12 = true, pfx = true, jks = true, k
 local CRED_FILES = { [".netrc"] = true, ["_netrc"] = true, [".pgpass"] = true, [".git-credentials"] = true,
                      [".pypirc"] = true }
 local ENV_SAMPLES = { example = true, sample = true, template = true, dist = true, defaults = true }
+-- Directories whose whole content is secret, and the programs that read
+-- a directory's whole content (tar czf k.tgz ~/.ssh, cp -r ~/.aws /tmp);
+-- naming the directory to others (ls ~/.ssh, chmod 700 ~/.ssh) passes.
+local HOLDERS = { [".ssh"] = "SSH keys and settings", [".aws"] = "AWS credentials",
+                  [".kube"] = "Kubernetes credentials", [".docker"] = "Docker registry credentials" }
+local COPIERS = { tar = true, zip = true, ["7z"] = true, cp = true, rsync = true, scp = true, rclone = true,
+                  cpio = true, pax = true, bsdtar = true }
 
 -- secret says what kind of secret a path holds, or nil.
 local function secret(p)
@@ -61,6 +68,18 @@ local function check_path(p, ctx)
   if kind then return kind .. " (" .. p .. ")" end
 end
 
+-- check_holder says what a directory holding only secrets (~/.ssh)
+-- holds, for a program that reads all of it.
+local function check_holder(name, p, ctx)
+  if not COPIERS[name] or type(p) ~= "string" or allowed(p, ctx) then return nil end
+  local kind = HOLDERS[p:match("([^/]*)/*$")]
+  if kind then return kind .. " (all of " .. p .. ")" end
+end
+
+-- FORM is a curl -F/--form value that sends a file: name=@file or
+-- name=<file (curl -F "f=@.env" URL).
+local FORM = "^[%w_%.%-]+=[@<]([^;]+)"
+
 -- shell_secret returns the first secret a shell line touches.
 local function shell_secret(line, ctx)
   -- a line that does not parse whole is read in the parts that do
@@ -76,8 +95,10 @@ local function shell_secret(line, ctx)
         local attached = role == "option" and cmd.argv[i]:match("^%-%-?[%w-]+=(.+)$")
         -- curl -d @.env, --data-binary=@.env: the file's content is sent
         local at = (role == "operand" or role == "value") and cmd.argv[i]:match("^@(.+)$")
-        local what = (role == "operand" and check_path(cmd.paths[i].path, ctx))
-            or check_path(at, ctx) or check_path(attached, ctx)
+        local form = (role == "operand" or role == "value") and cmd.argv[i]:match(FORM)
+        local what = (role == "operand" and (check_path(cmd.paths[i].path, ctx)
+              or check_holder(cmd.name, cmd.paths[i].path, ctx)))
+            or check_path(at, ctx) or check_path(attached, ctx) or check_path(form, ctx)
             or check_path(attached and attached:match("^@(.+)$"), ctx)
         if what then return cmd.name .. " touches " .. what end
       end
