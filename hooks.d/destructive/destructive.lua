@@ -717,7 +717,7 @@ local READ_ONLY = { ["-l"] = true, ["--list"] = true, ["-h"] = true, ["--help"] 
 local DISK_TOOLS = {}
 for _, n in ipairs({ "fdisk", "cfdisk", "gdisk", "cgdisk", "sfdisk", "sgdisk", "parted", "mdadm", "pvremove",
                      "vgremove", "lvremove", "lvreduce", "vgreduce", "dmsetup", "btrfs", "zfs", "zpool",
-                     "diskutil", "wipefs", "nvme", "hdparm" }) do
+                     "diskutil", "wipefs", "nvme", "hdparm", "cryptsetup", "badblocks" }) do
   DISK_TOOLS[n] = true
 end
 
@@ -762,6 +762,12 @@ function Checker:disks(cmd)
     if not any_of(cmd, READ_ONLY) and #ops > 0 then destroy = "wipefs" end
   elseif n == "nvme" then
     if ops[1] == "format" or ops[1] == "sanitize" then destroy = "nvme " .. ops[1] end
+  elseif n == "cryptsetup" then
+    -- formatting a volume or erasing its key slots makes its data unreadable
+    local sub = (ops[1] or ""):lower()
+    if sub == "luksformat" or sub == "erase" or sub == "lukserase" or sub == "lukskillslot" then destroy = "cryptsetup " .. ops[1] end
+  elseif n == "badblocks" then
+    if shell.has_flag(cmd.argv, "w") then destroy = "-w" end -- the write test overwrites the whole device
   elseif n == "hdparm" then
     destroy = any_of(cmd, { ["--security-erase"] = true, ["--security-erase-enhanced"] = true, ["--trim-sector-ranges"] = true })
   end
@@ -792,7 +798,7 @@ end
 local FORK_LOOPS = { "fork%s+while%s+fork", "fork%s+until", "while%s*%(?%s*[Tt]rue%s*%)?%s*:?[^\n]*fork",
                      "while%s*%(?%s*1%s*%)?%s*:?[^\n]*fork", "for%s*%(%s*;%s*;%s*%)[^\n]*fork",
                      "loop%s*{[^}]*fork", "loop%s+do[^\n]*fork", "while%s*%(%s*true%s*%)[^\n]*fork",
-                     "while%s+true[^\n]*fork", "1%s+while[^\n]*fork", "fork[^\n]*while%s*1" }
+                     "while%s+true[^\n]*fork", "1%s+while[^\n]*fork", "fork[^\n]*while%s*1", "fork%s+while%s+true" }
 
 function Checker:fork_bomb(cmd)
   local verdict, why = fork_bomb(cmd)
@@ -881,22 +887,43 @@ for _, d in ipairs({ "Documents", "Desktop", "Downloads", "Pictures", "Music", "
   HOME_DIRS[d] = true
 end
 
-function Checker:outside(cmd)
-  if not DELETERS[cmd.name] or not recursive(cmd) then return nil end
-  for _, p in ipairs(operands(cmd)) do
+-- Caches inside a well-known directory: deleting them is cleaning.
+local HOME_CACHES = { "^~/Library/Caches/" }
+
+-- outside_targets returns what cmd deletes recursively, as paths
+-- entries, and how to say so: rm -r's operands, or the starting points
+-- of a find that deletes what it finds (-delete, -exec rm).
+local function outside_targets(cmd, runs_delete)
+  if cmd.name == "find" then
+    if has(cmd.argv, "-delete") or runs_delete then return (find_parts(cmd)), "find deleting in " end
+  elseif DELETERS[cmd.name] and recursive(cmd) then
+    return operands(cmd), cmd.name .. " -r of "
+  end
+end
+
+local function home_cache(t)
+  for _, pat in ipairs(HOME_CACHES) do
+    if t:find(pat) then return true end
+  end
+  return false
+end
+
+function Checker:outside(cmd, runs_delete)
+  local targets, verb = outside_targets(cmd, runs_delete)
+  for _, p in ipairs(targets or {}) do
     -- a path written absolute (../x is the agent's own neighbourhood)
     local t = not p.dynamic and (p.prefix:sub(1, 1) == "/" or p.prefix:sub(1, 1) == "~") and p.prefix
     if t and t:sub(1, 1) == "~" then
       local first = t:match("^~/([^/]+)")
-      if first and HOME_DIRS[first] then
-        return self:theme("deletes_outside_workspace", cmd.name .. " -r of " .. p.path .. ", in your home directory's " .. first)
+      if first and HOME_DIRS[first] and not home_cache(t .. "/") then
+        return self:theme("deletes_outside_workspace", verb .. p.path .. ", in your home directory's " .. first)
       end
     elseif t and t:sub(1, 1) == "/" then
       t = path.clean(t)
       local inside = self.root and within(self.root, t)
       for _, d in ipairs(TEMP_DIRS) do inside = inside or within(d, t) end
       if not inside then
-        return self:theme("deletes_outside_workspace", cmd.name .. " -r of " .. t .. ", outside the workspace"
+        return self:theme("deletes_outside_workspace", verb .. t .. ", outside the workspace"
           .. (self.root and (" " .. self.root) or "") .. " and the temporary directories")
       end
     end
