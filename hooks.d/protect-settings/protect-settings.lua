@@ -633,6 +633,27 @@ local CURL_FILES = { ["-o"] = true, ["--output"] = true, ["-D"] = true, ["--dump
                      ["--alt-svc"] = true }
 local WGET_FILES = { ["-O"] = true, ["--output-document"] = true, ["-o"] = true, ["--output-file"] = true,
                      ["-a"] = true, ["--append-output"] = true }
+-- host_dir is the directory a recursive wget of u writes its files of
+-- unseen names into: the URL's host directory in dir (wget -r URL saves
+-- under ./HOST/), or dir itself when host directories are off or other
+-- hosts' may be written too (-nH, -nd, -H, --span-hosts, …), and for
+-- any URL but http(s): over FTP wget recreates the server's symbolic
+-- links, which could lead out of the host directory.
+local function host_dir(cmd, u, dir)
+  if not u:lower():match("^https?://") then return dir end
+  for i = 2, #cmd.argv do
+    local a = cmd.argv[i]
+    if a == "--no-host-directories" or a == "--no-directories" or a == "--span-hosts"
+        or a:match("^%-[^-]*H") or a:match("^%-[^-]*nd") then
+      return dir
+    end
+  end
+  local host = u:match("^%a[%w+.-]*://([^/?#]+)")
+  -- a user or a port changes how wget names the directory: not judged
+  if not host or host:find("[@:]") or is_dynamic(u) then return dir end
+  return dir .. "/" .. host
+end
+
 function Guard:download(cmd)
   local curl = cmd.name == "curl"
   local vals = values(cmd, curl and "AbcCdDeEFHKmoPQrTuUwxXyYzt" or "OPoaeiBtTwQUYlARDIX")
@@ -670,7 +691,9 @@ function Guard:download(cmd)
   for _, u in ipairs(urls(cmd)) do
     local n = not recursive and url_name(u)
     local why
-    if n then why = self:check(dir .. "/" .. n, true) else why = self:into(dir, cmd.name) end
+    if n then why = self:check(dir .. "/" .. n, true)
+    elseif recursive then why = self:into(host_dir(cmd, u, dir), cmd.name)
+    else why = self:into(dir, cmd.name) end
     if why then return why end
   end
 end
