@@ -69,24 +69,25 @@ func main() {
 	flag.IntVar(&o.jobs, "j", 2, "lines answered at once, per program")
 	flag.DurationVar(&o.timeout, "timeout", 20*time.Second, "time a program has to answer one line")
 	flag.Parse()
-	if err := run(context.Background(), o, os.Stdout); err != nil {
+	lines, err := corpus.Lines()
+	if err == nil {
+		err = run(context.Background(), o, lines, os.Stdout)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "peers:", err)
 		os.Exit(1)
 	}
 }
 
-// run scores every tool on the corpus and writes the report to w.
-func run(ctx context.Context, o options, w io.Writer) error {
+// run scores every tool on lines and writes the report to w.
+func run(ctx context.Context, o options, lines []corpus.Line, w io.Writer) error {
 	if o.cwd == "" || len(o.tools) == 0 || o.jobs < 1 {
 		return errors.New("want -cwd DIR and at least one -tool, and -j of 1 or more")
 	}
 	if fi, err := os.Stat(o.cwd); err != nil || !fi.IsDir() {
 		return fmt.Errorf("-cwd %s: not a directory", o.cwd)
 	}
-	lines, err := corpus.Lines()
-	if err != nil {
-		return err
-	}
+	var err error
 	names := make([]string, len(o.tools))
 	tallies := make([]*corpus.Tally, len(o.tools))
 	for i, p := range o.tools {
