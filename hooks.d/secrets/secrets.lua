@@ -10,6 +10,7 @@
 -- parsed with the shell module. Listing (ls, stat, test) and ssh -i pass.
 --
 -- Settings (ctx.config): see HOOK.md, which holds their defaults.
+local path = require("path")
 local shell = require("shell")
 local tool = require("tool")
 
@@ -54,6 +55,31 @@ local function secret(p)
   return nil
 end
 
+-- Names secrets have, tried against a glob that names files (cat .env*,
+-- grep KEY *.pem).
+local SECRET_NAMES = { ".env", ".env.local", ".env.production", ".envrc", "id_rsa", "id_ed25519", "id_ecdsa",
+                       "x.pem", "x.key", "x.p12", "x.pfx", "x.jks", ".netrc", ".pgpass", ".git-credentials",
+                       ".pypirc" }
+
+-- glob_secret says what kind of secret a glob could name: one whose
+-- last element keeps a literal beyond a dot (.env*, *.pem, id_*; not *,
+-- which would make every `wc -l *` a read of secrets) and matches a
+-- secret's name, a leading dot only by a leading dot as the shell does.
+local function glob_secret(p)
+  local dir, base = p:match("^(.*/)([^/]*)$")
+  if not base then dir, base = "", p end
+  if not base:find("[%*%?%[]") then return nil end
+  local literal = base:gsub("%[[^%]]*%]", ""):gsub("[%*%?]", "")
+  if literal == "" or literal == "." then return nil end
+  for _, n in ipairs(SECRET_NAMES) do
+    if n:sub(1, 1) ~= "." or base:sub(1, 1) == "." then
+      local ok, hit = pcall(path.glob, base, n)
+      local kind = ok and hit and secret(dir .. n)
+      if kind then return kind end
+    end
+  end
+end
+
 local function allowed(p, ctx)
   if type(ctx.config.allow) ~= "table" then return false end
   for _, pat in ipairs(ctx.config.allow) do
@@ -64,7 +90,7 @@ end
 
 local function check_path(p, ctx)
   if type(p) ~= "string" or p == "" or allowed(p, ctx) then return nil end
-  local kind = secret(p)
+  local kind = secret(p) or glob_secret(p)
   if kind then return kind .. " (" .. p .. ")" end
 end
 
