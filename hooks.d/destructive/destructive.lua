@@ -608,6 +608,11 @@ local WRITERS = { cp = true, mv = true, ln = true, install = true, rsync = true,
                   chattr = true, setfacl = true }
 
 function Checker:system_integrity(cmd)
+  -- visudo edits the sudoers file; an agent can only run it with a
+  -- scripted editor (EDITOR='tee -a' visudo). -c only checks it.
+  if cmd.name == "visudo" and not shell.has_flag(cmd.argv, "c", "check") then
+    return self:theme("system_files", "visudo, which rewrites the sudoers file")
+  end
   if #cmd.redirects == 0 and not WRITERS[cmd.name] and not DELETERS[cmd.name] then return nil end
   local resolve = function(p) return (self:resolve(p)) end
   for _, r in ipairs(cmd.redirects) do
