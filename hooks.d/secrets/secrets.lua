@@ -14,7 +14,10 @@ local path = require("path")
 local shell = require("shell")
 local tool = require("tool")
 
-local NOT_READING = { ls = true, stat = true, test = true, ["["] = true, ssh = true, ["ssh-add"] = true }
+-- Programs that name a file without opening it: listing, ssh's use of
+-- a key, and changing its mode or owner (chmod 600 ~/.ssh/id_rsa).
+local NOT_READING = { ls = true, stat = true, test = true, ["["] = true, ssh = true, ["ssh-add"] = true,
+                      chmod = true, chown = true, chgrp = true }
 
 local KEY_NAMES = { id_rsa = true, id_dsa = true, id_ecdsa = true, id_ed25519 = true,
                     ["id_ecdsa_sk"] = true, ["id_ed25519_sk"] = true }
