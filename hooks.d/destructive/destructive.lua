@@ -324,14 +324,37 @@ local function fork_bomb(cmd)
   end
 end
 
+-- Programs whose output is shell code that sets up the environment,
+-- meant to be run (eval "$(ssh-agent -s)", eval "$(pyenv init -)",
+-- eval "$(direnv hook bash)"): running it is what they are for, and they
+-- print it themselves rather than pass on what they fetch or read.
+local ENV_SETUP = {}
+for _, n in ipairs({ "ssh-agent", "gpg-agent", "keychain", "pyenv", "rbenv", "nodenv", "goenv", "jenv", "plenv",
+                     "direnv", "conda", "micromamba", "mamba", "minikube", "docker-machine", "brew", "starship",
+                     "zoxide", "fnm", "mise", "rtx", "opam", "luarocks", "dircolors", "rustup", "atuin",
+                     "thefuck", "pipx", "poetry" }) do
+  ENV_SETUP[n] = true
+end
+
+-- env_setup_only reports whether the code a command runs comes only
+-- from ENV_SETUP programs (eval "$(ssh-agent -s)").
+local function env_setup_only(cmd)
+  for _, src in ipairs(cmd.code_from) do
+    if not ENV_SETUP[src] then return false end
+  end
+  return #cmd.code_from > 0
+end
+
 local function code_from(cmd)
+  local others = {}
   for _, src in ipairs(cmd.code_from) do
     if DOWNLOADERS[src] then
       return "deny", "code downloaded by " .. src .. " and run by " .. (cmd.lang ~= "" and cmd.name or "a shell")
     end
+    if not ENV_SETUP[src] then others[#others + 1] = src end
   end
-  if #cmd.code_from > 0 then
-    return "ask", "runs the output of " .. table.concat(cmd.code_from, ", ") .. " as code"
+  if #others > 0 then
+    return "ask", "runs the output of " .. table.concat(others, ", ") .. " as code"
   end
 end
 
@@ -960,6 +983,7 @@ function Checker:unknown(cmd)
   if verdict == "deny" then
     return "deny", "a command known only at run time (" .. cmd.argv[1] .. ") with the arguments of " .. why
   end
+  if env_setup_only(cmd) then return nil end -- eval "$(pyenv init -)"
   return "ask", "runs a command known only at run time (" .. cmd.argv[1] .. ")"
 end
 
