@@ -85,7 +85,7 @@ Checker.__index = Checker
 -- Codex's workdir), which may be relative to it.
 local function new_checker(ctx, cwd, params)
   local c = setmetatable({ cwd = nil, root = nil, moved = false, protected = {}, aliases = {},
-                          verdicts = {}, downloads = {} }, Checker)
+                          verdicts = {}, downloads = {}, scripts = {} }, Checker)
   if type(cwd) == "string" and cwd:sub(1, 1) == "/" then c.cwd = path.clean(cwd) end
   c.root = c.cwd -- the workspace; cwd follows the line's cd commands
   local dir = type(params) == "table" and (params.directory or params.workdir)
@@ -898,6 +898,84 @@ function Checker:record_download(cmd)
   end
 end
 
+-- written returns the text echo, printf or cat (from a here-document)
+-- writes: a script the line writes before it runs it (echo 'rm -rf ~'
+-- > x.sh && bash x.sh). false when part of it is known only at run
+-- time; nil for a cat of files.
+local function written(cmd)
+  local n = cmd.name
+  if n == "cat" then
+    for _, r in ipairs(cmd.redirects) do
+      if r.op == "<<" or r.op == "<<-" then return r.target end
+    end
+    return nil
+  end
+  local words, i = {}, 2
+  while n == "echo" and cmd.argv[i] and cmd.argv[i]:match("^%-[neE]+$") do i = i + 1 end
+  for j = i, #cmd.argv do
+    if cmd.paths[j].dynamic then return false end
+    words[#words + 1] = cmd.argv[j]
+  end
+  if n == "echo" then return (table.concat(words, " "):gsub("\\n", "\n")) end
+  local k = 1
+  return ((words[1] or ""):gsub("\\n", "\n"):gsub("%%%%", "\0"):gsub("%%s", function()
+    k = k + 1
+    return words[k] or ""
+  end):gsub("%z", "%%"))
+end
+
+-- Programs that may replace a file's text (chmod +x x.sh does not).
+local TEXT_WRITERS = { cp = true, mv = true, ln = true, install = true, rsync = true, tee = true, truncate = true,
+                       shred = true, dd = true, sed = true, perl = true, ruby = true, patch = true, curl = true,
+                       wget = true, sponge = true, envsubst = true }
+
+-- record_script remembers the text a command writes into a file. A
+-- script another program then writes (cp t.sh x.sh, sed -i … x.sh) is
+-- that program's file: it is forgotten, as a file the line did not
+-- write is not judged.
+function Checker:record_script(cmd)
+  if next(self.scripts) ~= nil and TEXT_WRITERS[cmd.name] then
+    for _, p in ipairs(operands(cmd)) do
+      local full = not p.dynamic and path.clean(self:resolve(p.path) or p.path)
+      if full then self.scripts[full] = nil end
+    end
+  end
+  if #cmd.wrapped_by > 0 then return end
+  for _, r in ipairs(cmd.redirects) do
+    if (r.op == ">" or r.op == ">|" or r.op == ">>") and r.fd == 1 and not r.target:find("[%$`]") then
+      local text = (cmd.name == "echo" or cmd.name == "printf" or cmd.name == "cat") and written(cmd)
+      local full = path.clean(self:resolve(r.target) or r.target)
+      local before = r.op == ">>" and self.scripts[full] or ""
+      if text == nil then
+        self.scripts[full] = nil -- another program's output: not judged, as before
+      elseif text == false or before == false then
+        self.scripts[full] = false -- text known only at run time
+      else
+        self.scripts[full] = before .. text .. "\n"
+      end
+    end
+  end
+end
+
+-- written_script judges a script the line wrote earlier (record_script)
+-- as the shell line it is, when the line runs it; the script runs in a
+-- shell of its own.
+function Checker:written_script(cmd)
+  local t = run_target(cmd)
+  if not t or next(self.scripts) == nil then return nil end
+  local full = path.clean(self:resolve(t) or t)
+  local text = self.scripts[full]
+  if text == false then return "ask", "runs " .. t .. ", written on the same line with text known only at run time" end
+  if not text then return nil end
+  local ok, cmds = pcall(shell.parse, text)
+  if not ok then return "ask", "runs " .. t .. ", written on the same line, which could not be checked" end
+  self.scripts[full] = nil -- a script that runs itself is judged once
+  local cwd, moved = self.cwd, self.moved
+  local verdict, why = self:check(cmds, 1)
+  self.cwd, self.moved, self.scripts[full] = cwd, moved, text
+  if verdict then return verdict, why .. " (in " .. t .. ", written on the same line)" end
+end
+
 function Checker:download_then_run(cmd)
   local t = run_target(cmd)
   if not t or next(self.downloads) == nil then return nil end
@@ -1070,6 +1148,7 @@ local RULES = {
   Checker.disks,
   Checker.kernel,
   Checker.download_then_run,
+  Checker.written_script,
   Checker.outside,
   function(self, cmd) return self:embedded(cmd) end,
 }
@@ -1185,6 +1264,7 @@ function Checker:check(cmds, depth)
       if note(verdict, why) then return "deny", why end
     end
     self:record_download(cmd)
+    self:record_script(cmd)
     if has(cmd.wrapped_by, "alias") then
       -- an alias's value runs only where the alias is used
     elseif cmd.name == "alias" then
