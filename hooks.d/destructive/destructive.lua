@@ -346,6 +346,7 @@ local function env_setup_only(cmd)
 end
 
 local function code_from(cmd)
+  if #cmd.code_from == 0 then return nil end
   local others = {}
   for _, src in ipairs(cmd.code_from) do
     if DOWNLOADERS[src] then
@@ -934,7 +935,9 @@ local TEXT_WRITERS = { cp = true, mv = true, ln = true, install = true, rsync = 
 -- that program's file: it is forgotten, as a file the line did not
 -- write is not judged.
 function Checker:record_script(cmd)
-  if next(self.scripts) ~= nil and TEXT_WRITERS[cmd.name] then
+  local known = next(self.scripts) ~= nil
+  if not known and #cmd.redirects == 0 then return end -- most commands: nothing written, nothing to forget
+  if known and TEXT_WRITERS[cmd.name] then
     for _, p in ipairs(operands(cmd)) do
       local full = not p.dynamic and path.clean(self:resolve(p.path) or p.path)
       if full then self.scripts[full] = nil end
@@ -961,8 +964,9 @@ end
 -- as the shell line it is, when the line runs it; the script runs in a
 -- shell of its own.
 function Checker:written_script(cmd)
+  if next(self.scripts) == nil then return nil end
   local t = run_target(cmd)
-  if not t or next(self.scripts) == nil then return nil end
+  if not t then return nil end
   local full = path.clean(self:resolve(t) or t)
   local text = self.scripts[full]
   if text == false then return "ask", "runs " .. t .. ", written on the same line with text known only at run time" end
@@ -1018,7 +1022,8 @@ end
 
 function Checker:outside(cmd, runs_delete)
   local targets, verb = outside_targets(cmd, runs_delete)
-  for _, p in ipairs(targets or {}) do
+  if not targets then return nil end
+  for _, p in ipairs(targets) do
     -- a path written absolute (../x is the agent's own neighbourhood)
     local t = not p.dynamic and (p.prefix:sub(1, 1) == "/" or p.prefix:sub(1, 1) == "~") and p.prefix
     if t and t:sub(1, 1) == "~" then
