@@ -85,7 +85,7 @@ Checker.__index = Checker
 -- Codex's workdir), which may be relative to it.
 local function new_checker(ctx, cwd, params)
   local c = setmetatable({ cwd = nil, root = nil, moved = false, protected = {}, aliases = {},
-                          verdicts = {}, downloads = {}, scripts = {} }, Checker)
+                          verdicts = {}, downloads = {}, scripts = {}, wrote = false }, Checker)
   if type(cwd) == "string" and cwd:sub(1, 1) == "/" then c.cwd = path.clean(cwd) end
   c.root = c.cwd -- the workspace; cwd follows the line's cd commands
   local dir = type(params) == "table" and (params.directory or params.workdir)
@@ -896,6 +896,7 @@ function Checker:record_download(cmd)
   for _, f in ipairs(files) do
     local full = self:resolve(f) or f
     self.downloads[path.clean(full)] = cmd.name
+    self.wrote = true
   end
 end
 
@@ -935,9 +936,7 @@ local TEXT_WRITERS = { cp = true, mv = true, ln = true, install = true, rsync = 
 -- that program's file: it is forgotten, as a file the line did not
 -- write is not judged.
 function Checker:record_script(cmd)
-  local known = next(self.scripts) ~= nil
-  if not known and #cmd.redirects == 0 then return end -- most commands: nothing written, nothing to forget
-  if known and TEXT_WRITERS[cmd.name] then
+  if self.wrote and TEXT_WRITERS[cmd.name] then
     for _, p in ipairs(operands(cmd)) do
       local full = not p.dynamic and path.clean(self:resolve(p.path) or p.path)
       if full then self.scripts[full] = nil end
@@ -952,22 +951,18 @@ function Checker:record_script(cmd)
       if text == nil then
         self.scripts[full] = nil -- another program's output: not judged, as before
       elseif text == false or before == false then
-        self.scripts[full] = false -- text known only at run time
+        self.scripts[full], self.wrote = false, true -- text known only at run time
       else
-        self.scripts[full] = before .. text .. "\n"
+        self.scripts[full], self.wrote = before .. text .. "\n", true
       end
     end
   end
 end
 
 -- written_script judges a script the line wrote earlier (record_script)
--- as the shell line it is, when the line runs it; the script runs in a
--- shell of its own.
-function Checker:written_script(cmd)
-  if next(self.scripts) == nil then return nil end
-  local t = run_target(cmd)
-  if not t then return nil end
-  local full = path.clean(self:resolve(t) or t)
+-- as the shell line it is, when the line runs it (full: its cleaned
+-- path; t: as written); the script runs in a shell of its own.
+function Checker:written_script(full, t)
   local text = self.scripts[full]
   if text == false then return "ask", "runs " .. t .. ", written on the same line with text known only at run time" end
   if not text then return nil end
@@ -980,12 +975,16 @@ function Checker:written_script(cmd)
   if verdict then return verdict, why .. " (in " .. t .. ", written on the same line)" end
 end
 
+-- download_then_run judges running a file the line downloaded or wrote
+-- earlier (self.wrote says whether it did: most lines do neither).
 function Checker:download_then_run(cmd)
+  if not self.wrote then return nil end
   local t = run_target(cmd)
-  if not t or next(self.downloads) == nil then return nil end
+  if not t then return nil end
   local full = path.clean(self:resolve(t) or t)
   local by = self.downloads[full]
   if by then return self:theme("download_then_run", "running " .. t .. ", which " .. by .. " downloaded on the same line") end
+  return self:written_script(full, t)
 end
 
 -- Deletes outside the workspace: a recursive rm of an absolute path
@@ -1021,6 +1020,7 @@ local function home_cache(t)
 end
 
 function Checker:outside(cmd, runs_delete)
+  if not DELETERS[cmd.name] and cmd.name ~= "find" then return nil end -- most commands
   local targets, verb = outside_targets(cmd, runs_delete)
   if not targets then return nil end
   for _, p in ipairs(targets) do
@@ -1153,7 +1153,6 @@ local RULES = {
   Checker.disks,
   Checker.kernel,
   Checker.download_then_run,
-  Checker.written_script,
   Checker.outside,
   function(self, cmd) return self:embedded(cmd) end,
 }
@@ -1269,7 +1268,7 @@ function Checker:check(cmds, depth)
       if note(verdict, why) then return "deny", why end
     end
     self:record_download(cmd)
-    self:record_script(cmd)
+    if self.wrote or #cmd.redirects > 0 then self:record_script(cmd) end
     if has(cmd.wrapped_by, "alias") then
       -- an alias's value runs only where the alias is used
     elseif cmd.name == "alias" then
