@@ -85,7 +85,7 @@ Checker.__index = Checker
 -- Codex's workdir), which may be relative to it.
 local function new_checker(ctx, cwd, params)
   local c = setmetatable({ cwd = nil, root = nil, moved = false, protected = {}, aliases = {},
-                          verdicts = {}, downloads = {} }, Checker)
+                          verdicts = {}, downloads = {}, scripts = {}, wrote = false }, Checker)
   if type(cwd) == "string" and cwd:sub(1, 1) == "/" then c.cwd = path.clean(cwd) end
   c.root = c.cwd -- the workspace; cwd follows the line's cd commands
   local dir = type(params) == "table" and (params.directory or params.workdir)
@@ -120,6 +120,17 @@ function Checker:resolve(target)
   return path.abs(target, self.cwd)
 end
 
+-- narrow_glob reports whether a glob's first globbed element names
+-- only some of a directory's entries: it keeps a literal beyond a dot
+-- once its *, ? and [...] are taken out (*.o, build-*, test_?.py), where
+-- *, .*, *.* and [a-z]* match everything or every dot-file (.git too).
+local function narrow_glob(p)
+  local rest = p.path
+  if p.prefix ~= "." or rest:sub(1, 2) == "./" then rest = rest:sub(#p.prefix + 2) end
+  local literal = rest:match("^[^/]*"):gsub("%[[^%]]*%]", ""):gsub("[%*%?]", "")
+  return literal ~= "" and literal ~= "."
+end
+
 -- place says what a path (a shell.parse paths entry, or a plain string)
 -- names, when it is one of the places this guard protects. The second
 -- result is true when the path cannot be judged before it runs.
@@ -135,7 +146,10 @@ function Checker:place(p)
   local what = p.glob and "everything in " or ""
   if target == "/" then return what .. "the root directory (" .. p.path .. ")" end
   if SYSTEM[target] or self.protected[target] then return what .. "the system directory " .. target end
-  if self.root and target == self.root then return what .. "the workspace root " .. target end
+  if self.root and target == self.root then
+    if p.glob and narrow_glob(p) then return nil end
+    return what .. "the workspace root " .. target
+  end
   if self.root and path.is_within(target, self.root) then
     return "a directory holding the workspace (" .. target .. ")"
   end
@@ -298,7 +312,9 @@ function Checker:perms(cmd)
   local ops = operands(cmd)
   for i = 2, #ops do -- the first operand is the mode or owner
     local what = self:place(ops[i])
-    if what then return "deny", n .. " -R of " .. what end
+    -- the workspace is the agent's own: chown -R $USER . is routine, and
+    -- its files survive any mode (not so /, ~ or a directory above it)
+    if what and not what:find("workspace root", 1, true) then return "deny", n .. " -R of " .. what end
   end
 end
 
@@ -308,14 +324,38 @@ local function fork_bomb(cmd)
   end
 end
 
+-- Programs whose output is shell code that sets up the environment,
+-- meant to be run (eval "$(ssh-agent -s)", eval "$(pyenv init -)",
+-- eval "$(direnv hook bash)"): running it is what they are for, and they
+-- print it themselves rather than pass on what they fetch or read.
+local ENV_SETUP = {}
+for _, n in ipairs({ "ssh-agent", "gpg-agent", "keychain", "pyenv", "rbenv", "nodenv", "goenv", "jenv", "plenv",
+                     "direnv", "conda", "micromamba", "mamba", "minikube", "docker-machine", "brew", "starship",
+                     "zoxide", "fnm", "mise", "rtx", "opam", "luarocks", "dircolors", "rustup", "atuin",
+                     "thefuck", "pipx", "poetry" }) do
+  ENV_SETUP[n] = true
+end
+
+-- env_setup_only reports whether the code a command runs comes only
+-- from ENV_SETUP programs (eval "$(ssh-agent -s)").
+local function env_setup_only(cmd)
+  for _, src in ipairs(cmd.code_from) do
+    if not ENV_SETUP[src] then return false end
+  end
+  return #cmd.code_from > 0
+end
+
 local function code_from(cmd)
+  if #cmd.code_from == 0 then return nil end
+  local others = {}
   for _, src in ipairs(cmd.code_from) do
     if DOWNLOADERS[src] then
       return "deny", "code downloaded by " .. src .. " and run by " .. (cmd.lang ~= "" and cmd.name or "a shell")
     end
+    if not ENV_SETUP[src] then others[#others + 1] = src end
   end
-  if #cmd.code_from > 0 then
-    return "ask", "runs the output of " .. table.concat(cmd.code_from, ", ") .. " as code"
+  if #others > 0 then
+    return "ask", "runs the output of " .. table.concat(others, ", ") .. " as code"
   end
 end
 
@@ -594,6 +634,11 @@ local WRITERS = { cp = true, mv = true, ln = true, install = true, rsync = true,
                   chattr = true, setfacl = true }
 
 function Checker:system_integrity(cmd)
+  -- visudo edits the sudoers file; an agent can only run it with a
+  -- scripted editor (EDITOR='tee -a' visudo). -c only checks it.
+  if cmd.name == "visudo" and not shell.has_flag(cmd.argv, "c", "check") then
+    return self:theme("system_files", "visudo, which rewrites the sudoers file")
+  end
   if #cmd.redirects == 0 and not WRITERS[cmd.name] and not DELETERS[cmd.name] then return nil end
   local resolve = function(p) return (self:resolve(p)) end
   for _, r in ipairs(cmd.redirects) do
@@ -703,7 +748,7 @@ local READ_ONLY = { ["-l"] = true, ["--list"] = true, ["-h"] = true, ["--help"] 
 local DISK_TOOLS = {}
 for _, n in ipairs({ "fdisk", "cfdisk", "gdisk", "cgdisk", "sfdisk", "sgdisk", "parted", "mdadm", "pvremove",
                      "vgremove", "lvremove", "lvreduce", "vgreduce", "dmsetup", "btrfs", "zfs", "zpool",
-                     "diskutil", "wipefs", "nvme", "hdparm" }) do
+                     "diskutil", "wipefs", "nvme", "hdparm", "cryptsetup", "badblocks" }) do
   DISK_TOOLS[n] = true
 end
 
@@ -748,6 +793,12 @@ function Checker:disks(cmd)
     if not any_of(cmd, READ_ONLY) and #ops > 0 then destroy = "wipefs" end
   elseif n == "nvme" then
     if ops[1] == "format" or ops[1] == "sanitize" then destroy = "nvme " .. ops[1] end
+  elseif n == "cryptsetup" then
+    -- formatting a volume or erasing its key slots makes its data unreadable
+    local sub = (ops[1] or ""):lower()
+    if sub == "luksformat" or sub == "erase" or sub == "lukserase" or sub == "lukskillslot" then destroy = "cryptsetup " .. ops[1] end
+  elseif n == "badblocks" then
+    if shell.has_flag(cmd.argv, "w") then destroy = "-w" end -- the write test overwrites the whole device
   elseif n == "hdparm" then
     destroy = any_of(cmd, { ["--security-erase"] = true, ["--security-erase-enhanced"] = true, ["--trim-sector-ranges"] = true })
   end
@@ -778,7 +829,7 @@ end
 local FORK_LOOPS = { "fork%s+while%s+fork", "fork%s+until", "while%s*%(?%s*[Tt]rue%s*%)?%s*:?[^\n]*fork",
                      "while%s*%(?%s*1%s*%)?%s*:?[^\n]*fork", "for%s*%(%s*;%s*;%s*%)[^\n]*fork",
                      "loop%s*{[^}]*fork", "loop%s+do[^\n]*fork", "while%s*%(%s*true%s*%)[^\n]*fork",
-                     "while%s+true[^\n]*fork", "1%s+while[^\n]*fork", "fork[^\n]*while%s*1" }
+                     "while%s+true[^\n]*fork", "1%s+while[^\n]*fork", "fork[^\n]*while%s*1", "fork%s+while%s+true" }
 
 function Checker:fork_bomb(cmd)
   local verdict, why = fork_bomb(cmd)
@@ -845,15 +896,95 @@ function Checker:record_download(cmd)
   for _, f in ipairs(files) do
     local full = self:resolve(f) or f
     self.downloads[path.clean(full)] = cmd.name
+    self.wrote = true
   end
 end
 
+-- written returns the text echo, printf or cat (from a here-document)
+-- writes: a script the line writes before it runs it (echo 'rm -rf ~'
+-- > x.sh && bash x.sh). false when part of it is known only at run
+-- time; nil for a cat of files.
+local function written(cmd)
+  local n = cmd.name
+  if n == "cat" then
+    for _, r in ipairs(cmd.redirects) do
+      if r.op == "<<" or r.op == "<<-" then return r.target end
+    end
+    return nil
+  end
+  local words, i = {}, 2
+  while n == "echo" and cmd.argv[i] and cmd.argv[i]:match("^%-[neE]+$") do i = i + 1 end
+  for j = i, #cmd.argv do
+    if cmd.paths[j].dynamic then return false end
+    words[#words + 1] = cmd.argv[j]
+  end
+  if n == "echo" then return (table.concat(words, " "):gsub("\\n", "\n")) end
+  local k = 1
+  return ((words[1] or ""):gsub("\\n", "\n"):gsub("%%%%", "\0"):gsub("%%s", function()
+    k = k + 1
+    return words[k] or ""
+  end):gsub("%z", "%%"))
+end
+
+-- Programs that may replace a file's text (chmod +x x.sh does not).
+local TEXT_WRITERS = { cp = true, mv = true, ln = true, install = true, rsync = true, tee = true, truncate = true,
+                       shred = true, dd = true, sed = true, perl = true, ruby = true, patch = true, curl = true,
+                       wget = true, sponge = true, envsubst = true }
+
+-- record_script remembers the text a command writes into a file. A
+-- script another program then writes (cp t.sh x.sh, sed -i … x.sh) is
+-- that program's file: it is forgotten, as a file the line did not
+-- write is not judged.
+function Checker:record_script(cmd)
+  if self.wrote and TEXT_WRITERS[cmd.name] then
+    for _, p in ipairs(operands(cmd)) do
+      local full = not p.dynamic and path.clean(self:resolve(p.path) or p.path)
+      if full then self.scripts[full] = nil end
+    end
+  end
+  if #cmd.wrapped_by > 0 then return end
+  for _, r in ipairs(cmd.redirects) do
+    if (r.op == ">" or r.op == ">|" or r.op == ">>") and r.fd == 1 and not r.target:find("[%$`]") then
+      local text = (cmd.name == "echo" or cmd.name == "printf" or cmd.name == "cat") and written(cmd)
+      local full = path.clean(self:resolve(r.target) or r.target)
+      local before = r.op == ">>" and self.scripts[full] or ""
+      if text == nil then
+        self.scripts[full] = nil -- another program's output: not judged, as before
+      elseif text == false or before == false then
+        self.scripts[full], self.wrote = false, true -- text known only at run time
+      else
+        self.scripts[full], self.wrote = before .. text .. "\n", true
+      end
+    end
+  end
+end
+
+-- written_script judges a script the line wrote earlier (record_script)
+-- as the shell line it is, when the line runs it (full: its cleaned
+-- path; t: as written); the script runs in a shell of its own.
+function Checker:written_script(full, t)
+  local text = self.scripts[full]
+  if text == false then return "ask", "runs " .. t .. ", written on the same line with text known only at run time" end
+  if not text then return nil end
+  local ok, cmds = pcall(shell.parse, text)
+  if not ok then return "ask", "runs " .. t .. ", written on the same line, which could not be checked" end
+  self.scripts[full] = nil -- a script that runs itself is judged once
+  local cwd, moved = self.cwd, self.moved
+  local verdict, why = self:check(cmds, 1)
+  self.cwd, self.moved, self.scripts[full] = cwd, moved, text
+  if verdict then return verdict, why .. " (in " .. t .. ", written on the same line)" end
+end
+
+-- download_then_run judges running a file the line downloaded or wrote
+-- earlier (self.wrote says whether it did: most lines do neither).
 function Checker:download_then_run(cmd)
+  if not self.wrote then return nil end
   local t = run_target(cmd)
-  if not t or next(self.downloads) == nil then return nil end
+  if not t then return nil end
   local full = path.clean(self:resolve(t) or t)
   local by = self.downloads[full]
   if by then return self:theme("download_then_run", "running " .. t .. ", which " .. by .. " downloaded on the same line") end
+  return self:written_script(full, t)
 end
 
 -- Deletes outside the workspace: a recursive rm of an absolute path
@@ -867,22 +998,45 @@ for _, d in ipairs({ "Documents", "Desktop", "Downloads", "Pictures", "Music", "
   HOME_DIRS[d] = true
 end
 
-function Checker:outside(cmd)
-  if not DELETERS[cmd.name] or not recursive(cmd) then return nil end
-  for _, p in ipairs(operands(cmd)) do
+-- Caches inside a well-known directory: deleting them is cleaning.
+local HOME_CACHES = { "^~/Library/Caches/" }
+
+-- outside_targets returns what cmd deletes recursively, as paths
+-- entries, and how to say so: rm -r's operands, or the starting points
+-- of a find that deletes what it finds (-delete, -exec rm).
+local function outside_targets(cmd, runs_delete)
+  if cmd.name == "find" then
+    if has(cmd.argv, "-delete") or runs_delete then return (find_parts(cmd)), "find deleting in " end
+  elseif DELETERS[cmd.name] and recursive(cmd) then
+    return operands(cmd), cmd.name .. " -r of "
+  end
+end
+
+local function home_cache(t)
+  for _, pat in ipairs(HOME_CACHES) do
+    if t:find(pat) then return true end
+  end
+  return false
+end
+
+function Checker:outside(cmd, runs_delete)
+  if not DELETERS[cmd.name] and cmd.name ~= "find" then return nil end -- most commands
+  local targets, verb = outside_targets(cmd, runs_delete)
+  if not targets then return nil end
+  for _, p in ipairs(targets) do
     -- a path written absolute (../x is the agent's own neighbourhood)
     local t = not p.dynamic and (p.prefix:sub(1, 1) == "/" or p.prefix:sub(1, 1) == "~") and p.prefix
     if t and t:sub(1, 1) == "~" then
       local first = t:match("^~/([^/]+)")
-      if first and HOME_DIRS[first] then
-        return self:theme("deletes_outside_workspace", cmd.name .. " -r of " .. p.path .. ", in your home directory's " .. first)
+      if first and HOME_DIRS[first] and not home_cache(t .. "/") then
+        return self:theme("deletes_outside_workspace", verb .. p.path .. ", in your home directory's " .. first)
       end
     elseif t and t:sub(1, 1) == "/" then
       t = path.clean(t)
       local inside = self.root and within(self.root, t)
       for _, d in ipairs(TEMP_DIRS) do inside = inside or within(d, t) end
       if not inside then
-        return self:theme("deletes_outside_workspace", cmd.name .. " -r of " .. t .. ", outside the workspace"
+        return self:theme("deletes_outside_workspace", verb .. t .. ", outside the workspace"
           .. (self.root and (" " .. self.root) or "") .. " and the temporary directories")
       end
     end
@@ -912,6 +1066,7 @@ function Checker:unknown(cmd)
   if verdict == "deny" then
     return "deny", "a command known only at run time (" .. cmd.argv[1] .. ") with the arguments of " .. why
   end
+  if env_setup_only(cmd) then return nil end -- eval "$(pyenv init -)"
   return "ask", "runs a command known only at run time (" .. cmd.argv[1] .. ")"
 end
 
@@ -1113,6 +1268,7 @@ function Checker:check(cmds, depth)
       if note(verdict, why) then return "deny", why end
     end
     self:record_download(cmd)
+    if self.wrote or #cmd.redirects > 0 then self:record_script(cmd) end
     if has(cmd.wrapped_by, "alias") then
       -- an alias's value runs only where the alias is used
     elseif cmd.name == "alias" then

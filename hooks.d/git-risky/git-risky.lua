@@ -35,6 +35,30 @@ local function subcommand(cmd)
   return nil
 end
 
+-- quote makes a word one shell word.
+local function quote(w) return "'" .. w:gsub("'", "'\\''") .. "'" end
+
+-- unalias returns the subcommand and argv an alias given on the command
+-- line stands for (git -c alias.nuke='reset --hard' nuke is git reset
+-- --hard), with their roles; args and roles unchanged when the
+-- subcommand is no such alias. An alias running a shell (alias.x='!…')
+-- is destructive.lua's to judge.
+local function unalias(cmd, args, roles)
+  for i = 2, #cmd.argv - 1 do
+    local name, value = cmd.argv[i + 1]:match("^alias%.([^=]+)=(.*)$")
+    if cmd.argv[i] == "-c" and name and name:lower() == args[1]:lower() and value:sub(1, 1) ~= "!" then
+      local line = { "git", value }
+      for j = 2, #args do line[#line + 1] = quote(args[j]) end
+      local ok, cmds = pcall(shell.parse, table.concat(line, " "))
+      if ok and cmds[1] and cmds[1].name == "git" then
+        local a, r = subcommand(cmds[1])
+        if a then return a, r end
+      end
+    end
+  end
+  return args, roles
+end
+
 -- operands returns the words after the subcommand that are not options,
 -- and those after a "--".
 local function operands(args, roles)
@@ -199,6 +223,7 @@ hook.on("tool.execute.pre", function(tool_name, params, ctx)
   for _, cmd in ipairs(cmds) do
     local args, roles
     if cmd.name == "git" then args, roles = subcommand(cmd) end
+    if args then args, roles = unalias(cmd, args, roles) end
     local rule = args and RULES[args[1]]
     local why = rule and rule(args, protected, roles)
     local verdict = why and verdict_of(ctx, args[1])

@@ -633,6 +633,27 @@ local CURL_FILES = { ["-o"] = true, ["--output"] = true, ["-D"] = true, ["--dump
                      ["--alt-svc"] = true }
 local WGET_FILES = { ["-O"] = true, ["--output-document"] = true, ["-o"] = true, ["--output-file"] = true,
                      ["-a"] = true, ["--append-output"] = true }
+-- host_dir is the directory a recursive wget of u writes its files of
+-- unseen names into: the URL's host directory in dir (wget -r URL saves
+-- under ./HOST/), or dir itself when host directories are off or other
+-- hosts' may be written too (-nH, -nd, -H, --span-hosts, …), and for
+-- any URL but http(s): over FTP wget recreates the server's symbolic
+-- links, which could lead out of the host directory.
+local function host_dir(cmd, u, dir)
+  if not u:lower():match("^https?://") then return dir end
+  for i = 2, #cmd.argv do
+    local a = cmd.argv[i]
+    if a == "--no-host-directories" or a == "--no-directories" or a == "--span-hosts"
+        or a:match("^%-[^-]*H") or a:match("^%-[^-]*nd") then
+      return dir
+    end
+  end
+  local host = u:match("^%a[%w+.-]*://([^/?#]+)")
+  -- a user or a port changes how wget names the directory: not judged
+  if not host or host:find("[@:]") or is_dynamic(u) then return dir end
+  return dir .. "/" .. host
+end
+
 function Guard:download(cmd)
   local curl = cmd.name == "curl"
   local vals = values(cmd, curl and "AbcCdDeEFHKmoPQrTuUwxXyYzt" or "OPoaeiBtTwQUYlARDIX")
@@ -670,7 +691,9 @@ function Guard:download(cmd)
   for _, u in ipairs(urls(cmd)) do
     local n = not recursive and url_name(u)
     local why
-    if n then why = self:check(dir .. "/" .. n, true) else why = self:into(dir, cmd.name) end
+    if n then why = self:check(dir .. "/" .. n, true)
+    elseif recursive then why = self:into(host_dir(cmd, u, dir), cmd.name)
+    else why = self:into(dir, cmd.name) end
     if why then return why end
   end
 end
@@ -942,20 +965,27 @@ local function find_scope(cmd)
     i = i + 1
   end
   if #starts == 0 then starts = { "." } end
-  local narrowed, files = true, false
+  local narrowed, files, empty = true, false, false
   for j = i, #cmd.argv do
     local a = cmd.argv[j]
     if a == "-name" or a == "-iname" then
       names[#names + 1] = cmd.argv[j + 1]
     elseif a == "-type" and cmd.argv[j + 1] == "f" then
       files = true
+    elseif a == "-empty" then
+      empty = true
     elseif a == "-o" or a == "-or" or a == "!" or a == "-not" or a == "," then
       narrowed = false
     end
   end
   if #names == 0 or not narrowed then names = nil end
-  return { starts = starts, names = names, files = files and narrowed }
+  return { starts = starts, names = names, files = files and narrowed, empty = empty and narrowed }
 end
+
+-- Programs that only remove what find gives them: removing an empty
+-- file or directory (find . -empty -delete) takes away no setting and
+-- no hook.
+local REMOVERS = { rm = true, rmdir = true, unlink = true }
 
 -- Directory names that are taken as no pack's: find . -name
 -- node_modules -exec rm -rf {} + is everyday cleaning.
@@ -1013,7 +1043,7 @@ end
 function Guard:find(cmd, scope)
   for i = 2, #cmd.argv do
     local a = cmd.argv[i]
-    if a == "-delete" then
+    if a == "-delete" and not scope.empty then
       local why = self:found(scope, "find -delete")
       if why then return why end
     elseif a == "-fprint" or a == "-fprint0" or a == "-fls" or a == "-fprintf" then
@@ -1337,7 +1367,7 @@ function Guard:command(cmd, finds)
   local by_find, by_xargs = #finds > 0 and has(cmd.wrapped_by, "find"), has(cmd.wrapped_by, "xargs")
   -- A program find runs that is not known to only read may change what
   -- find finds, named {} or not (a script, a wrapper).
-  if by_find and (not FIND_READERS[n] or writes_file(cmd)) then
+  if by_find and (not FIND_READERS[n] or writes_file(cmd)) and not (REMOVERS[n] and finds[#finds].empty) then
     why = self:found(finds[#finds], "find running " .. n)
     if why then return why end
   end
@@ -1361,6 +1391,9 @@ function Guard:command(cmd, finds)
                       wrapped_by = {} }
       local saved = self.found_scope
       self.found_scope = by_find and finds[#finds] or saved
+      if by_find and REMOVERS[n] and self.found_scope.empty then
+        self.found_scope = { starts = {} } -- it removes only empty files and directories: none that matters
+      end
       why = self:command(probe, {})
       self.found_scope = saved
       if why then return why end
@@ -1394,14 +1427,29 @@ function Guard:command(cmd, finds)
   return self:interp(cmd)
 end
 
+-- fed_by_find returns the scope of the find whose output cmd, run by
+-- xargs, reads (find . -name '*.orig' | xargs rm): the find just before
+-- it in its pipeline. What xargs reads is then what that find finds.
+local function fed_by_find(cmd, piped)
+  if not has(cmd.wrapped_by, "xargs") then return nil end
+  return piped[cmd.pipeline .. ":" .. (cmd.position - 1)]
+end
+
 -- line says why a shell line needs asking, or nil.
 function Guard:line(cmds)
-  local finds = {}
+  local finds, piped = {}, {}
   for _, cmd in ipairs(cmds) do
     if cmd.name == "find" then
       finds[#finds + 1] = find_scope(cmd)
+      piped[cmd.pipeline .. ":" .. cmd.position] = finds[#finds]
     end
-    local why = self:command(cmd, finds)
+    local feeder = fed_by_find(cmd, piped)
+    if feeder then
+      -- judged as find -exec CMD {} + over that find's scope
+      cmd = { name = cmd.name, argv = cmd.argv, paths = cmd.paths, redirects = cmd.redirects, calls = cmd.calls,
+              lang = cmd.lang, code = cmd.code, wrapped_by = { "find" }, roles = cmd.roles }
+    end
+    local why = self:command(cmd, feeder and { feeder } or finds)
     if why then return why end
     if cmd.name == "cd" or cmd.name == "pushd" then
       self:cd(cmd)

@@ -10,10 +10,14 @@
 -- parsed with the shell module. Listing (ls, stat, test) and ssh -i pass.
 --
 -- Settings (ctx.config): see HOOK.md, which holds their defaults.
+local path = require("path")
 local shell = require("shell")
 local tool = require("tool")
 
-local NOT_READING = { ls = true, stat = true, test = true, ["["] = true, ssh = true, ["ssh-add"] = true }
+-- Programs that name a file without opening it: listing, ssh's use of
+-- a key, and changing its mode or owner (chmod 600 ~/.ssh/id_rsa).
+local NOT_READING = { ls = true, stat = true, test = true, ["["] = true, ssh = true, ["ssh-add"] = true,
+                      chmod = true, chown = true, chgrp = true }
 
 local KEY_NAMES = { id_rsa = true, id_dsa = true, id_ecdsa = true, id_ed25519 = true,
                     ["id_ecdsa_sk"] = true, ["id_ed25519_sk"] = true }
@@ -21,6 +25,13 @@ local KEY_EXTS = { pem = true, key = true, p12 = true, pfx = true, jks = true, k
 local CRED_FILES = { [".netrc"] = true, ["_netrc"] = true, [".pgpass"] = true, [".git-credentials"] = true,
                      [".pypirc"] = true }
 local ENV_SAMPLES = { example = true, sample = true, template = true, dist = true, defaults = true }
+-- Directories whose whole content is secret, and the programs that read
+-- a directory's whole content (tar czf k.tgz ~/.ssh, cp -r ~/.aws /tmp);
+-- naming the directory to others (ls ~/.ssh, chmod 700 ~/.ssh) passes.
+local HOLDERS = { [".ssh"] = "SSH keys and settings", [".aws"] = "AWS credentials",
+                  [".kube"] = "Kubernetes credentials", [".docker"] = "Docker registry credentials" }
+local COPIERS = { tar = true, zip = true, ["7z"] = true, cp = true, rsync = true, scp = true, rclone = true,
+                  cpio = true, pax = true, bsdtar = true }
 
 -- secret says what kind of secret a path holds, or nil.
 local function secret(p)
@@ -47,6 +58,31 @@ local function secret(p)
   return nil
 end
 
+-- Names secrets have, tried against a glob that names files (cat .env*,
+-- grep KEY *.pem).
+local SECRET_NAMES = { ".env", ".env.local", ".env.production", ".envrc", "id_rsa", "id_ed25519", "id_ecdsa",
+                       "x.pem", "x.key", "x.p12", "x.pfx", "x.jks", ".netrc", ".pgpass", ".git-credentials",
+                       ".pypirc" }
+
+-- glob_secret says what kind of secret a glob could name: one whose
+-- last element keeps a literal beyond a dot (.env*, *.pem, id_*; not *,
+-- which would make every `wc -l *` a read of secrets) and matches a
+-- secret's name, a leading dot only by a leading dot as the shell does.
+local function glob_secret(p)
+  local dir, base = p:match("^(.*/)([^/]*)$")
+  if not base then dir, base = "", p end
+  if not base:find("[%*%?%[]") then return nil end
+  local literal = base:gsub("%[[^%]]*%]", ""):gsub("[%*%?]", "")
+  if literal == "" or literal == "." then return nil end
+  for _, n in ipairs(SECRET_NAMES) do
+    if n:sub(1, 1) ~= "." or base:sub(1, 1) == "." then
+      local ok, hit = pcall(path.glob, base, n)
+      local kind = ok and hit and secret(dir .. n)
+      if kind then return kind end
+    end
+  end
+end
+
 local function allowed(p, ctx)
   if type(ctx.config.allow) ~= "table" then return false end
   for _, pat in ipairs(ctx.config.allow) do
@@ -57,9 +93,21 @@ end
 
 local function check_path(p, ctx)
   if type(p) ~= "string" or p == "" or allowed(p, ctx) then return nil end
-  local kind = secret(p)
+  local kind = secret(p) or glob_secret(p)
   if kind then return kind .. " (" .. p .. ")" end
 end
+
+-- check_holder says what a directory holding only secrets (~/.ssh)
+-- holds, for a program that reads all of it.
+local function check_holder(name, p, ctx)
+  if not COPIERS[name] or type(p) ~= "string" or allowed(p, ctx) then return nil end
+  local kind = HOLDERS[p:match("([^/]*)/*$")]
+  if kind then return kind .. " (all of " .. p .. ")" end
+end
+
+-- FORM is a curl -F/--form value that sends a file: name=@file or
+-- name=<file (curl -F "f=@.env" URL).
+local FORM = "^[%w_%.%-]+=[@<]([^;]+)"
 
 -- shell_secret returns the first secret a shell line touches.
 local function shell_secret(line, ctx)
@@ -76,8 +124,10 @@ local function shell_secret(line, ctx)
         local attached = role == "option" and cmd.argv[i]:match("^%-%-?[%w-]+=(.+)$")
         -- curl -d @.env, --data-binary=@.env: the file's content is sent
         local at = (role == "operand" or role == "value") and cmd.argv[i]:match("^@(.+)$")
-        local what = (role == "operand" and check_path(cmd.paths[i].path, ctx))
-            or check_path(at, ctx) or check_path(attached, ctx)
+        local form = (role == "operand" or role == "value") and cmd.argv[i]:match(FORM)
+        local what = (role == "operand" and (check_path(cmd.paths[i].path, ctx)
+              or check_holder(cmd.name, cmd.paths[i].path, ctx)))
+            or check_path(at, ctx) or check_path(attached, ctx) or check_path(form, ctx)
             or check_path(attached and attached:match("^@(.+)$"), ctx)
         if what then return cmd.name .. " touches " .. what end
       end

@@ -2,15 +2,12 @@ package lua
 
 import (
 	"context"
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	lua "github.com/yuin/gopher-lua"
 
@@ -114,94 +111,17 @@ hook.on("tool.execute.pre", function(params)
 end, { priority = 3, name = "guard" })
 `
 
-// callGuard compiles src with env and calls its one hook with command.
-func callGuard(t *testing.T, src scripting.Source, env *scripting.Env, command string) (any, error) {
-	t.Helper()
-	p, err := Engine{}.Compile(context.Background(), src, env)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	hooks := p.Hooks()
-	if len(hooks) != 1 || hooks[0].Event != "tool.execute.pre" || hooks[0].Priority != 3 || hooks[0].Line != 7 ||
-		!slices.Equal(hooks[0].Params, []string{"params"}) {
-		t.Fatalf("hooks %+v, want guard(params) on tool.execute.pre, priority 3, line 7", hooks)
-	}
-	return hooks[0].Func.Call(&scripting.Call{Payload: map[string]any{"params": map[string]any{"command": command}},
-		Hook: "g.lua:guard", Timeout: time.Second})
+var luaGuard = programtest.Guard{
+	Engine:   Engine{},
+	Source:   scripting.Source{Name: "g.lua", Code: []byte(cachedGuard)},
+	HookLine: 7, Params: []string{"params"}, FailLine: 4,
+	Reasons:       func(word string) string { return "blocked " + strings.ReplaceAll(word, "-", "%-") },
+	Broken:        scripting.Source{Name: "bad.lua", Code: []byte("local x = = 1\n")},
+	DecoderChecks: true,
 }
 
-// A program from the cache behaves as the one compiled from source:
-// same hooks and parameters, same decisions, same error positions and
-// traceback.
-func TestProgramCacheReuse(t *testing.T) {
-	cache := &programtest.MemPrograms{}
-	env := &scripting.Env{Programs: cache}
-	src := scripting.Source{Name: "g.lua", Code: []byte(cachedGuard)}
-	var firstErr string
-	for round := range 2 {
-		out, err := callGuard(t, src, env, "sudo rm -rf /")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := scripting.AsNeutral(out).(map[string]any)["reason"]; got != "blocked rm %-rf /" {
-			t.Errorf("round %d: reason %v, want the deny", round, got)
-		}
-		_, err = callGuard(t, src, env, "fail")
-		var se *scripting.Error
-		if !errors.As(err, &se) || se.File != "g.lua" || se.Line != 4 || !strings.Contains(se.Msg, "asked to fail") {
-			t.Errorf("round %d: error %v, want g.lua:4 asked to fail", round, err)
-		}
-		if round == 0 {
-			firstErr = err.Error()
-		} else if err.Error() != firstErr {
-			t.Errorf("from the cache the error reads\n%s\nfrom source\n%s", err, firstErr)
-		}
-	}
-	if gets, puts := cache.Counts(); len(cache.Keys()) != 1 || puts != 1 || gets != 4 {
-		t.Errorf("%d programs, %d puts, %d gets; want 1 program put once and found by the 3 later compiles", len(cache.Keys()), puts, gets)
-	}
-}
-
-// A cached program that does not decode is compiled from source and put
-// again; a file that does not compile is never put, and its error comes
-// from its source every time.
-func TestProgramCacheDamaged(t *testing.T) {
-	src := scripting.Source{Name: "g.lua", Code: []byte(cachedGuard)}
-	cache := &programtest.MemPrograms{}
-	env := &scripting.Env{Programs: cache}
-	if _, err := callGuard(t, src, env, "ls"); err != nil {
-		t.Fatal(err)
-	}
-	key := cache.Keys()[0]
-	good := cache.Data(key)
-	flipped := slices.Clone(good)
-	flipped[len(flipped)-3] ^= 0x40
-	payload, _ := scripting.Unseal(good)
-	resealed := scripting.Seal(append(make([]byte, scripting.SealSize), payload[:len(payload)-1]...))
-	for _, bad := range [][]byte{[]byte("garbage"), good[:len(good)/2], {}, flipped, good[scripting.SealSize:], resealed} {
-		cache.Set(key, bad)
-		out, err := callGuard(t, src, env, "mkfs /dev/sda")
-		if err != nil || scripting.AsNeutral(out).(map[string]any)["reason"] != "blocked mkfs" {
-			t.Errorf("with %d damaged bytes cached: %v, %v; want the deny", len(bad), out, err)
-		}
-		if string(cache.Data(key)) != string(good) {
-			t.Errorf("with %d damaged bytes cached: the program was not put again", len(bad))
-		}
-	}
-	cache = &programtest.MemPrograms{}
-	env.Programs = cache
-	for range 2 {
-		_, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "bad.lua", Code: []byte("local x = = 1\n")}, env)
-		var se *scripting.Error
-		if !errors.As(err, &se) || se.File != "bad.lua" || se.Line != 1 || !strings.Contains(se.Msg, "syntax error") {
-			t.Errorf("got %v, want bad.lua:1 syntax error", err)
-		}
-	}
-	if _, puts := cache.Counts(); puts != 0 {
-		t.Errorf("a file that does not compile was put %d times", puts)
-	}
-}
+func TestProgramCacheReuse(t *testing.T)   { programtest.CheckReuse(t, luaGuard) }
+func TestProgramCacheDamaged(t *testing.T) { programtest.CheckDamaged(t, luaGuard) }
 
 // The key covers the file's name and content: another name or another
 // content is another program.

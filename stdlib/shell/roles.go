@@ -325,7 +325,11 @@ var (
 		first: RolePattern, firstBy: []string{"e", "regexp", "f", "file"}}
 	gitBranchy = roleSpec{short: "bBU", long: []string{"orphan", "conflict", "pathspec-from-file", "source", "create", "force-create", "track"},
 		as: map[string]string{"pathspec-from-file": RoleOperand}}
-	gitSubSpecs = map[string]*roleSpec{
+	// check-ignore and check-attr match path names against .gitignore
+	// and .gitattributes and print them; they never open those paths.
+	gitNamesOnly = roleSpec{all: RoleData}
+	gitSubSpecs  = map[string]*roleSpec{
+		"check-ignore": &gitNamesOnly, "check-attr": &gitNamesOnly,
 		"commit": &gitMessage, "merge": &gitMessage, "revert": &gitMessage, "notes": &gitMessage,
 		"tag": &gitTag, "stash": &gitStash, "log": &gitLog, "shortlog": &gitLog, "whatchanged": &gitLog,
 		"grep": &gitGrep, "checkout": &gitBranchy, "switch": &gitBranchy, "restore": &gitBranchy,

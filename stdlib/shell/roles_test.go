@@ -51,6 +51,8 @@ func TestRoles(t *testing.T) {
 		{"git -c core.pager=cat log -S .env", "novsop"},
 		{"git grep .env HEAD", "nspf"},
 		{"git rm -r --cached .env", "nsoof"},
+		{"git check-ignore -v .env", "nsdd"},
+		{"git -C app check-attr diff -- .env", "novsddd"},
 		{"cat .env", "nf"},
 		{"cp -t /tmp .env", "noff"},
 	} {

@@ -100,6 +100,7 @@ expect.eq(cmds[2].wrapped_by, {"alias"})
 expect.eq(shell.parse("grep .env README.md")[1].roles, {"name", "pattern", "operand"})
 expect.eq(shell.parse("sudo rg --threads 2 -e x src")[1].roles, {"name", "option", "value", "option", "pattern", "operand"})
 expect.eq(shell.parse("git --version checkout -f")[1].roles, {"name", "option", "data", "data"})
+expect.eq(shell.parse("git check-ignore -v .env")[1].roles, {"name", "subcommand", "data", "data"})
 expect.eq(shell.parse("echo rm -rf /")[1].roles, {"name", "data", "data", "data"})
 
 -- salvage: what can be known of a line that does not parse whole
