@@ -176,6 +176,8 @@ type ConfigError struct {
 	Msg  string
 }
 
+// Error reads "file:line: message", or "file: message" for a problem of
+// the whole file.
 func (e *ConfigError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
@@ -318,7 +320,7 @@ var hookKeys = []string{"enabled", "priority", "timeout", "timeouts", "config", 
 func (p *configParser) hook(key string, k, n *yaml.Node) {
 	hc := HookConfig{Line: k.Line, behaviorLines: map[string]int{}}
 	what := "hooks." + key
-	_, hookName, err := splitHookKey(key)
+	_, hookName, err := SplitHookKey(key)
 	if err != nil {
 		p.Errorf(k, "hooks: %v", err)
 		return
@@ -457,9 +459,12 @@ func (c *Config) isolationOf(file, pack string) Isolation {
 	return InProcess
 }
 
-// splitHookKey splits a hooks key into file and hook name ("" for a
-// file key). A hook pack's key ("pack/") is its own file part.
-func splitHookKey(key string) (file, name string, err error) {
+// SplitHookKey splits a key of the config's hooks section into the
+// file it names and the hook name, "" for a key that names a whole file.
+// A hook pack's key ("pack/") is its own file part. The file part ends in
+// one of the engines' extensions (scripting/engines); a key that fits
+// none of these forms is an error.
+func SplitHookKey(key string) (file, name string, err error) {
 	if dir, ok := strings.CutSuffix(key, "/"); ok && dir != "" && !strings.ContainsAny(dir, "/:") && !strings.HasPrefix(dir, ".") {
 		return key, "", nil
 	}

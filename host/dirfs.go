@@ -16,7 +16,10 @@ var ErrOutsideDir = errors.New("a symlink that leads outside the hooks directory
 // whether the link leads to a directory.
 type OutsideError struct{ Dir bool }
 
-func (e *OutsideError) Error() string        { return ErrOutsideDir.Error() }
+// Error is ErrOutsideDir's text.
+func (e *OutsideError) Error() string { return ErrOutsideDir.Error() }
+
+// Is makes every OutsideError ErrOutsideDir.
 func (e *OutsideError) Is(target error) bool { return target == ErrOutsideDir }
 
 // DirFS serves the files of the directory dir, as os.DirFS does, but
@@ -33,6 +36,7 @@ func DirFS(dir string) fs.FS { return confinedFS{dir: dir} }
 
 type confinedFS struct{ dir string }
 
+// Open implements fs.FS, confined to the directory (see do).
 func (c confinedFS) Open(name string) (f fs.File, err error) {
 	err = c.do("open", name, func(fsys fs.FS, name string) (err error) {
 		f, err = fsys.Open(name)
@@ -41,6 +45,7 @@ func (c confinedFS) Open(name string) (f fs.File, err error) {
 	return f, err
 }
 
+// ReadFile implements fs.ReadFileFS, confined to the directory.
 func (c confinedFS) ReadFile(name string) (data []byte, err error) {
 	err = c.do("read", name, func(fsys fs.FS, name string) (err error) {
 		data, err = fs.ReadFile(fsys, name)
@@ -49,6 +54,7 @@ func (c confinedFS) ReadFile(name string) (data []byte, err error) {
 	return data, err
 }
 
+// ReadDir implements fs.ReadDirFS, confined to the directory.
 func (c confinedFS) ReadDir(name string) (entries []fs.DirEntry, err error) {
 	err = c.do("readdir", name, func(fsys fs.FS, name string) (err error) {
 		entries, err = fs.ReadDir(fsys, name)
@@ -57,6 +63,7 @@ func (c confinedFS) ReadDir(name string) (entries []fs.DirEntry, err error) {
 	return entries, err
 }
 
+// Stat implements fs.StatFS, confined to the directory.
 func (c confinedFS) Stat(name string) (info fs.FileInfo, err error) {
 	err = c.do("stat", name, func(fsys fs.FS, name string) (err error) {
 		info, err = fs.Stat(fsys, name)

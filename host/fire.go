@@ -294,14 +294,53 @@ func (fr *firing) call(b *boundHook) (reply, TraceEntry, error) {
 // Starlark fire about 2 % of its CPU while the collector marks.
 func (fr *firing) callTimed(b *boundHook) (reply, TraceEntry, error) {
 	start := fr.now
-	deadline := start + b.timeout
-	ctxBound := false // the caller's deadline comes before the hook's
+	deadline, ctxBound := fr.deadline(b)
+	wc := fr.h.wd.newCall()
+	c := &wc.Call
+	v, free, err := fr.invoke(b, wc, deadline)
+	defer func() {
+		if free && !c.Interrupted() && !c.Abandoned() {
+			fr.h.wd.reuseCall(wc)
+		}
+	}()
+	if fr.firstCallFailed(b, err) {
+		return reply{}, TraceEntry{}, fr.badPayload
+	}
+	fr.now = monoNow()
+	entry := TraceEntry{Hook: b.id, Priority: b.priority, Duration: fr.now - start}
+	if hit := wc.heapHit.Load(); hit != heapNotHit && c.Interrupted() {
+		err := fr.h.heapFailure(b, hit)
+		entry.Outcome, entry.Error = OutcomeError, err.Error()
+		return reply{}, entry, err
+	}
+	if c.Interrupted() || fr.now > deadline {
+		return fr.timedOut(b, c, entry, deadline, ctxBound)
+	}
+	if err != nil {
+		return fr.callFailed(b, entry, err)
+	}
+	return fr.replied(b, v, entry)
+}
+
+// deadline is when the hook's call must end, on the monotonic clock of
+// fr.now: its own timeout from when it starts, or the caller's deadline
+// if that comes first (ctxBound).
+func (fr *firing) deadline(b *boundHook) (deadline time.Duration, ctxBound bool) {
+	deadline = fr.now + b.timeout
 	if d, ok := fr.ctx.Deadline(); ok {
 		if cd := d.Sub(epoch); cd < deadline {
-			deadline, ctxBound = cd, true
+			return cd, true
 		}
 	}
-	wc := fr.h.wd.newCall()
+	return deadline, false
+}
+
+// invoke calls the hook's function with wc under the watchdog, where the
+// caller's context can interrupt it too. free reports whether wc may go
+// back to the pool once the caller has read it: not when the watchdog
+// still holds it, a context watch may still reach it, or a worker may
+// still answer into it.
+func (fr *firing) invoke(b *boundHook, wc *watchedCall, deadline time.Duration) (v any, free bool, err error) {
 	c := &wc.Call
 	c.Payload, c.Event, c.Hook, c.Config = fr.payload, fr.spec.Name, b.id, b.config
 	c.Timeout, c.Deadline = b.timeout, monoTime(deadline)
@@ -313,68 +352,70 @@ func (fr *firing) callTimed(b *boundHook) (reply, TraceEntry, error) {
 			c.Interrupt()
 		}
 	}
-	v, err := b.fn.Call(c)
+	v, err = b.fn.Call(c)
 	if w := fr.watch; w != nil {
 		w.current.Store(nil)
 	}
-	free := fr.h.wd.unwatch(slot, wc) && fr.watch == nil && b.worker == nil
-	defer func() {
-		if free && !c.Interrupted() && !c.Abandoned() {
-			fr.h.wd.reuseCall(wc)
-		}
-	}()
-	if b == fr.first && !fr.called {
-		fr.called = true
-		// The first hook's binding checks the fields it converts, but a
-		// call that failed for any reason — a field that is not neutral,
-		// the memory limit reached while binding an earlier field, an
-		// interrupt before the script started — may have stopped before
-		// it checked them all; so any failure of the first call checks
-		// the whole payload (on the error path only). A payload it
-		// accepts was neutral all along, and the hook's own error stands.
-		if err != nil {
-			if fr.badPayload = stdlib.Check(fr.payload); fr.badPayload != nil {
-				return reply{}, TraceEntry{}, fr.badPayload
-			}
-		}
+	free = fr.h.wd.unwatch(slot, wc) && fr.watch == nil && b.worker == nil
+	return v, free, err
+}
+
+// firstCallFailed records that the first hook has been called and
+// reports whether its failure was the payload's. The first hook's
+// binding checks the fields it converts, but a call that failed for any
+// reason — a field that is not neutral, the memory limit reached while
+// binding an earlier field, an interrupt before the script started — may
+// have stopped before it checked them all; so any failure of the first
+// call checks the whole payload (on the error path only). A payload it
+// accepts was neutral all along, and the hook's own error stands.
+func (fr *firing) firstCallFailed(b *boundHook, err error) bool {
+	if b != fr.first || fr.called {
+		return false
 	}
-	fr.now = monoNow()
-	elapsed := fr.now - start
-	entry := TraceEntry{Hook: b.id, Priority: b.priority, Duration: elapsed}
-	if hit := wc.heapHit.Load(); hit != heapNotHit && c.Interrupted() {
-		err := fr.h.heapFailure(b, hit)
-		entry.Outcome, entry.Error = OutcomeError, err.Error()
-		return reply{}, entry, err
+	fr.called = true
+	if err == nil {
+		return false
 	}
-	if c.Interrupted() || fr.now > deadline {
-		entry.Outcome = OutcomeTimeout
-		if fr.now <= deadline && fr.ctx.Err() == nil && fr.h.wd.closing.Load() {
-			// Close cut the call off, not its deadline: no strike, and
-			// the trace says so.
-			entry.Error = "interrupted: the host was closed"
-			return reply{}, entry, errors.New(entry.Error)
-		}
-		// The watchdog may beat the context's own timer: a call cut at
-		// the caller's deadline ends the fire even if ctx.Err is still nil.
-		fr.ctxEnded = ctxBound || fr.ctx.Err() != nil
-		fr.h.noteOverrun(b, c)
-		entry.Error = fr.timeoutText(b, ctxBound)
+	fr.badPayload = stdlib.Check(fr.payload)
+	return fr.badPayload != nil
+}
+
+// timedOut classifies a call that was interrupted or ran past its
+// deadline: the caller's context ending, Close cutting it off, or the
+// hook's own timeout (a strike).
+func (fr *firing) timedOut(b *boundHook, c *scripting.Call, entry TraceEntry, deadline time.Duration, ctxBound bool) (reply, TraceEntry, error) {
+	entry.Outcome = OutcomeTimeout
+	if fr.now <= deadline && fr.ctx.Err() == nil && fr.h.wd.closing.Load() {
+		// Close cut the call off, not its deadline: no strike, and
+		// the trace says so.
+		entry.Error = "interrupted: the host was closed"
 		return reply{}, entry, errors.New(entry.Error)
 	}
-	if err != nil {
-		entry.Outcome, entry.Error = OutcomeError, err.Error()
-		fr.h.logFailure(b, err)
-		if errors.Is(err, isolate.ErrWorkerDied) {
-			fr.h.strike(b, "its worker process died")
-		}
-		return reply{}, entry, err
+	// The watchdog may beat the context's own timer: a call cut at
+	// the caller's deadline ends the fire even if ctx.Err is still nil.
+	fr.ctxEnded = ctxBound || fr.ctx.Err() != nil
+	fr.h.noteOverrun(b, c)
+	entry.Error = fr.timeoutText(b, ctxBound)
+	return reply{}, entry, errors.New(entry.Error)
+}
+
+// callFailed records a hook's error in its trace entry and the log; a
+// worker that died is a strike against the hook.
+func (fr *firing) callFailed(b *boundHook, entry TraceEntry, err error) (reply, TraceEntry, error) {
+	entry.Outcome, entry.Error = OutcomeError, err.Error()
+	fr.h.logFailure(b, err)
+	if errors.Is(err, isolate.ErrWorkerDied) {
+		fr.h.strike(b, "its worker process died")
 	}
+	return reply{}, entry, err
+}
+
+// replied reads what a hook that ran to the end returned: a value that
+// is not a reply the event allows is the hook's error, at its line.
+func (fr *firing) replied(b *boundHook, v any, entry TraceEntry) (reply, TraceEntry, error) {
 	rep, err := parseReply(v, fr.spec)
 	if err != nil {
-		err = &scripting.Error{File: b.file, Line: b.line, Hook: b.id, Msg: "bad return value: " + err.Error()}
-		entry.Outcome, entry.Error = OutcomeError, err.Error()
-		fr.h.logFailure(b, err)
-		return reply{}, entry, err
+		return fr.callFailed(b, entry, &scripting.Error{File: b.file, Line: b.line, Hook: b.id, Msg: "bad return value: " + err.Error()})
 	}
 	entry.Outcome, entry.Action = outcomeOf(rep)
 	return rep, entry, nil

@@ -133,10 +133,12 @@ type DirError struct {
 	Err error
 }
 
+// Error names the directory and why it cannot be read.
 func (e *DirError) Error() string {
 	return fmt.Sprintf("%s: cannot read the hooks directory: %v", e.Dir, e.Err)
 }
 
+// Unwrap gives the file system's error.
 func (e *DirError) Unwrap() error { return e.Err }
 
 // dirName names the hooks directory in messages.

@@ -27,6 +27,22 @@ type Observer interface {
 	QuarantineChanged(QuarantineReport)
 }
 
+// NopObserver is an Observer that ignores every report. Embed it in an
+// observer that wants only some of them, so that the methods it does
+// not need are not written out again as empty ones.
+type NopObserver struct{}
+
+var _ Observer = NopObserver{}
+
+// FireDone ignores the fire.
+func (NopObserver) FireDone(FireReport) {}
+
+// ReloadDone ignores the reload.
+func (NopObserver) ReloadDone(ReloadReport) {}
+
+// QuarantineChanged ignores the change.
+func (NopObserver) QuarantineChanged(QuarantineReport) {}
+
 // A FireReport describes one finished fire. Result is the Result Fire
 // returned; the observer must treat it (and its Payload) as read-only.
 type FireReport struct {
@@ -176,12 +192,19 @@ func Observers(obs ...Observer) Observer {
 
 type fanOut []Observer
 
-func (f fanOut) FireDone(r FireReport)     { f.each(func(o Observer) { o.FireDone(r) }) }
+// FireDone tells each observer.
+func (f fanOut) FireDone(r FireReport) { f.each(func(o Observer) { o.FireDone(r) }) }
+
+// ReloadDone tells each observer.
 func (f fanOut) ReloadDone(r ReloadReport) { f.each(func(o Observer) { o.ReloadDone(r) }) }
+
+// QuarantineChanged tells each observer.
 func (f fanOut) QuarantineChanged(r QuarantineReport) {
 	f.each(func(o Observer) { o.QuarantineChanged(r) })
 }
 
+// each calls call on every observer, recovering a panic until all have
+// been called and then raising the first again.
 func (f fanOut) each(call func(Observer)) {
 	var first any
 	for _, o := range f {

@@ -27,9 +27,9 @@ func firstToRun(hooks []*boundHook, now func() time.Time) *boundHook {
 // checkPayload checks that the payload is made of neutral values, except
 // for the fields the first hook binds: converting them for it checks them
 // before its script runs (scripting.Hook.Binds), and a field that fails
-// makes the fire a bad payload then (see firing.call). So every field is
-// checked before any script runs, and each once. With no hook to run, or
-// one that promises nothing, the host checks every field.
+// makes the fire a bad payload then (see firing.firstCallFailed). So
+// every field is checked before any script runs, and each once. With no
+// hook to run, or one that promises nothing, the host checks every field.
 func checkPayload(payload map[string]any, first *boundHook) error {
 	if first == nil || first.binds == nil {
 		return stdlib.Check(payload)

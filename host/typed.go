@@ -50,7 +50,7 @@ func (h *Host) BeforeTool(ctx context.Context, call ToolCall) (ToolDecision, err
 	if call.Cwd != "" {
 		payload["cwd"] = call.Cwd
 	}
-	r, err := h.Fire(ctx, "tool.execute.pre", payload)
+	r, err := h.Fire(ctx, EventToolExecutePre, payload)
 	d := ToolDecision{Decision: r.Decision, Name: call.Name, Params: call.Params, Messages: r.Messages, Trace: r.Trace}
 	if err != nil {
 		return d, err
@@ -62,7 +62,7 @@ func (h *Host) BeforeTool(ctx context.Context, call ToolCall) (ToolDecision, err
 // approves, deny refuses, ask wants a human. The event fails closed: a
 // hook that errs or times out denies.
 func (h *Host) ApproveTool(ctx context.Context, call ToolCall) (Decision, error) {
-	r, err := h.Fire(ctx, "tool.approve", toolPayload(call.Name, call.Params, call.SessionID, call.Extra))
+	r, err := h.Fire(ctx, EventToolApprove, toolPayload(call.Name, call.Params, call.SessionID, call.Extra))
 	return r.Decision, err
 }
 
@@ -98,7 +98,7 @@ func (h *Host) AfterTool(ctx context.Context, o ToolOutcome) (ToolResultDecision
 		payload["error"] = o.Error
 	}
 	payload["duration_ms"] = float64(o.Duration) / float64(time.Millisecond)
-	r, err := h.Fire(ctx, "tool.execute.post", payload)
+	r, err := h.Fire(ctx, EventToolExecutePost, payload)
 	return ToolResultDecision{Decision: r.Decision, Result: r.Payload["result"], Messages: r.Messages, Trace: r.Trace}, err
 }
 

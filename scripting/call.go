@@ -218,9 +218,18 @@ func (c *Call) Done() <-chan struct{} {
 // pointer, so converting it to an interface does not allocate.
 type callContext struct{ c *Call }
 
+// Deadline is the call's deadline, if it has one.
 func (cc callContext) Deadline() (time.Time, bool) { return cc.c.Deadline, !cc.c.Deadline.IsZero() }
-func (cc callContext) Done() <-chan struct{}       { return cc.c.Done() }
-func (cc callContext) Value(any) any               { return nil }
+
+// Done is closed when the call is interrupted.
+func (cc callContext) Done() <-chan struct{} { return cc.c.Done() }
+
+// Value is nil: a call carries no values in its context.
+func (cc callContext) Value(any) any { return nil }
+
+// Err is context.DeadlineExceeded once the call is interrupted, whatever
+// interrupted it (its deadline, the caller's context, the host closing):
+// the work being cut off is all a module needs to know.
 func (cc callContext) Err() error {
 	if cc.c.Interrupted() {
 		return context.DeadlineExceeded

@@ -254,8 +254,12 @@ func (d *Decision) Field(key string) (any, bool) {
 // hooks. They read a decision that keeps its keys in fields (Raw is not
 // ok) without boxing its strings.
 func (d *Decision) Action() (string, bool) { return d.action, d.has&hasAction != 0 }
-func (d *Decision) Reason() string         { return d.reason }
-func (d *Decision) Stop() bool             { return d.has&hasStop != 0 }
+
+// Reason is the decision's reason, "" when it has none.
+func (d *Decision) Reason() string { return d.reason }
+
+// Stop reports whether the decision stops lower-priority hooks.
+func (d *Decision) Stop() bool { return d.has&hasStop != 0 }
 
 // Keys are the decision's keys, sorted.
 func (d *Decision) Keys() []string {

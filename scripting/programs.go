@@ -7,8 +7,9 @@ import (
 
 // A ProgramCache keeps engines' compiled programs across processes: a
 // command hook starts for every tool call, and an engine that can
-// serialise what it compiled (Starlark) then skips parsing, resolving and
-// compiling a file it has seen before. Keys are the engine's: they cover
+// serialise what it compiled (both do: Starlark its compiled program, Lua
+// its function prototypes) then skips parsing, resolving and compiling a
+// file it has seen before. Keys are the engine's: they cover
 // everything the compiled form depends on within one build of the
 // program (the file's name and content, the language options, the
 // predeclared names); a cache shared by several builds must add the

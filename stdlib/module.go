@@ -48,9 +48,10 @@ type Param struct {
 	Optional bool
 }
 
-// P returns a required parameter. Opt returns an optional one. Both exist
-// to keep module tables short.
-func P(name string) Param   { return Param{Name: name} }
+// P returns a required parameter, to keep module tables short.
+func P(name string) Param { return Param{Name: name} }
+
+// Opt returns an optional parameter, to keep module tables short.
 func Opt(name string) Param { return Param{Name: name, Optional: true} }
 
 // A Call is one invocation of a Func.

@@ -244,11 +244,14 @@ func configError(err error) error {
 // file a reload failed to load, one problem a line, as file:line:
 // message (file relative to the hooks directory), and counts them.
 type problemPrinter struct {
-	w     io.Writer
-	n     int
-	notes []string // what the scan left out, for the commands that show it
+	host.NopObserver // fires and quarantines are not problems
+	w                io.Writer
+	n                int
+	notes            []string // what the scan left out, for the commands that show it
 }
 
+// ReloadDone prints the problems of the files the reload failed to load
+// and keeps its notes.
 func (p *problemPrinter) ReloadDone(r host.ReloadReport) {
 	for _, f := range r.Files {
 		if f.Outcome == host.FileFailed {
@@ -257,9 +260,6 @@ func (p *problemPrinter) ReloadDone(r host.ReloadReport) {
 	}
 	p.notes = r.Notes
 }
-
-func (p *problemPrinter) FireDone(host.FireReport)                {}
-func (p *problemPrinter) QuarantineChanged(host.QuarantineReport) {}
 
 // printProblems writes each problem on its own line (joined errors one
 // per line) and returns how many there were.

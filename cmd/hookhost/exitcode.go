@@ -36,11 +36,13 @@ type exitError struct {
 
 var _ cli.ExitCoder = (*exitError)(nil)
 
+// Error is the underlying error's text; the code only chooses the exit status.
 func (e *exitError) Error() string { return e.err.Error() }
 
 // ExitCode implements cli.ExitCoder.
 func (e *exitError) ExitCode() int { return e.code }
 
+// Unwrap gives the underlying error, so errors.Is sees through the exit code.
 func (e *exitError) Unwrap() error { return e.err }
 
 // usageErrorf is a usage error (exit 2).

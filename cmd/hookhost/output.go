@@ -146,6 +146,7 @@ type errWriter struct {
 	err error
 }
 
+// Write writes p unless an earlier write failed, and keeps the first error.
 func (e *errWriter) Write(p []byte) (int, error) {
 	if e.err != nil {
 		return 0, e.err

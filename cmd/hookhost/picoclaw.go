@@ -239,4 +239,5 @@ func (l *hostLoader) close() {
 // unclosable lends a host that its borrower must not close.
 type unclosable struct{ *host.Host }
 
+// Close leaves the host open for its owner.
 func (unclosable) Close() error { return nil }

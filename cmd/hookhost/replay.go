@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -146,7 +147,7 @@ func openLogs(names []string, stdin io.Reader) ([]replayLog, func(), error) {
 		if name == wire.StdinPayload {
 			l.name = "stdin"
 			if stdin == nil {
-				l.r = eofReader{}
+				l.r = strings.NewReader("") // no stdin: an empty log
 			}
 		} else {
 			f, err := os.Open(name)
@@ -169,10 +170,6 @@ func openLogs(names []string, stdin io.Reader) ([]replayLog, func(), error) {
 	}
 	return logs, closeAll, nil
 }
-
-type eofReader struct{}
-
-func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
 
 // maybeGzip reads r through gzip when it starts with gzip's magic bytes.
 func maybeGzip(r io.Reader) (io.Reader, error) {
@@ -207,7 +204,7 @@ func runReplay(ctx context.Context, opts *replayOptions, stdin io.Reader, stdout
 	}
 	defer h.Close()
 
-	out := &bufferedOut{w: bufio.NewWriter(stdout)}
+	out := newBufferedOut(stdout)
 	p := &replay.Replayer{Firer: h, Options: opts.window, Clock: clock,
 		OnChange: func(c replay.Change) error { return printChange(out, opts.JSON, c) },
 		OnBad: func(b *replay.BadLine) {
@@ -274,24 +271,21 @@ func printChange(w *bufferedOut, asJSON bool, c replay.Change) error {
 	return w.err
 }
 
-// A bufferedOut is stdout, buffered, keeping the first write error.
+// A bufferedOut is stdout, buffered, keeping the first write or flush
+// error.
 type bufferedOut struct {
-	w   *bufio.Writer
-	err error
+	errWriter
+	buf *bufio.Writer
 }
 
-func (o *bufferedOut) Write(p []byte) (int, error) {
-	if o.err != nil {
-		return 0, o.err
-	}
-	n, err := o.w.Write(p)
-	o.err = err
-	return n, err
+func newBufferedOut(w io.Writer) *bufferedOut {
+	buf := bufio.NewWriter(w)
+	return &bufferedOut{errWriter: errWriter{w: buf}, buf: buf}
 }
 
 func (o *bufferedOut) flush() {
 	if o.err == nil {
-		o.err = o.w.Flush()
+		o.err = o.buf.Flush()
 	}
 }
 

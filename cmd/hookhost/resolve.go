@@ -155,12 +155,9 @@ func unmatched(key string, files map[string]host.FileStatus, ids map[string]bool
 			return fmt.Sprintf("%s registers no hook named %q", path, name)
 		}
 	}
-	file := key
-	for _, ext := range []string{".lua:", ".star:"} {
-		if i := strings.Index(key, ext); i > 0 {
-			file = key[:i+len(ext)-1]
-			break
-		}
+	file, _, err := host.SplitHookKey(key)
+	if err != nil { // not from a loaded config, which refuses such a key
+		file = key
 	}
 	return fmt.Sprintf("no script file %s in the hooks directory", file)
 }

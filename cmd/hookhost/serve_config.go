@@ -18,9 +18,10 @@ import (
 // reads the file again after each reload that found it good; while an
 // edit of it fails, the last good one stays live, for the host and here.
 type configAudit struct {
-	path   string
-	logger *slog.Logger
-	host   atomic.Pointer[host.Host]
+	host.NopObserver // for fires and quarantines
+	path             string
+	logger           *slog.Logger
+	host             atomic.Pointer[host.Host]
 
 	mu       sync.Mutex
 	cfg      *host.Config // the last good config read
@@ -47,9 +48,6 @@ func (a *configAudit) ReloadDone(r host.ReloadReport) {
 		a.check(h, r.Config.Err == nil)
 	}
 }
-
-func (a *configAudit) FireDone(host.FireReport)                {}
-func (a *configAudit) QuarantineChanged(host.QuarantineReport) {}
 
 // check compares the config with the hooks h serves, reading the config
 // file again when reread.

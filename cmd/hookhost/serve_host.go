@@ -15,7 +15,7 @@ func (o *serveOptions) openServedHost(ctx context.Context, logger *slog.Logger, 
 	o.audit = newConfigAudit(o.Config, logger)
 	notes := newHookNotes(logger)
 	h, err := host.New(ctx, host.Options{Dir: o.Dir, ConfigPath: o.Config, Strict: o.Strict, Logger: logger,
-		Observer: host.Observers(m, logObserver{logger}, dlog.observer(), o.audit, notes), OpenState: openState(m)})
+		Observer: host.Observers(m, logObserver{logger: logger}, dlog.observer(), o.audit, notes), OpenState: openState(m)})
 	if err != nil {
 		return nil, configError(err)
 	}

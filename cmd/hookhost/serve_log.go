@@ -8,11 +8,12 @@ import (
 
 // logObserver writes what the host reports about reloads and quarantine
 // to serve's log; fires go to the metrics and the decision log.
-type logObserver struct{ logger *slog.Logger }
+type logObserver struct {
+	host.NopObserver // for FireDone
+	logger           *slog.Logger
+}
 
 var _ host.Observer = logObserver{}
-
-func (logObserver) FireDone(host.FireReport) {}
 
 // ReloadDone logs the reload: each file that failed at warn (with its
 // file:line error), the outcome at info, a reload that could not run at

@@ -12,8 +12,9 @@ import (
 // hooks serve runs (paramWarnings, failOpenNotes): at start and after
 // every reload that brings a new one. Nothing here changes what serves.
 type hookNotes struct {
-	logger *slog.Logger
-	host   atomic.Pointer[host.Host]
+	host.NopObserver // for fires and quarantines
+	logger           *slog.Logger
+	host             atomic.Pointer[host.Host]
 
 	mu     sync.Mutex
 	logged map[string]bool // the lines logged, kept while they hold
@@ -31,14 +32,13 @@ func (n *hookNotes) start(h *host.Host) {
 	n.note(h)
 }
 
+// ReloadDone notes the hooks of a published snapshot (the first load is
+// noted by start, once the host exists).
 func (n *hookNotes) ReloadDone(r host.ReloadReport) {
 	if h := n.host.Load(); h != nil && r.Published {
 		n.note(h)
 	}
 }
-
-func (n *hookNotes) FireDone(host.FireReport)                {}
-func (n *hookNotes) QuarantineChanged(host.QuarantineReport) {}
 
 // note logs the lines that hold now and were not logged while they held
 // before: a hook fixed and broken again is noted again.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/scripting/engines"
 )
 
 // Options configure a Pool.
@@ -219,7 +220,16 @@ type remoteEngine struct {
 	ext  string
 }
 
-func (e remoteEngine) Language() string  { return strings.TrimPrefix(e.ext, ".") + " (isolated)" }
+// Language is the in-process engine's language, isolated: "lua
+// (isolated)".
+func (e remoteEngine) Language() string {
+	if in := engines.For(e.ext); in != nil {
+		return in.Language() + " (isolated)"
+	}
+	return strings.TrimPrefix(e.ext, ".") + " (isolated)"
+}
+
+// Extension is the extension of the files the unit's worker compiles.
 func (e remoteEngine) Extension() string { return e.ext }
 
 // Compile compiles src in the unit's worker. The host's modules are not
@@ -253,5 +263,9 @@ type program struct {
 	once   sync.Once
 }
 
+// Hooks are the hooks the worker found in the file, each calling into it.
 func (p *program) Hooks() []scripting.Hook { return p.hooks }
-func (p *program) Close()                  { p.once.Do(func() { p.w.drop(p.id) }) }
+
+// Close tells the worker to drop the program, once; the worker itself
+// stays for the unit's other programs.
+func (p *program) Close() { p.once.Do(func() { p.w.drop(p.id) }) }

@@ -25,6 +25,7 @@ const cancelGrace = 100 * time.Millisecond
 // closes the call's Done channel, which Call waits on.
 type noInterrupt struct{}
 
+// Interrupt does nothing: the call waits on its Done channel instead.
 func (noInterrupt) Interrupt() {}
 
 // A WorkerFunction is the scripting.Function of an isolated hook. Its
@@ -43,8 +44,11 @@ type WorkerFunction interface {
 	AwaitReady(ctx context.Context, hookID string) error
 }
 
+// Ready implements WorkerFunction.
 func (f *function) Ready() bool { return f.prog.w.ready() }
 
+// AwaitReady implements WorkerFunction: a worker that cannot start is
+// the hook's failure, at its file and line.
 func (f *function) AwaitReady(ctx context.Context, hookID string) error {
 	if _, err := f.prog.w.await(ctx, false); err != nil {
 		return f.failureOf(hookID, err)

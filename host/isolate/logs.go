@@ -27,10 +27,14 @@ func newFrameHandler(send func(message), level *atomic.Int64) *frameHandler {
 	return &frameHandler{send: send, level: level}
 }
 
+// Enabled reports whether the host logs records at l, as its last
+// compile message said, so that a disabled record never crosses.
 func (h *frameHandler) Enabled(_ context.Context, l slog.Level) bool {
 	return int64(l) >= h.level.Load()
 }
 
+// Handle sends the record to the host with the handler's attributes
+// first, each key prefixed by its groups.
 func (h *frameHandler) Handle(_ context.Context, r slog.Record) error {
 	attrs := make([]logAttr, len(h.attrs), len(h.attrs)+r.NumAttrs())
 	copy(attrs, h.attrs)
@@ -42,6 +46,8 @@ func (h *frameHandler) Handle(_ context.Context, r slog.Record) error {
 	return nil
 }
 
+// WithAttrs returns a handler that sends as with every record, encoded
+// once here.
 func (h *frameHandler) WithAttrs(as []slog.Attr) slog.Handler {
 	out := *h
 	out.attrs = append([]logAttr(nil), h.attrs...)
@@ -51,6 +57,7 @@ func (h *frameHandler) WithAttrs(as []slog.Attr) slog.Handler {
 	return &out
 }
 
+// WithGroup returns a handler whose later keys are prefixed by name.
 func (h *frameHandler) WithGroup(name string) slog.Handler {
 	out := *h
 	out.group = h.group + name + "."

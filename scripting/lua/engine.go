@@ -19,7 +19,10 @@ type Engine struct{}
 
 var _ scripting.Engine = Engine{}
 
-func (Engine) Language() string  { return "lua" }
+// Language is "lua".
+func (Engine) Language() string { return "lua" }
+
+// Extension is ".lua", the files the engine compiles.
 func (Engine) Extension() string { return ".lua" }
 
 // Compile parses and compiles src once, then runs its top level in a first

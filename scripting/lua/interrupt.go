@@ -19,6 +19,8 @@ type interruptContext struct {
 
 var _ context.Context = (*interruptContext)(nil)
 
+// Done is nil until the interpreter is interrupted, then a closed
+// channel.
 func (c *interruptContext) Done() <-chan struct{} {
 	if p := c.done.Load(); p != nil {
 		return *p
@@ -26,6 +28,7 @@ func (c *interruptContext) Done() <-chan struct{} {
 	return nil
 }
 
+// Err is context.Canceled once the interpreter is interrupted.
 func (c *interruptContext) Err() error {
 	if c.done.Load() != nil {
 		return context.Canceled
@@ -33,8 +36,12 @@ func (c *interruptContext) Err() error {
 	return nil
 }
 
+// Deadline is none: the call's deadline is the watchdog's, which
+// interrupts.
 func (*interruptContext) Deadline() (time.Time, bool) { return time.Time{}, false }
-func (*interruptContext) Value(any) any               { return nil }
+
+// Value is nil: gopher-lua reads no values from its context.
+func (*interruptContext) Value(any) any { return nil }
 
 // interrupt closes Done; later calls do nothing.
 func (c *interruptContext) interrupt() {

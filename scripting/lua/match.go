@@ -50,6 +50,7 @@ var errMatchInterrupted = errors.New("interrupted")
 // A patternError is a malformed pattern.
 type patternError struct{ msg string }
 
+// Error is the message, worded after Lua's own where Lua has one.
 func (e *patternError) Error() string { return e.msg }
 
 type matcher struct {

@@ -34,6 +34,7 @@ type program struct {
 	pool *statePool
 }
 
+// Hooks are the hooks the file registered, in registration order.
 func (p *program) Hooks() []scripting.Hook { return p.hooks }
 
 // Close closes the idle interpreters; busy ones are closed when returned.
@@ -72,6 +73,7 @@ type function struct {
 
 var _ scripting.Function = (*function)(nil)
 
+// Call runs the hook in an interpreter from the program's pool.
 func (f *function) Call(c *scripting.Call) (any, error) {
 	p := f.prog
 	st, err := p.acquire()

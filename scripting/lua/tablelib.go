@@ -163,8 +163,14 @@ type sorter struct {
 	count int
 }
 
-func (s *sorter) Len() int      { return len(s.v) }
+// Len implements sort.Interface.
+func (s *sorter) Len() int { return len(s.v) }
+
+// Swap implements sort.Interface.
 func (s *sorter) Swap(i, j int) { s.v[i], s.v[j] = s.v[j], s.v[i] }
+
+// Less implements sort.Interface with Lua's < or the comparator, checking
+// the call's interrupt every interruptEvery comparisons.
 func (s *sorter) Less(i, j int) bool {
 	if s.count++; s.count%interruptEvery == 0 {
 		s.st.checkInterrupt(s.L, "table.sort")

@@ -23,6 +23,7 @@ type MemPrograms struct {
 
 var _ scripting.ProgramCache = (*MemPrograms)(nil)
 
+// Get implements scripting.ProgramCache, and counts the get.
 func (m *MemPrograms) Get(key string) []byte {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -30,6 +31,8 @@ func (m *MemPrograms) Get(key string) []byte {
 	return m.data[key]
 }
 
+// Put implements scripting.ProgramCache: it keeps a copy of data, and
+// counts the put.
 func (m *MemPrograms) Put(key string, data []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -74,6 +74,7 @@ func RunFile(t *testing.T, path string, modules ...stdlib.Module) {
 // testWriter sends script output (print, log) to the test log.
 type testWriter struct{ t *testing.T }
 
+// Write logs p as one test log line.
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Helper()
 	w.t.Log(string(p))

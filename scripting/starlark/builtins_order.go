@@ -132,8 +132,12 @@ func (s *sortable) sort(reverse bool) (err error) {
 	return nil
 }
 
+// Len implements sort.Interface.
 func (s *sortable) Len() int { return len(s.values) }
 
+// Less implements sort.Interface with Starlark's <, on the keys when
+// sorted has a key function; the interrupt is checked every tickEvery
+// comparisons, and an error stops the sort by panicking with sortStop.
 func (s *sortable) Less(i, j int) bool {
 	s.meter.ticks++
 	if s.meter.ticks >= tickEvery { // comparisons check the interrupt, but are not steps
@@ -149,6 +153,7 @@ func (s *sortable) Less(i, j int) bool {
 	return less
 }
 
+// Swap implements sort.Interface, moving a value's key with it.
 func (s *sortable) Swap(i, j int) {
 	s.values[i], s.values[j] = s.values[j], s.values[i]
 	if s.keyed {

@@ -93,10 +93,20 @@ const errReadOnly = "a decision is read-only (to change one, return a plain dict
 // SetKey refuses: a decision is read-only.
 func (v *decision) SetKey(_, _ starlark.Value) error { return errors.New(errReadOnly) }
 
-func (v *decision) String() string        { return "decision" }
-func (v *decision) Type() string          { return "decision" }
-func (v *decision) Freeze()               {}
-func (v *decision) Truth() starlark.Bool  { return starlark.True }
+// String implements starlark.Value.
+func (v *decision) String() string { return "decision" }
+
+// Type implements starlark.Value: "decision".
+func (v *decision) Type() string { return "decision" }
+
+// Freeze implements starlark.Value: a decision is immutable already.
+func (v *decision) Freeze() {}
+
+// Truth implements starlark.Value: a decision is always true.
+func (v *decision) Truth() starlark.Bool { return starlark.True }
+
+// Hash implements starlark.Value: a decision is not hashable, like the
+// dict it stands for.
 func (v *decision) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable type: decision") }
 
 // Get reads one field; a key the decision lacks is not found.

@@ -22,7 +22,10 @@ type Engine struct{}
 
 var _ scripting.Engine = Engine{}
 
-func (Engine) Language() string  { return "starlark" }
+// Language is "starlark".
+func (Engine) Language() string { return "starlark" }
+
+// Extension is ".star", the files the engine compiles.
 func (Engine) Extension() string { return ".star" }
 
 // fileOptions enables what docs/scripting.md promises scripts: while loops, sets,
@@ -226,8 +229,12 @@ type program struct {
 	threads sync.Pool        // of *callThread
 }
 
+// Hooks are the hooks the file registered, in registration order.
 func (p *program) Hooks() []scripting.Hook { return p.hooks }
-func (p *program) Close()                  {}
+
+// Close does nothing: a program holds only frozen values and pooled
+// threads, which the collector frees.
+func (p *program) Close() {}
 
 // print sends print() output to the host's log, tagged with the hook id
 // (the thread's name).

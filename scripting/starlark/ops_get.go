@@ -59,12 +59,23 @@ type dictTest struct{}
 
 var _ starlark.Mapping = dictTest{}
 
-func (dictTest) String() string        { return opIsDict }
-func (dictTest) Type() string          { return "builtin_function_or_method" }
-func (dictTest) Freeze()               {}
-func (dictTest) Truth() starlark.Bool  { return starlark.True }
+// String implements starlark.Value.
+func (dictTest) String() string { return opIsDict }
+
+// Type implements starlark.Value, as a builtin's.
+func (dictTest) Type() string { return "builtin_function_or_method" }
+
+// Freeze implements starlark.Value: dictTest holds nothing.
+func (dictTest) Freeze() {}
+
+// Truth implements starlark.Value.
+func (dictTest) Truth() starlark.Bool { return starlark.True }
+
+// Hash implements starlark.Value: $isdict is not hashable.
 func (dictTest) Hash() (uint32, error) { return 0, errors.New("unhashable: " + opIsDict) }
 
+// Get implements starlark.Mapping: $isdict[x] is whether x is a dict,
+// always found.
 func (dictTest) Get(x starlark.Value) (starlark.Value, bool, error) {
 	_, ok := x.(*starlark.Dict)
 	return starlark.Bool(ok), true, nil

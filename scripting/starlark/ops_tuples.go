@@ -123,6 +123,7 @@ type heavyTupleError struct {
 	budget int64 // the call's memory budget, which sets the limit
 }
 
+// Error says what would have built the tuple and why it was refused.
 func (e *heavyTupleError) Error() string {
 	return fmt.Sprintf("%s: hashing the tuple would visit more than %d elements (it repeats sub-tuples or long strings); a call that may allocate %s builds none heavier",
 		e.what, e.limit, scripting.FormatBytes(e.budget))

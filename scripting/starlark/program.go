@@ -57,6 +57,8 @@ type callThread struct {
 	weights map[tupleID]int64
 }
 
+// Interrupt implements scripting.Interrupter: it cancels the thread,
+// which stops at its next step.
 func (ct *callThread) Interrupt() { ct.thread.Cancel("timeout") }
 
 // callThreadOf returns the callThread of a thread hookhost made.

@@ -121,13 +121,27 @@ func rangeLen(start, stop, step int) (n int, ok bool) {
 // an int.
 var errRangeTooLong = fmt.Errorf("range: more than %d elements", math.MaxInt)
 
-func (r rangeValue) Len() int                   { return r.len }
-func (r rangeValue) Index(i int) starlark.Value { return starlark.MakeInt(r.start + i*r.step) }
-func (r rangeValue) Freeze()                    {}
-func (r rangeValue) Type() string               { return "range" }
-func (r rangeValue) Truth() starlark.Bool       { return r.len > 0 }
-func (r rangeValue) Hash() (uint32, error)      { return 0, fmt.Errorf("unhashable: range") }
+// Len implements starlark.Sequence.
+func (r rangeValue) Len() int { return r.len }
 
+// Index implements starlark.Indexable: the i-th element, computed.
+func (r rangeValue) Index(i int) starlark.Value { return starlark.MakeInt(r.start + i*r.step) }
+
+// Freeze implements starlark.Value: a range is immutable.
+func (r rangeValue) Freeze() {}
+
+// Type implements starlark.Value: "range".
+func (r rangeValue) Type() string { return "range" }
+
+// Truth implements starlark.Value: a range is true when not empty.
+func (r rangeValue) Truth() starlark.Bool { return r.len > 0 }
+
+// Hash implements starlark.Value: a range is not hashable, as in
+// go.starlark.net.
+func (r rangeValue) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable: range") }
+
+// String implements starlark.Value as go.starlark.net writes a range:
+// range(stop), range(start, stop) or range(start, stop, step).
 func (r rangeValue) String() string {
 	switch {
 	case r.step != 1:
@@ -154,6 +168,8 @@ func (r rangeValue) sliceOverflows(start, end, step int) bool {
 		addOverflows(r.start, r.step*start) || addOverflows(r.start, r.step*end)
 }
 
+// Slice implements starlark.Sliceable: a slice of a range is a range,
+// owned by the same call.
 func (r rangeValue) Slice(start, end, step int) starlark.Value {
 	s := r
 	s.start, s.stop, s.step = r.start+r.step*start, r.start+r.step*end, r.step*step
@@ -161,6 +177,8 @@ func (r rangeValue) Slice(start, end, step int) starlark.Value {
 	return s
 }
 
+// CompareSameType implements starlark.Comparable: ranges compare equal
+// or not, and have no order.
 func (r rangeValue) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
 	o := y.(rangeValue)
 	// Two ranges are equal when they denote the same sequence.
@@ -174,6 +192,8 @@ func (r rangeValue) CompareSameType(op syntax.Token, y starlark.Value, depth int
 	return false, fmt.Errorf("%s %s %s not implemented", r.Type(), op, o.Type())
 }
 
+// Has implements starlark.Container ("x in r") by arithmetic, without
+// iterating.
 func (r rangeValue) Has(y starlark.Value) (bool, error) {
 	i, err := starlark.NumberToInt(y)
 	if err != nil {
@@ -187,6 +207,8 @@ func (r rangeValue) Has(y starlark.Value) (bool, error) {
 	return delta%r.step == 0 && delta/r.step >= 0 && delta/r.step < r.len, nil
 }
 
+// Iterate implements starlark.Iterable: the iterator charges the owning
+// call for each element Go code consumes (see charge).
 func (r rangeValue) Iterate() starlark.Iterator {
 	it := &rangeIter{r: r, lastSteps: ^uint64(0)}
 	if r.owner != nil {
@@ -202,6 +224,8 @@ type rangeIter struct {
 	lastSteps uint64 // the thread's steps at the last Next
 }
 
+// Next implements starlark.Iterator; it ends early, with the thread
+// cancelled, when the call runs out of budget.
 func (it *rangeIter) Next(p *starlark.Value) bool {
 	if it.i >= it.r.len {
 		return false
@@ -234,4 +258,5 @@ func (it *rangeIter) charge(thread *starlark.Thread) bool {
 	return true
 }
 
+// Done implements starlark.Iterator: a range iterator holds nothing.
 func (it *rangeIter) Done() {}

@@ -20,10 +20,12 @@ type SyntaxError struct {
 	Err    error  // the cause when there is a notable one (stdlib.ErrTooDeep), or nil
 }
 
+// Error reads "line L, column C: message".
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
 }
 
+// Unwrap gives the notable cause, or nil.
 func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // Decode returns the neutral value the JSON text describes. A number

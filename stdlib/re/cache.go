@@ -35,6 +35,8 @@ type PatternError struct {
 	Err     error
 }
 
+// Error names the pattern and what is wrong with it, with a hint when the
+// pattern uses syntax RE2 lacks.
 func (e *PatternError) Error() string {
 	msg := e.Err.Error()
 	var se *syntax.Error
@@ -50,6 +52,7 @@ func (e *PatternError) Error() string {
 	return fmt.Sprintf("bad pattern %s: %s", showPattern(e.Pattern), msg)
 }
 
+// Unwrap gives regexp's error.
 func (e *PatternError) Unwrap() error { return e.Err }
 
 // hint explains the usual cause when a pattern uses Perl syntax that

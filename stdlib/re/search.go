@@ -233,6 +233,8 @@ type reader struct {
 	err   error
 }
 
+// ReadRune implements io.RuneReader, ending the text early once the
+// context is done.
 func (r *reader) ReadRune() (rune, int, error) {
 	if r.count++; r.count >= r.every {
 		r.count = 0

@@ -76,12 +76,16 @@ func Memory(store *Store) Backend {
 // mutex, to the Backend interface: the context is not needed.
 type memory struct{ s *Store }
 
+// Get implements Backend.
 func (m memory) Get(_ context.Context, key string) (any, error) { return m.s.Get(key) }
 
+// Set implements Backend.
 func (m memory) Set(_ context.Context, key string, value any, ttl time.Duration) error {
 	return m.s.Set(key, value, ttl)
 }
 
+// Delete implements Backend; the key is checked here because Store.Delete
+// reports only whether it held the key.
 func (m memory) Delete(_ context.Context, key string) (bool, error) {
 	if err := m.s.checkKey(key); err != nil {
 		return false, err
@@ -89,14 +93,17 @@ func (m memory) Delete(_ context.Context, key string) (bool, error) {
 	return m.s.Delete(key), nil
 }
 
+// Incr implements Backend.
 func (m memory) Incr(_ context.Context, key string, by int64, ttl time.Duration) (int64, error) {
 	return m.s.Incr(key, by, ttl)
 }
 
+// Rate implements Backend.
 func (m memory) Rate(_ context.Context, key string, limit int, window time.Duration) (RateResult, error) {
 	return m.s.Rate(key, limit, window)
 }
 
+// Limits implements Backend: the store's.
 func (m memory) Limits() Limits { return m.s.Limits() }
 
 // Health reports the memory backend, which always answers.

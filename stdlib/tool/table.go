@@ -32,112 +32,159 @@ type Agent struct {
 // table in docs/stdlib.md are all derived from them.
 func Agents() []Agent {
 	return []Agent{
-		{Name: "Claude Code",
-			Source: "Claude Code's tool reference (docs.anthropic.com, tools available to Claude) and its hook payloads",
-			Tools: map[string][]string{
-				Shell: {"Bash"},
-				Write: {"Write"},
-				Edit:  {"Edit", "MultiEdit", "NotebookEdit"},
-				Read:  {"Read", "NotebookRead", "Grep", "Glob", "LS"},
-				Fetch: {"WebFetch"}, Search: {"WebSearch"},
-				Other: {"Task", "TodoWrite", "BashOutput", "KillShell", "ExitPlanMode", "SlashCommand"},
-			}},
-		{Name: "Codex CLI",
-			Source: "Codex's hook payloads (Bash with a string command, apply_patch with the patch as command) and its model tools (shell with an argv list, exec_command, local_shell, shell_command)",
-			Tools: map[string][]string{
-				Shell:  {"Bash", "shell", "exec_command", "local_shell", "shell_command", "container.exec"},
-				Patch:  {"apply_patch"},
-				Read:   {"view_image"},
-				Search: {"web_search"},
-				Other:  {"update_plan", "write_stdin"},
-			}},
-		{Name: "Gemini CLI",
-			Source: "gemini-cli packages/core/src/tools (each tool's Name)",
-			Tools: map[string][]string{
-				Shell: {"run_shell_command"},
-				Write: {"write_file"},
-				Edit:  {"replace"},
-				Read:  {"read_file", "read_many_files", "glob", "search_file_content", "grep_search", "list_directory"},
-				Fetch: {"web_fetch"}, Search: {"google_web_search"},
-				Other: {"save_memory", "write_todos"},
-			}},
-		{Name: "PicoClaw",
-			Source: "sipeed/picoclaw pkg/tools (each tool's Name(); MCP tools are mcp_<server>_<tool>)",
-			Tools: map[string][]string{
-				Shell: {"exec"},
-				Write: {"write_file", "append_file"},
-				Edit:  {"edit_file"},
-				Read:  {"read_file", "list_dir"},
-				Fetch: {"web_fetch"}, Search: {"web_search"},
-				Other: {"spawn", "subagent", "cron", "message", "send_file"},
-			}},
-		{Name: "gptme",
-			Source: "gptme/gptme gptme/tools (each ToolSpec's name); the bridge sends {content, args, kwargs}",
-			Tools: map[string][]string{
-				Shell: {"shell"},
-				Write: {"save", "append"},
-				Edit:  {"patch", "morph", "hashline_edit", "patch_anchored"},
-				Patch: {"patch_many"},
-				Read:  {"read", "view_anchored"},
-				Fetch: {"browser"},
-				Other: {"ipython", "tmux", "gh", "computer", "subagent", "todo", "complete"},
-			}},
-		{Name: "bub",
-			Source: "bubbuild/bub src/bub/builtin/tools.py (the model sees dots as underscores: fs.read is fs_read)",
-			Tools: map[string][]string{
-				Shell: {"bash"},
-				Write: {"fs.write", "fs_write"},
-				Edit:  {"fs.edit", "fs_edit"},
-				Read:  {"fs.read", "fs_read"},
-				Fetch: {"web.fetch", "web_fetch"},
-				Other: {"bash.output", "bash_output", "bash.kill", "bash_kill", "subagent", "skill"},
-			}},
-		{Name: "OpenClaw",
-			Source: "OpenClaw's tool documentation (docs.openclaw.ai/tools: group:fs, group:runtime, group:web)",
-			Tools: map[string][]string{
-				Shell: {"exec"},
-				Write: {"write"},
-				Edit:  {"edit"},
-				Patch: {"apply_patch"},
-				Read:  {"read"},
-				Fetch: {"web_fetch"}, Search: {"web_search"},
-				Other: {"process", "browser_action", "canvas", "nodes", "message"},
-			}},
-		{Name: "Cursor",
-			Source: "Cursor's hook payloads (preToolUse tool_name; MCP tools as MCP:<tool>)",
-			Tools: map[string][]string{
-				Shell: {"Shell"},
-				Write: {"Write"},
-				Read:  {"Read", "Grep"},
-				Other: {"Task"},
-			}},
-		{Name: "GitHub Copilot CLI",
-			Source: "@github/copilot 1.0.63 app.js (preToolUse toolName; MCP tools as server-tool, server/tool at permissionRequest)",
-			Tools: map[string][]string{
-				Shell: {"bash", "powershell"},
-				Write: {"create"},
-				Edit:  {"edit", "str_replace_editor"},
-				Patch: {"apply_patch"},
-				Read:  {"view", "grep", "glob"},
-				Fetch: {"web_fetch"},
-				Other: {"task", "read_bash", "write_bash", "stop_bash", "list_bash", "store_memory", "report_intent", "update_todo"},
-			}},
-		{Name: "MCP filesystem server",
-			Source: "modelcontextprotocol/servers src/filesystem: the tool after the server in mcp__filesystem__write_file (see tool.mcp)",
-			Tools: map[string][]string{
-				Write: {"write_file", "create_directory", "move_file"},
-				Edit:  {"edit_file"},
-				Read:  {"read_file", "read_text_file", "read_media_file", "read_multiple_files", "list_directory", "list_directory_with_sizes", "directory_tree", "search_files", "get_file_info", "list_allowed_directories"},
-			}},
-		{Name: "other names",
-			Source: "names other agents give the same tools (Cline, Roo, Windsurf, Anthropic's text editor tool), which the shipped packs have always accepted",
-			Tools: map[string][]string{
-				Shell:  {"sh", "run_command", "execute_command", "terminal"},
-				Write:  {"write_to_file", "create_file", "delete_file", "remove_file", "rename_file", "copy_file"},
-				Edit:   {"edit_file", "replace_in_file", "str_replace_based_edit_tool", "notebook_edit", "insert", "str_replace"},
-				Read:   {"cat", "open_file", "list_files", "list_dir", "search_files", "file_search", "codebase_search", "find_files"},
-				Fetch:  {"fetch", "fetch_url", "read_url", "http_get"},
-				Search: {"websearch"},
-			}},
+		claudeCode(),
+		codexCLI(),
+		geminiCLI(),
+		picoClaw(),
+		gptme(),
+		bub(),
+		openClaw(),
+		cursor(),
+		copilotCLI(),
+		mcpFilesystem(),
+		otherNames(),
 	}
+}
+
+// The rows follow, one function each in the order above, so that an
+// agent's names read (and change) together.
+
+func claudeCode() Agent {
+	return Agent{Name: "Claude Code",
+		Source: "Claude Code's tool reference (docs.anthropic.com, tools available to Claude) and its hook payloads",
+		Tools: map[string][]string{
+			Shell: {"Bash"},
+			Write: {"Write"},
+			Edit:  {"Edit", "MultiEdit", "NotebookEdit"},
+			Read:  {"Read", "NotebookRead", "Grep", "Glob", "LS"},
+			Fetch: {"WebFetch"}, Search: {"WebSearch"},
+			Other: {"Task", "TodoWrite", "BashOutput", "KillShell", "ExitPlanMode", "SlashCommand"},
+		}}
+}
+
+func codexCLI() Agent {
+	return Agent{Name: "Codex CLI",
+		Source: "Codex's hook payloads (Bash with a string command, apply_patch with the patch as command) and its model tools (shell with an argv list, exec_command, local_shell, shell_command)",
+		Tools: map[string][]string{
+			Shell:  {"Bash", "shell", "exec_command", "local_shell", "shell_command", "container.exec"},
+			Patch:  {"apply_patch"},
+			Read:   {"view_image"},
+			Search: {"web_search"},
+			Other:  {"update_plan", "write_stdin"},
+		}}
+}
+
+func geminiCLI() Agent {
+	return Agent{Name: "Gemini CLI",
+		Source: "gemini-cli packages/core/src/tools (each tool's Name)",
+		Tools: map[string][]string{
+			Shell: {"run_shell_command"},
+			Write: {"write_file"},
+			Edit:  {"replace"},
+			Read:  {"read_file", "read_many_files", "glob", "search_file_content", "grep_search", "list_directory"},
+			Fetch: {"web_fetch"}, Search: {"google_web_search"},
+			Other: {"save_memory", "write_todos"},
+		}}
+}
+
+func picoClaw() Agent {
+	return Agent{Name: "PicoClaw",
+		Source: "sipeed/picoclaw pkg/tools (each tool's Name(); MCP tools are mcp_<server>_<tool>)",
+		Tools: map[string][]string{
+			Shell: {"exec"},
+			Write: {"write_file", "append_file"},
+			Edit:  {"edit_file"},
+			Read:  {"read_file", "list_dir"},
+			Fetch: {"web_fetch"}, Search: {"web_search"},
+			Other: {"spawn", "subagent", "cron", "message", "send_file"},
+		}}
+}
+
+func gptme() Agent {
+	return Agent{Name: "gptme",
+		Source: "gptme/gptme gptme/tools (each ToolSpec's name); the bridge sends {content, args, kwargs}",
+		Tools: map[string][]string{
+			Shell: {"shell"},
+			Write: {"save", "append"},
+			Edit:  {"patch", "morph", "hashline_edit", "patch_anchored"},
+			Patch: {"patch_many"},
+			Read:  {"read", "view_anchored"},
+			Fetch: {"browser"},
+			Other: {"ipython", "tmux", "gh", "computer", "subagent", "todo", "complete"},
+		}}
+}
+
+func bub() Agent {
+	return Agent{Name: "bub",
+		Source: "bubbuild/bub src/bub/builtin/tools.py (the model sees dots as underscores: fs.read is fs_read)",
+		Tools: map[string][]string{
+			Shell: {"bash"},
+			Write: {"fs.write", "fs_write"},
+			Edit:  {"fs.edit", "fs_edit"},
+			Read:  {"fs.read", "fs_read"},
+			Fetch: {"web.fetch", "web_fetch"},
+			Other: {"bash.output", "bash_output", "bash.kill", "bash_kill", "subagent", "skill"},
+		}}
+}
+
+func openClaw() Agent {
+	return Agent{Name: "OpenClaw",
+		Source: "OpenClaw's tool documentation (docs.openclaw.ai/tools: group:fs, group:runtime, group:web)",
+		Tools: map[string][]string{
+			Shell: {"exec"},
+			Write: {"write"},
+			Edit:  {"edit"},
+			Patch: {"apply_patch"},
+			Read:  {"read"},
+			Fetch: {"web_fetch"}, Search: {"web_search"},
+			Other: {"process", "browser_action", "canvas", "nodes", "message"},
+		}}
+}
+
+func cursor() Agent {
+	return Agent{Name: "Cursor",
+		Source: "Cursor's hook payloads (preToolUse tool_name; MCP tools as MCP:<tool>)",
+		Tools: map[string][]string{
+			Shell: {"Shell"},
+			Write: {"Write"},
+			Read:  {"Read", "Grep"},
+			Other: {"Task"},
+		}}
+}
+
+func copilotCLI() Agent {
+	return Agent{Name: "Copilot CLI",
+		Source: "@github/copilot 1.0.63 app.js (preToolUse toolName; MCP tools as server-tool, server/tool at permissionRequest)",
+		Tools: map[string][]string{
+			Shell: {"bash", "powershell"},
+			Write: {"create"},
+			Edit:  {"edit", "str_replace_editor"},
+			Patch: {"apply_patch"},
+			Read:  {"view", "grep", "glob"},
+			Fetch: {"web_fetch"},
+			Other: {"task", "read_bash", "write_bash", "stop_bash", "list_bash", "store_memory", "report_intent", "update_todo"},
+		}}
+}
+
+func mcpFilesystem() Agent {
+	return Agent{Name: "MCP filesystem server",
+		Source: "modelcontextprotocol/servers src/filesystem: the tool after the server in mcp__filesystem__write_file (see tool.mcp)",
+		Tools: map[string][]string{
+			Write: {"write_file", "create_directory", "move_file"},
+			Edit:  {"edit_file"},
+			Read:  {"read_file", "read_text_file", "read_media_file", "read_multiple_files", "list_directory", "list_directory_with_sizes", "directory_tree", "search_files", "get_file_info", "list_allowed_directories"},
+		}}
+}
+
+func otherNames() Agent {
+	return Agent{Name: "other names",
+		Source: "names other agents give the same tools (Cline, Roo, Windsurf, Anthropic's text editor tool), which the shipped packs have always accepted",
+		Tools: map[string][]string{
+			Shell:  {"sh", "run_command", "execute_command", "terminal"},
+			Write:  {"write_to_file", "create_file", "delete_file", "remove_file", "rename_file", "copy_file"},
+			Edit:   {"edit_file", "replace_in_file", "str_replace_based_edit_tool", "notebook_edit", "insert", "str_replace"},
+			Read:   {"cat", "open_file", "list_files", "list_dir", "search_files", "file_search", "codebase_search", "find_files"},
+			Fetch:  {"fetch", "fetch_url", "read_url", "http_get"},
+			Search: {"websearch"},
+		}}
 }

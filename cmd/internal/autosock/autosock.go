@@ -61,8 +61,10 @@ type dirError struct {
 	err       error
 }
 
+// Error reads "what dir: why".
 func (e *dirError) Error() string { return e.what + " " + e.dir + ": " + e.err.Error() }
 
+// Unwrap gives the file system's error.
 func (e *dirError) Unwrap() error { return e.err }
 
 // hexString is b in lower-case hexadecimal (encoding/hex would link fmt

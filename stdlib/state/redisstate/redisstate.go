@@ -72,6 +72,7 @@ var quietOnce sync.Once
 
 type quiet struct{}
 
+// Printf drops go-redis's log line.
 func (quiet) Printf(context.Context, string, ...any) {}
 
 // Open returns a backend for opts.URL. It does not connect: the first

@@ -38,8 +38,10 @@ type FailingDialect interface {
 	Fail(call Call, err error, block bool) (Answer, int)
 }
 
+// Error is the failure's cause; Block and Status are how it reaches the agent.
 func (f *Failure) Error() string { return f.Err.Error() }
 
+// Unwrap gives the cause.
 func (f *Failure) Unwrap() error { return f.Err }
 
 // A Connector gives the Firer that fires call: a server's client, or a

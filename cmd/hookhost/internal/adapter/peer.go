@@ -38,6 +38,7 @@ func judgePeer(path string, p peerCred, self int) error {
 		ErrImpostor, p, userName(uint32(self)))}
 }
 
+// String names the peer for an error: its uid, and its pid when known.
 func (p peerCred) String() string {
 	if p.PID > 0 {
 		return userName(p.UID) + ", pid " + strconv.Itoa(int(p.PID))

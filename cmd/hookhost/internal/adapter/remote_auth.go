@@ -35,10 +35,12 @@ type AuthError struct {
 	Err error
 }
 
+// Error names the server and what failed there.
 func (e *AuthError) Error() string {
 	return fmt.Sprintf("%v: the server at %s: %v", ErrAuth, e.Server, e.Err)
 }
 
+// Unwrap gives what failed: ErrUnauthorized or ErrImpostor, with the details.
 func (e *AuthError) Unwrap() error { return e.Err }
 
 // Is makes every AuthError ErrAuth.

@@ -39,8 +39,10 @@ type LineError struct {
 	Err  error
 }
 
+// Error reads "line N: why".
 func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
 
+// Unwrap gives why the line could not be read (ErrLineTooLong, a JSON error).
 func (e *LineError) Unwrap() error { return e.Err }
 
 // ErrLineTooLong is the error of a line over MaxLine bytes.

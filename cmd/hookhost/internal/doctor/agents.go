@@ -68,6 +68,12 @@ type Agent struct {
 	// FailClosedKey reports whether entries have Cursor's failClosed,
 	// which also blocks every call a hook has no answer for.
 	FailClosedKey bool
+
+	dialect adapter.CommandDialect
+	// read and readHTTP are Read and ReadHTTP before fromDialect gives
+	// them the Title their reasons name.
+	read     func(agent string, exit int, stdout, stderr []byte) Verdict
+	readHTTP func(agent string, status int, body []byte) Verdict
 }
 
 // Agents are the agents doctor knows, by name.
@@ -80,11 +86,20 @@ var Agents = map[string]Agent{
 }
 
 // fromDialect is a with the facts its dialect owns: the command's name,
-// the agent's title and where it reads its settings.
+// the agent's title (which its answer readers' reasons name) and where it
+// reads its settings (managed ones too). The guard event and the canary
+// are the agent's own words, which the dialect reads: a test checks that
+// it maps them to the guard it means.
 func fromDialect(d adapter.CommandDialect, a Agent) Agent {
 	info := d.Agent()
 	a.Name, a.Title, a.Settings = d.Name(), info.Title, info.SettingsFiles
 	a.ManagedDirs, a.ManagedFiles = info.ManagedDirs, info.ManagedFiles
+	a.dialect = d
+	title, read := info.Title, a.read
+	a.Read = func(exit int, stdout, stderr []byte) Verdict { return read(title, exit, stdout, stderr) }
+	if read := a.readHTTP; read != nil {
+		a.ReadHTTP = func(status int, body []byte) Verdict { return read(title, status, body) }
+	}
 	return a
 }
 
@@ -97,8 +112,8 @@ var claude = fromDialect(claudedialect.Dialect{}, Agent{
 			"tool_input": map[string]any{"command": command, "description": canaryDescription}}
 	},
 	Env:      func(project string) []string { return []string{"CLAUDE_PROJECT_DIR=" + project} },
-	Read:     readClaude,
-	ReadHTTP: readClaudeHTTP, OnFailure: true,
+	read:     readClaude,
+	readHTTP: readClaudeHTTP, OnFailure: true,
 })
 
 var gemini = fromDialect(geminidialect.Dialect{}, Agent{
@@ -112,7 +127,7 @@ var gemini = fromDialect(geminidialect.Dialect{}, Agent{
 	Env: func(project string) []string {
 		return []string{"GEMINI_PROJECT_DIR=" + project, "CLAUDE_PROJECT_DIR=" + project}
 	},
-	Read: readGemini,
+	read: readGemini,
 })
 
 var codex = fromDialect(codexdialect.Dialect{}, Agent{
@@ -124,7 +139,7 @@ var codex = fromDialect(codexdialect.Dialect{}, Agent{
 			"tool_use_id": "call_hookhost_doctor", "tool_input": map[string]any{"command": command}}
 	},
 	Env:  func(string) []string { return nil },
-	Read: readCodex,
+	read: readCodex,
 })
 
 // The canary's session and description: a hook's log shows where the
@@ -146,7 +161,7 @@ var cursor = fromDialect(cursordialect.Dialect{}, Agent{
 	Env: func(project string) []string {
 		return []string{"CURSOR_PROJECT_DIR=" + project, "CLAUDE_PROJECT_DIR=" + project}
 	},
-	Read: readCursor, FailClosedKey: true,
+	read: readCursor, FailClosedKey: true,
 })
 
 var copilot = fromDialect(copilotdialect.Dialect{}, Agent{
@@ -160,5 +175,5 @@ var copilot = fromDialect(copilotdialect.Dialect{}, Agent{
 	Env: func(project string) []string {
 		return []string{"COPILOT_PROJECT_DIR=" + project, "CLAUDE_PROJECT_DIR=" + project}
 	},
-	Read: readCopilot, Shell: "bash", ErrorBlocks: true,
+	read: readCopilot, Shell: "bash", ErrorBlocks: true,
 })

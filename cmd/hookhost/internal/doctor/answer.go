@@ -34,30 +34,30 @@ func notEnforcing(answer, reason string) Verdict { return Verdict{Answer: answer
 // readClaude reads a command hook's answer as Claude Code does: exit 2
 // blocks with stderr as the reason; exit 0 is read from stdout; any
 // other status is a hook error, and the call proceeds.
-func readClaude(exit int, stdout, stderr []byte) Verdict {
+func readClaude(agent string, exit int, stdout, stderr []byte) Verdict {
 	switch exit {
 	case 0:
-		return readClaudeJSON("Claude Code", stdout)
+		return readClaudeJSON(agent, stdout)
 	case 2:
 		return enforcing("exit 2, blocked: " + firstLine(stderr))
 	}
-	return failedExit("Claude Code", false, exit, stderr)
+	return failedExit(agent, false, exit, stderr)
 }
 
 // readClaudeHTTP reads an http hook's answer as Claude Code does: a 2xx
 // body is read as a command hook's stdout (empty: no answer); anything
 // else is a hook error.
-func readClaudeHTTP(status int, body []byte) Verdict {
+func readClaudeHTTP(agent string, status int, body []byte) Verdict {
 	if status < 200 || status > 299 {
 		return failed(fmt.Sprintf("HTTP %d %s", status, firstLine(body)),
-			fmt.Sprintf("an HTTP status of %d is a hook error to Claude Code, which lets the call through "+
-				"(or, with onFailure \"block\" on 2.1.295 and later, blocks every call)", status))
+			fmt.Sprintf("an HTTP status of %d is a hook error to %s, which lets the call through "+
+				"(or, with onFailure \"block\" on 2.1.295 and later, blocks every call)", status, agent))
 	}
 	t := bytes.TrimSpace(body)
 	if len(t) > 0 && t[0] != '{' {
-		return failed(firstLine(body), "an answer that is not a JSON object is a hook error to Claude Code, which lets the call through")
+		return failed(firstLine(body), "an answer that is not a JSON object is a hook error to "+agent+", which lets the call through")
 	}
-	return readClaudeJSON("Claude Code", body)
+	return readClaudeJSON(agent, body)
 }
 
 // claudeAnswer is the part of Claude Code's (and Codex's) hook output
@@ -96,28 +96,28 @@ func readClaudeJSON(agent string, out []byte) Verdict {
 // reason on stderr; at PreToolUse only hookSpecificOutput with its
 // hookEventName is read, and only a deny blocks (Codex cannot ask
 // there, and an answer it does not accept is a failed hook).
-func readCodex(exit int, stdout, stderr []byte) Verdict {
+func readCodex(agent string, exit int, stdout, stderr []byte) Verdict {
 	switch {
 	case exit == 2 && len(bytes.TrimSpace(stderr)) > 0:
 		return enforcing("exit 2, blocked: " + firstLine(stderr))
 	case exit == 2:
-		return failed("exit 2 with nothing on stderr", "Codex CLI blocks on exit 2 only with a reason on stderr: the call runs")
+		return failed("exit 2 with nothing on stderr", agent+" blocks on exit 2 only with a reason on stderr: the call runs")
 	case exit != 0:
-		return failedExit("Codex CLI", false, exit, stderr)
+		return failedExit(agent, false, exit, stderr)
 	}
 	var a claudeAnswer
-	v, ok := decodeAnswer("Codex CLI", stdout, &a)
+	v, ok := decodeAnswer(agent, stdout, &a)
 	switch {
 	case !ok:
 		return v
 	case a.Specific == nil:
-		return notEnforcing(oneLine(stdout), "Codex CLI reads a PreToolUse answer only from hookSpecificOutput: the call runs")
+		return notEnforcing(oneLine(stdout), agent+" reads a PreToolUse answer only from hookSpecificOutput: the call runs")
 	case a.Specific.HookEventName != "PreToolUse":
-		return notEnforcing(oneLine(stdout), "hookSpecificOutput without hookEventName \"PreToolUse\": Codex CLI drops the answer and the call runs")
+		return notEnforcing(oneLine(stdout), "hookSpecificOutput without hookEventName \"PreToolUse\": "+agent+" drops the answer and the call runs")
 	case a.Specific.Permission == "deny":
 		return enforcing("deny: " + a.Specific.Reason)
 	case a.Specific.Permission == "ask":
-		return notEnforcing("ask: "+a.Specific.Reason, "Codex CLI cannot ask at PreToolUse: it reads the answer as a failed hook and the call runs")
+		return notEnforcing("ask: "+a.Specific.Reason, agent+" cannot ask at PreToolUse: it reads the answer as a failed hook and the call runs")
 	}
 	return notEnforcing(oneLine(stdout), "the hook does not deny the canary: the call runs")
 }
@@ -126,13 +126,13 @@ func readCodex(exit int, stdout, stderr []byte) Verdict {
 // stderr as the reason; exit 0 is read from stdout (decision deny or
 // block, or continue false, stop the call; ask asks); any other status
 // is a warning, and the call runs.
-func readGemini(exit int, stdout, stderr []byte) Verdict {
+func readGemini(agent string, exit int, stdout, stderr []byte) Verdict {
 	switch exit {
 	case 0:
 	case 2:
 		return enforcing("exit 2, blocked: " + firstLine(stderr))
 	default:
-		return failedExit("Gemini CLI", false, exit, stderr)
+		return failedExit(agent, false, exit, stderr)
 	}
 	var a struct {
 		Decision   string `json:"decision"`
@@ -140,7 +140,7 @@ func readGemini(exit int, stdout, stderr []byte) Verdict {
 		Continue   *bool  `json:"continue"`
 		StopReason string `json:"stopReason"`
 	}
-	switch v, ok := decodeAnswer("Gemini CLI", stdout, &a); {
+	switch v, ok := decodeAnswer(agent, stdout, &a); {
 	case !ok:
 		return v
 	case a.Continue != nil && !*a.Continue:
@@ -150,7 +150,7 @@ func readGemini(exit int, stdout, stderr []byte) Verdict {
 	case a.Decision != "":
 		return notEnforcing(a.Decision+": "+a.Reason, "the hook allows the canary")
 	}
-	return notEnforcing(oneLine(stdout), "an answer without a decision: Gemini CLI lets the call through")
+	return notEnforcing(oneLine(stdout), "an answer without a decision: "+agent+" lets the call through")
 }
 
 // decodeAnswer decodes stdout into a; when it cannot (nothing, or not a
@@ -216,44 +216,44 @@ func cut(s string) string {
 // exit 0 is read from stdout, flat: permission deny blocks, and ask is
 // not enforced there; any other status is a hook failure, and the call
 // runs (unless the entry has failClosed).
-func readCursor(exit int, stdout, stderr []byte) Verdict {
+func readCursor(agent string, exit int, stdout, stderr []byte) Verdict {
 	switch exit {
 	case 0:
 	case 2:
 		return enforcing("exit 2, blocked: " + firstLine(stderr))
 	default:
-		return failedExit("Cursor", false, exit, stderr)
+		return failedExit(agent, false, exit, stderr)
 	}
 	var a struct {
 		Permission  string `json:"permission"`
 		UserMessage string `json:"user_message"`
 	}
-	switch v, ok := decodeAnswer("Cursor", stdout, &a); {
+	switch v, ok := decodeAnswer(agent, stdout, &a); {
 	case !ok:
 		return v
 	case a.Permission == "deny":
 		return enforcing("deny: " + a.UserMessage)
 	case a.Permission == "ask":
-		return notEnforcing("ask: "+a.UserMessage, "Cursor does not enforce ask at preToolUse: the call runs")
+		return notEnforcing("ask: "+a.UserMessage, agent+" does not enforce ask at preToolUse: the call runs")
 	case a.Permission != "":
 		return notEnforcing(a.Permission+": "+a.UserMessage, "the hook allows the canary")
 	}
-	return notEnforcing(oneLine(stdout), "an answer without a permission: Cursor lets the call through")
+	return notEnforcing(oneLine(stdout), "an answer without a permission: "+agent+" lets the call through")
 }
 
 // readCopilot reads an answer as Copilot CLI does at preToolUse: exit 0
 // and exit 2 (a warning) are read from stdout, top-level fields only, and
 // text that is not JSON is ignored; any other status is a hook error,
 // which denies the call — and every other call while the hook fails.
-func readCopilot(exit int, stdout, stderr []byte) Verdict {
+func readCopilot(agent string, exit int, stdout, stderr []byte) Verdict {
 	if exit != 0 && exit != 2 {
-		return failedExit("Copilot CLI", true, exit, stderr)
+		return failedExit(agent, true, exit, stderr)
 	}
 	var a struct {
 		Decision string `json:"permissionDecision"`
 		Reason   string `json:"permissionDecisionReason"`
 	}
-	switch v, ok := decodeAnswer("Copilot CLI", stdout, &a); {
+	switch v, ok := decodeAnswer(agent, stdout, &a); {
 	case !ok:
 		return v
 	case a.Decision == "deny" || a.Decision == "ask":
@@ -261,5 +261,5 @@ func readCopilot(exit int, stdout, stderr []byte) Verdict {
 	case a.Decision != "":
 		return notEnforcing(a.Decision+": "+a.Reason, "the hook allows the canary")
 	}
-	return notEnforcing(oneLine(stdout), "an answer without a permissionDecision: Copilot CLI lets the call through")
+	return notEnforcing(oneLine(stdout), "an answer without a permissionDecision: "+agent+" lets the call through")
 }

@@ -396,6 +396,8 @@ type limitedBuffer struct {
 	max int
 }
 
+// Write keeps what fits under max and reports all of p written, so the
+// hook writing never sees an error.
 func (b *limitedBuffer) Write(p []byte) (int, error) {
 	if room := b.max - b.Len(); room > 0 {
 		b.Buffer.Write(p[:min(len(p), room)])

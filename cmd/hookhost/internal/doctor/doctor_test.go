@@ -14,7 +14,8 @@ import (
 func TestRead(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
-		read      func(int, []byte, []byte) Verdict
+		agent     string // the key in Agents, whose Title the reasons name
+		read      func(string, int, []byte, []byte) Verdict
 		exit      int
 		stdout    string
 		stderr    string
@@ -22,43 +23,43 @@ func TestRead(t *testing.T) {
 		failed    bool
 		want      string // in the answer or the reason
 	}{
-		{"claude deny", readClaude, 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`, "", true, false, "deny: no"},
-		{"claude ask", readClaude, 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}`, "", true, false, "ask"},
-		{"claude allow", readClaude, 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`, "", false, false, "allows the canary"},
-		{"claude stop", readClaude, 0, `{"continue":false,"stopReason":"halt"}`, "", true, false, "stopped: halt"},
-		{"claude legacy block", readClaude, 0, `{"decision":"block","reason":"no"}`, "", true, false, "block: no"},
-		{"claude nothing", readClaude, 0, "", "", false, false, "no opinion"},
-		{"claude text", readClaude, 0, "deny", "", false, false, "not a JSON object"},
-		{"claude an array", readClaude, 0, "[1]", "", false, false, "not a JSON object"},
-		{"claude exit 2", readClaude, 2, "", "no way\n", true, false, "exit 2, blocked: no way"},
-		{"claude exit 1", readClaude, 1, "", "boom", false, true, "exit status 1 is a hook error"},
-		{"dash not found", readClaude, 127, "", "sh: 1: hookhsot: not found\n", false, true, `command not found: "hookhsot"`},
-		{"bash not found", readClaude, 127, "", "bash: line 1: /opt/hh/hookhost: command not found\n", false, true, `command not found: "/opt/hh/hookhost"`},
-		{"not executable", readClaude, 126, "", "sh: 1: ./x: Permission denied", false, true, "cannot be executed"},
-		{"codex deny", readCodex, 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`, "", true, false, "deny: no"},
-		{"codex ask", readCodex, 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}`, "", false, false, "cannot ask"},
-		{"codex without hookEventName", readCodex, 0, `{"hookSpecificOutput":{"permissionDecision":"deny"}}`, "", false, false, "drops the answer"},
-		{"codex top level", readCodex, 0, `{"decision":"block"}`, "", false, false, "only from hookSpecificOutput"},
-		{"codex exit 2 silent", readCodex, 2, "", "", false, true, "only with a reason on stderr"},
-		{"codex exit 2", readCodex, 2, "", "no", true, false, "blocked: no"},
-		{"gemini deny", readGemini, 0, `{"decision":"deny","reason":"no"}`, "", true, false, "deny: no"},
-		{"gemini block", readGemini, 0, `{"decision":"block"}`, "", true, false, "block"},
-		{"gemini allow", readGemini, 0, `{"decision":"allow"}`, "", false, false, "allows"},
-		{"gemini exit 2", readGemini, 2, "", "no", true, false, "blocked: no"},
-		{"gemini exit 3", readGemini, 3, "", "", false, true, "hook error to Gemini CLI"},
-		{"cursor deny", readCursor, 0, `{"permission":"deny","user_message":"no"}`, "", true, false, "deny: no"},
-		{"cursor ask", readCursor, 0, `{"permission":"ask"}`, "", false, false, "does not enforce ask"},
-		{"cursor nested", readCursor, 0, `{"hookSpecificOutput":{"permissionDecision":"deny"}}`, "", false, false, "without a permission"},
-		{"cursor exit 2", readCursor, 2, "", "no", true, false, "blocked: no"},
-		{"cursor exit 1", readCursor, 1, "", "", false, true, "hook error to Cursor, which lets the call through"},
-		{"copilot deny", readCopilot, 0, `{"permissionDecision":"deny","permissionDecisionReason":"no"}`, "", true, false, "deny: no"},
-		{"copilot deny with a warning", readCopilot, 2, `{"permissionDecision":"deny"}`, "careful", true, false, "deny"},
-		{"copilot exit 2 alone", readCopilot, 2, "", "careful", false, false, "no opinion"},
-		{"copilot nested", readCopilot, 0, `{"hookSpecificOutput":{"permissionDecision":"deny"}}`, "", false, false, "without a permissionDecision"},
-		{"copilot exit 1", readCopilot, 1, "", "", false, true, "denies every tool call while the hook fails"},
+		{"claude deny", "claude", readClaude, 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`, "", true, false, "deny: no"},
+		{"claude ask", "claude", readClaude, 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}`, "", true, false, "ask"},
+		{"claude allow", "claude", readClaude, 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}`, "", false, false, "allows the canary"},
+		{"claude stop", "claude", readClaude, 0, `{"continue":false,"stopReason":"halt"}`, "", true, false, "stopped: halt"},
+		{"claude legacy block", "claude", readClaude, 0, `{"decision":"block","reason":"no"}`, "", true, false, "block: no"},
+		{"claude nothing", "claude", readClaude, 0, "", "", false, false, "no opinion"},
+		{"claude text", "claude", readClaude, 0, "deny", "", false, false, "not a JSON object"},
+		{"claude an array", "claude", readClaude, 0, "[1]", "", false, false, "not a JSON object"},
+		{"claude exit 2", "claude", readClaude, 2, "", "no way\n", true, false, "exit 2, blocked: no way"},
+		{"claude exit 1", "claude", readClaude, 1, "", "boom", false, true, "exit status 1 is a hook error"},
+		{"dash not found", "claude", readClaude, 127, "", "sh: 1: hookhsot: not found\n", false, true, `command not found: "hookhsot"`},
+		{"bash not found", "claude", readClaude, 127, "", "bash: line 1: /opt/hh/hookhost: command not found\n", false, true, `command not found: "/opt/hh/hookhost"`},
+		{"not executable", "claude", readClaude, 126, "", "sh: 1: ./x: Permission denied", false, true, "cannot be executed"},
+		{"codex deny", "codex", readCodex, 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}`, "", true, false, "deny: no"},
+		{"codex ask", "codex", readCodex, 0, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}`, "", false, false, "cannot ask"},
+		{"codex without hookEventName", "codex", readCodex, 0, `{"hookSpecificOutput":{"permissionDecision":"deny"}}`, "", false, false, "drops the answer"},
+		{"codex top level", "codex", readCodex, 0, `{"decision":"block"}`, "", false, false, "only from hookSpecificOutput"},
+		{"codex exit 2 silent", "codex", readCodex, 2, "", "", false, true, "only with a reason on stderr"},
+		{"codex exit 2", "codex", readCodex, 2, "", "no", true, false, "blocked: no"},
+		{"gemini deny", "gemini", readGemini, 0, `{"decision":"deny","reason":"no"}`, "", true, false, "deny: no"},
+		{"gemini block", "gemini", readGemini, 0, `{"decision":"block"}`, "", true, false, "block"},
+		{"gemini allow", "gemini", readGemini, 0, `{"decision":"allow"}`, "", false, false, "allows"},
+		{"gemini exit 2", "gemini", readGemini, 2, "", "no", true, false, "blocked: no"},
+		{"gemini exit 3", "gemini", readGemini, 3, "", "", false, true, "hook error to Gemini CLI"},
+		{"cursor deny", "cursor", readCursor, 0, `{"permission":"deny","user_message":"no"}`, "", true, false, "deny: no"},
+		{"cursor ask", "cursor", readCursor, 0, `{"permission":"ask"}`, "", false, false, "does not enforce ask"},
+		{"cursor nested", "cursor", readCursor, 0, `{"hookSpecificOutput":{"permissionDecision":"deny"}}`, "", false, false, "without a permission"},
+		{"cursor exit 2", "cursor", readCursor, 2, "", "no", true, false, "blocked: no"},
+		{"cursor exit 1", "cursor", readCursor, 1, "", "", false, true, "hook error to Cursor, which lets the call through"},
+		{"copilot deny", "copilot", readCopilot, 0, `{"permissionDecision":"deny","permissionDecisionReason":"no"}`, "", true, false, "deny: no"},
+		{"copilot deny with a warning", "copilot", readCopilot, 2, `{"permissionDecision":"deny"}`, "careful", true, false, "deny"},
+		{"copilot exit 2 alone", "copilot", readCopilot, 2, "", "careful", false, false, "no opinion"},
+		{"copilot nested", "copilot", readCopilot, 0, `{"hookSpecificOutput":{"permissionDecision":"deny"}}`, "", false, false, "without a permissionDecision"},
+		{"copilot exit 1", "copilot", readCopilot, 1, "", "", false, true, "denies every tool call while the hook fails"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v := tc.read(tc.exit, []byte(tc.stdout), []byte(tc.stderr))
+			v := tc.read(Agents[tc.agent].Title, tc.exit, []byte(tc.stdout), []byte(tc.stderr))
 			if v.Enforcing != tc.enforcing || v.Failed != tc.failed || !strings.Contains(v.Answer+" | "+v.Reason, tc.want) {
 				t.Errorf("%+v; want enforcing %v, failed %v, with %q", v, tc.enforcing, tc.failed, tc.want)
 			}

@@ -90,7 +90,10 @@ type SettingsError struct {
 	Err  error
 }
 
+// Error reads "file: why".
 func (e *SettingsError) Error() string { return e.File + ": " + e.Err.Error() }
+
+// Unwrap gives the read or parse error.
 func (e *SettingsError) Unwrap() error { return e.Err }
 
 // Load reads the entries on the agent's guard event from sources, in the

@@ -245,6 +245,7 @@ type hiding struct {
 	data map[string][]byte // content read by Plan, served by ReadFile
 }
 
+// Open implements fs.FS: a hidden file does not exist.
 func (h hiding) Open(name string) (fs.File, error) {
 	if h.hide[name] {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
@@ -252,6 +253,8 @@ func (h hiding) Open(name string) (fs.File, error) {
 	return h.FS.Open(name)
 }
 
+// ReadDir implements fs.ReadDirFS: the directory's entries without the
+// hidden ones.
 func (h hiding) ReadDir(name string) ([]fs.DirEntry, error) {
 	entries, err := fs.ReadDir(h.FS, name)
 	if err != nil {
@@ -262,6 +265,7 @@ func (h hiding) ReadDir(name string) ([]fs.DirEntry, error) {
 	}), nil
 }
 
+// Stat implements fs.StatFS: a hidden file does not exist.
 func (h hiding) Stat(name string) (fs.FileInfo, error) {
 	if h.hide[name] {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
@@ -269,6 +273,9 @@ func (h hiding) Stat(name string) (fs.FileInfo, error) {
 	return fs.Stat(h.FS, name)
 }
 
+// ReadFile implements fs.ReadFileFS: a hidden file does not exist, and a
+// file Plan read already is served from memory (a copy, as fs.ReadFileFS
+// asks) rather than read twice.
 func (h hiding) ReadFile(name string) ([]byte, error) {
 	if h.hide[name] {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}

@@ -70,6 +70,8 @@ type holder struct {
 	to  io.Writer
 }
 
+// Write passes p on once released; before that it keeps what fits under
+// maxHeld and drops the rest, never failing the logger.
 func (h *holder) Write(p []byte) (int, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()

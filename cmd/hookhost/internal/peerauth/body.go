@@ -25,6 +25,8 @@ type checkedBody struct {
 	err  error // ErrBody, once found
 }
 
+// Read reads the body through the hash; at its end (EOF or the declared
+// length) a sum that is not the signed one is ErrBody, from this read on.
 func (b *checkedBody) Read(p []byte) (int, error) {
 	if b.err != nil {
 		return 0, b.err

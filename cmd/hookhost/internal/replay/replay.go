@@ -115,6 +115,7 @@ type BadLine struct {
 // Error reads LOG:LINE: why.
 func (b *BadLine) Error() string { return fmt.Sprintf("%s:%d: %v", b.Log, b.Line, b.Err) }
 
+// Unwrap gives why the line could not be replayed.
 func (b *BadLine) Unwrap() error { return b.Err }
 
 // Reasons a line cannot be replayed, besides not being a decision log

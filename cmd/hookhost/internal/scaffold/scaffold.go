@@ -64,6 +64,7 @@ type ExistsError struct {
 	Path string
 }
 
+// Error names the file and says that init leaves it as it is.
 func (e *ExistsError) Error() string {
 	return fmt.Sprintf("%s already exists; init never overwrites a file (move it away or choose another directory)", e.Path)
 }

@@ -53,6 +53,7 @@ type statusWriter struct {
 	status int
 }
 
+// WriteHeader records the status and sends it.
 func (w *statusWriter) WriteHeader(status int) {
 	w.status = status
 	w.ResponseWriter.WriteHeader(status)

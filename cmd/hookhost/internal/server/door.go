@@ -154,17 +154,20 @@ type signedWriter struct {
 	unsigned bool // answered already, unsigned (a failed proof)
 }
 
+// WriteHeader records the first status; nothing is sent until finish.
 func (w *signedWriter) WriteHeader(status int) {
 	if w.status == 0 {
 		w.status = status
 	}
 }
 
+// Write holds p for the signed body (an implicit 200, as net/http's).
 func (w *signedWriter) Write(p []byte) (int, error) {
 	w.WriteHeader(http.StatusOK)
 	return w.body.Write(p)
 }
 
+// Unwrap gives http.ResponseController the connection's writer.
 func (w *signedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // finish signs and sends the answer.
@@ -295,8 +298,11 @@ type unixListener struct {
 	file fs.FileInfo
 }
 
+// Addr is the socket's published path, not the temporary name it was
+// bound at before being moved into place.
 func (l *unixListener) Addr() net.Addr { return &net.UnixAddr{Name: l.path, Net: "unix"} }
 
+// Close stops listening and removes the socket file if it is still ours.
 func (l *unixListener) Close() error {
 	err := l.UnixListener.Close()
 	if fi, statErr := os.Lstat(l.path); statErr == nil && os.SameFile(fi, l.file) {

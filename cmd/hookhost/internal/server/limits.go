@@ -29,6 +29,8 @@ func newLimitListener(ln net.Listener, max int) *limitListener {
 	return &limitListener{Listener: ln, slots: make(chan struct{}, max), done: make(chan struct{})}
 }
 
+// Accept waits for a free slot, then for a connection, which holds the
+// slot until it is closed; Close ends the wait with net.ErrClosed.
 func (l *limitListener) Accept() (net.Conn, error) {
 	select {
 	case l.slots <- struct{}{}:
@@ -56,6 +58,7 @@ type limitConn struct {
 	release func()
 }
 
+// Close closes the connection and frees its slot.
 func (c *limitConn) Close() error {
 	err := c.Conn.Close()
 	c.release()

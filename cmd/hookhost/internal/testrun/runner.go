@@ -160,17 +160,9 @@ type runner struct {
 // observer that keeps its reloads out of the log: without one it would
 // log each failed file again, once per host the run makes.
 func (r *runner) newHost(ctx context.Context) (*host.Host, error) {
-	return host.New(ctx, host.Options{Dir: r.opts.Dir, Config: r.opts.Config, Logger: r.opts.Logger, Observer: reportedElsewhere{},
+	return host.New(ctx, host.Options{Dir: r.opts.Dir, Config: r.opts.Config, Logger: r.opts.Logger, Observer: host.NopObserver{},
 		State: state.Memory(nil)})
 }
-
-// reportedElsewhere is a host.Observer that ignores what it is told: the
-// runner reads the results and the problems from the host itself.
-type reportedElsewhere struct{}
-
-func (reportedElsewhere) FireDone(host.FireReport)                {}
-func (reportedElsewhere) ReloadDone(host.ReloadReport)            {}
-func (reportedElsewhere) QuarantineChanged(host.QuarantineReport) {}
 
 func (r *runner) selected(name string) bool {
 	return r.opts.Match == nil || r.opts.Match.MatchString(name)
