@@ -49,11 +49,7 @@ type registration struct {
 // frozen functions are then shared by every call.
 func (e Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.Env) (scripting.Program, error) {
 	predeclared := predeclared(hookModuleWithout(env, e.without))
-	programs := env.Programs
-	if e.without != 0 {
-		programs = nil // the cache's programs were compiled with every rewrite
-	}
-	prog, err := compileProgram(src, predeclared, programs, e.without)
+	prog, err := compileProgram(src, predeclared, env.Programs)
 	if err != nil {
 		return nil, err
 	}

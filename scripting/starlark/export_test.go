@@ -4,12 +4,12 @@ package starlark
 
 // speedRewriteNames names each speed rewrite, for benchmarks.
 var speedRewriteNames = map[string]speedRewrite{
-	"get": speedGet, "callfreeget": speedCallFreeGet, "hoist": speedHoist, "bindcaches": speedBindCaches, "reasondecisions": speedReasonDecisions,
+	"bindcaches": speedBindCaches, "reasondecisions": speedReasonDecisions,
 }
 
 // SpeedRewrites are the speed rewrites' names, in a fixed order.
 func SpeedRewrites() []string {
-	return []string{"get", "callfreeget", "hoist", "bindcaches", "reasondecisions"}
+	return []string{"bindcaches", "reasondecisions"}
 }
 
 // EngineWithout is an engine with the named speed rewrites off.

@@ -60,7 +60,6 @@ var opBuiltins = func() map[string]*starlark.Builtin {
 		opIn:          inOp,
 		opNotIn:       inOp,
 		opMethodValue: methodValueOp,
-		opGet:         getOp,
 		opSlice:       sliceOp,
 		opTuple:       tupleOp,
 		opVarargs:     varargsOp,
@@ -104,44 +103,19 @@ func addOpBuiltins(predeclared starlark.StringDict) {
 	for k, b := range opBuiltins {
 		predeclared[k] = b
 	}
-	for k, v := range opValues {
-		predeclared[k] = v
-	}
 }
-
-// opValues are the hidden values that are not builtins (ops_get.go).
-var opValues = func() map[string]starlark.Value {
-	values := map[string]starlark.Value{opIsDict: dictTest{}, opNone: starlark.None}
-	for name := range values {
-		if opBuiltins[name] != nil {
-			panic("starlark: a hidden value and a hidden builtin both named " + name)
-		}
-	}
-	return values
-}()
 
 // rewrittenProgram parses src, rewrites its bounded operations and
 // compiles it; predeclared must hold the hidden builtins. A file the
 // resolver rejects is resolved again as written, so its errors are
 // exactly go.starlark.net's.
 func rewrittenProgram(name string, src []byte, predeclared starlark.StringDict) (*starlark.Program, error) {
-	return rewrittenProgramWithout(name, src, predeclared, 0)
-}
-
-// rewrittenProgramWithout is rewrittenProgram with the speed rewrites of
-// without left out.
-func rewrittenProgramWithout(name string, src []byte, predeclared starlark.StringDict, without speedRewrite) (*starlark.Program, error) {
 	f, err := fileOptions.Parse(name, src, 0)
 	if err != nil {
 		return nil, err
 	}
-	constructors := hoistableConstructors(predeclared)
-	if without.has(speedHoist) {
-		constructors = nil
-	}
-	rewriteOpsWithout(f, func(name string) bool { return predeclared.Has(name) || starlark.Universe.Has(name) },
-		func(name string) bool { return !predeclared.Has(name) && starlark.Universe.Has(name) },
-		constructors, without)
+	rewriteOps(f, func(name string) bool { return predeclared.Has(name) || starlark.Universe.Has(name) },
+		func(name string) bool { return !predeclared.Has(name) && starlark.Universe.Has(name) })
 	prog, err := starlark.FileProgram(f, predeclared.Has)
 	if err == nil {
 		return prog, nil

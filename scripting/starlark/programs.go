@@ -18,9 +18,9 @@ import (
 // match — damaged, cut short, not ours — is never decoded (the decoder
 // trusts its input), and the file is compiled anew. A file that does not
 // compile is never cached, so its error always comes from its source.
-func compileProgram(src scripting.Source, predeclared starlark.StringDict, programs scripting.ProgramCache, without speedRewrite) (*starlark.Program, error) {
+func compileProgram(src scripting.Source, predeclared starlark.StringDict, programs scripting.ProgramCache) (*starlark.Program, error) {
 	if programs == nil {
-		return compileSource(src, predeclared, without)
+		return compileSource(src, predeclared)
 	}
 	key := programKey(src, predeclared)
 	if data, ok := unseal(programs.Get(key)); ok {
@@ -28,7 +28,7 @@ func compileProgram(src scripting.Source, predeclared starlark.StringDict, progr
 			return prog, nil
 		}
 	}
-	prog, err := compileSource(src, predeclared, without)
+	prog, err := compileSource(src, predeclared)
 	if err != nil {
 		return nil, err
 	}
@@ -57,11 +57,11 @@ func unseal(data []byte) ([]byte, bool) {
 	return payload, bytes.Equal(sum[:], data[:sha256.Size])
 }
 
-func compileSource(src scripting.Source, predeclared starlark.StringDict, without speedRewrite) (*starlark.Program, error) {
+func compileSource(src scripting.Source, predeclared starlark.StringDict) (*starlark.Program, error) {
 	if err := checkIntLiterals(src.Name, src.Code); err != nil {
 		return nil, err
 	}
-	prog, err := rewrittenProgramWithout(src.Name, src.Code, predeclared, without)
+	prog, err := rewrittenProgram(src.Name, src.Code, predeclared)
 	if err != nil {
 		return nil, syntaxError(src.Name, src.Code, err)
 	}

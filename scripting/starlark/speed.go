@@ -11,22 +11,13 @@ package starlark
 type speedRewrite uint8
 
 const (
-	// speedGet is the rewrite of x.get(key[, default]) into $get or its
-	// call-free form (ops_get.go).
-	speedGet speedRewrite = 1 << iota
-	// speedHoist is the hoisting of decisions with a literal reason
-	// (ops_hoist.go).
-	speedHoist
 	// speedBindCaches are the payload binding's kept dicts, string boxes
 	// and sorted keys (dictcache.go, bindcache.go).
-	speedBindCaches
+	speedBindCaches speedRewrite = 1 << iota
 	// speedReasonDecisions is hook.deny(reason) and the other reason
 	// constructors building their decision straight into one of the
 	// thread's reused decision values (reasonBuiltin, decisionValue).
 	speedReasonDecisions
-	// speedCallFreeGet is only the call-free form of x.get (ops_get.go):
-	// with it off, x.get(…) still becomes $get(…).
-	speedCallFreeGet
 )
 
 // has reports whether every rewrite of r is off in without.
