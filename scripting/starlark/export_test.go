@@ -4,12 +4,12 @@ package starlark
 
 // speedRewriteNames names each speed rewrite, for benchmarks.
 var speedRewriteNames = map[string]speedRewrite{
-	"bindcaches": speedBindCaches, "reasondecisions": speedReasonDecisions,
+	"bindcaches": speedBindCaches,
 }
 
 // SpeedRewrites are the speed rewrites' names, in a fixed order.
 func SpeedRewrites() []string {
-	return []string{"bindcaches", "reasondecisions"}
+	return []string{"bindcaches"}
 }
 
 // EngineWithout is an engine with the named speed rewrites off.

@@ -43,11 +43,6 @@ type callThread struct {
 	// the sorted keys of the maps they bind.
 	strings stringCache
 	keys    keyCache
-	// decisions are the decision values the thread's calls reuse, the
-	// first usedDecisions of them taken by the call in progress
-	// (decision.go).
-	decisions     []*decision
-	usedDecisions int
 	// args holds a call's positional arguments: the interpreter copies
 	// them into the callee's frame and keeps no reference, so one array
 	// serves every call, cleared after each.
@@ -96,7 +91,6 @@ func (f *function) Call(c *scripting.Call) (out any, err error) {
 	}
 	ct.call = nil // nothing of this call stays reachable from the pool
 	ct.held = releaseHeld(ct.held)
-	ct.releaseDecisions()
 	ct.weights = nil
 	clear(ct.args)
 	ct.dicts.recycle(th.Steps)
@@ -133,9 +127,6 @@ func (f *function) run(ct *callThread, c *scripting.Call) (out any, err error) {
 	if err != nil {
 		return nil, &scripting.Error{File: f.prog.name, Line: int(f.fn.Position().Line), Hook: c.Hook,
 			Msg: "bad return value: " + err.Error(), Err: err}
-	}
-	if d, ok := out.(*scripting.Decision); ok {
-		out = c.KeepDecision(d) // d may be one of the thread's reused values
 	}
 	return out, nil
 }

@@ -14,10 +14,6 @@ const (
 	// speedBindCaches are the payload binding's kept dicts, string boxes
 	// and sorted keys (dictcache.go, bindcache.go).
 	speedBindCaches speedRewrite = 1 << iota
-	// speedReasonDecisions is hook.deny(reason) and the other reason
-	// constructors building their decision straight into one of the
-	// thread's reused decision values (reasonBuiltin, decisionValue).
-	speedReasonDecisions
 )
 
 // has reports whether every rewrite of r is off in without.
