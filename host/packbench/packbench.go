@@ -1,9 +1,10 @@
 // Package packbench fires a shipped pack (hooks.d) in a benchmark, in
 // process, on tool calls as Claude Code sends them, once for each of
-// several engines. The engine packages use it to show what each of their
-// speed-only rewrites gains on a real guard's fire, by comparing an
-// engine with every rewrite on against one with a rewrite off
-// (docs/benchmarks.md, "Speed-only rewrites on a pack's fire").
+// several engines. A rewrite or cache that exists only to make a fire
+// cheaper has to show its gain on a real guard's fire before it is kept:
+// an engine package compares an engine with it against one without it,
+// as two variants of one run (docs/benchmarks.md, "Speed-only rewrites
+// on a pack's fire").
 package packbench
 
 import (
@@ -78,7 +79,7 @@ func Mix() []Event {
 // pack/variant, so that -count runs the variants one after another,
 // interleaved. It reports cpu-ns/fire, the process's CPU time per fire,
 // and what a fire allocates (B/fire, allocs/fire). Before timing, it
-// checks that every variant gives every event the same result (Same).
+// checks that every variant gives every event the same result (same).
 func Fire(b *testing.B, pack string, variants []Variant) {
 	ctx := context.Background()
 	hosts := same(b, pack, variants)
@@ -113,14 +114,11 @@ func Fire(b *testing.B, pack string, variants []Variant) {
 	}
 }
 
-// Same fails tb unless the pack, loaded on a host of each variant, gives
-// every event of Mix the same result with every variant, fired three
-// times (later fires find what earlier ones kept, such as a recycled
-// binding, and the packs' state): the decision, the messages, and each
-// hook's outcome, action and error.
-func Same(tb testing.TB, pack string, variants []Variant) { same(tb, pack, variants) }
-
-// same is Same, returning the hosts.
+// same loads the pack on a host of each variant and fails tb unless every
+// variant gives every event of Mix the same result, fired three times
+// (later fires find what earlier ones kept, such as a recycled binding,
+// and the packs' state): the decision, the messages, and each hook's
+// outcome, action and error. It returns the hosts.
 func same(tb testing.TB, pack string, variants []Variant) []*host.Host {
 	fsys := packFS(tb, pack)
 	ctx := context.Background()
@@ -158,7 +156,7 @@ func fire(tb testing.TB, ctx context.Context, h *host.Host, calls []Event) {
 	}
 }
 
-// An observed result is what Same compares of a fire: everything but
+// An observed result is what same compares of a fire: everything but
 // the durations.
 type observed struct {
 	Decision host.Decision

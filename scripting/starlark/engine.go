@@ -18,10 +18,7 @@ import (
 )
 
 // Engine compiles Starlark hook files. The zero value is ready to use.
-type Engine struct {
-	// without are the speed rewrites turned off (speed.go), by tests only.
-	without speedRewrite
-}
+type Engine struct{}
 
 var _ scripting.Engine = Engine{}
 
@@ -47,13 +44,13 @@ type registration struct {
 
 // Compile executes src's top level once and freezes its globals; the
 // frozen functions are then shared by every call.
-func (e Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.Env) (scripting.Program, error) {
+func (Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.Env) (scripting.Program, error) {
 	predeclared := predeclared(hookModule(env))
 	prog, err := compileProgram(src, predeclared, env.Programs)
 	if err != nil {
 		return nil, err
 	}
-	p := &program{name: src.Name, limits: env.Limits.Or(), logger: env.Log(), without: e.without}
+	p := &program{name: src.Name, limits: env.Limits.Or(), logger: env.Log()}
 	reg := &registry{}
 	top := &callThread{limits: &p.limits, topLevel: true, call: &scripting.Call{Timeout: p.limits.InitTimeout}}
 	thread := &top.thread
@@ -178,7 +175,6 @@ type program struct {
 	hooks   []scripting.Hook
 	tests   []scripting.Test // with Env.Testing: the file's test_* functions
 	threads sync.Pool        // of *callThread
-	without speedRewrite     // the speed rewrites left out (speed.go)
 }
 
 func (p *program) Hooks() []scripting.Hook { return p.hooks }

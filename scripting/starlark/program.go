@@ -37,12 +37,6 @@ type callThread struct {
 	// held are the containers and keys a rewritten x[f()] op= y holds
 	// from its address to its check (ops_held.go).
 	held []starlark.Value
-	// dicts are the dicts the thread's calls bind payload maps to.
-	dicts dictCache
-	// strings are the strings the thread's calls bind, boxed, and keys
-	// the sorted keys of the maps they bind.
-	strings stringCache
-	keys    keyCache
 	// args holds a call's positional arguments: the interpreter copies
 	// them into the callee's frame and keeps no reference, so one array
 	// serves every call, cleared after each.
@@ -50,9 +44,6 @@ type callThread struct {
 	// weights are the weights of the heavy tuples the call has weighed
 	// (ops_tuples.go).
 	weights map[tupleID]int64
-	// without are the speed rewrites the file was compiled without
-	// (speed.go).
-	without speedRewrite
 }
 
 func (ct *callThread) Interrupt() { ct.thread.Cancel("timeout") }
@@ -73,7 +64,7 @@ func (f *function) Call(c *scripting.Call) (out any, err error) {
 	p := f.prog
 	ct, _ := p.threads.Get().(*callThread)
 	if ct == nil {
-		ct = &callThread{limits: &p.limits, without: p.without}
+		ct = &callThread{limits: &p.limits}
 		ct.thread.SetLocal(callKey, ct)
 		ct.thread.Print = p.print // once: a method value costs an allocation
 	}
@@ -93,7 +84,6 @@ func (f *function) Call(c *scripting.Call) (out any, err error) {
 	ct.held = releaseHeld(ct.held)
 	ct.weights = nil
 	clear(ct.args)
-	ct.dicts.recycle(th.Steps)
 	p.threads.Put(ct)
 	return out, err
 }
@@ -106,11 +96,6 @@ func (f *function) run(ct *callThread, c *scripting.Call) (out any, err error) {
 		}
 	}()
 	m := meterFor(c, &f.prog.limits)
-	if !ct.without.has(speedBindCaches) {
-		m.dicts, m.strings, m.keys = &ct.dicts, &ct.strings, &ct.keys
-	}
-	ct.strings.start()
-	ct.keys.start()
 	args, kwargs, err := f.bind(c, &m, ct)
 	if err != nil {
 		return nil, &scripting.Error{File: f.prog.name, Line: int(f.fn.Position().Line), Hook: c.Hook,
