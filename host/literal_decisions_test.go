@@ -8,11 +8,12 @@ import (
 	"testing"
 )
 
-// hoistStar returns hoisted decisions (hook.deny with a literal inside a
-// function) in every way a hook can hand one on: as the return value,
-// wrapped by hook.stop, inside a respond result, through json.encode, and
-// read field by field; under -race from several goroutines at once.
-const hoistStar = `
+// literalDecisionsStar returns decisions with a literal reason
+// (hook.deny("refused") inside a function) in every way a hook can hand
+// one on: as the return value, wrapped by hook.stop, inside a respond
+// result, through json.encode, and read field by field; under -race from
+// several goroutines at once.
+const literalDecisionsStar = `
 load("json", "json")
 
 def h(mode):
@@ -32,9 +33,9 @@ def h(mode):
 hook.on("tool.execute.pre", h)
 `
 
-func TestReviewHoistedDecisionsAcrossFires(t *testing.T) {
+func TestLiteralDecisionsAcrossFires(t *testing.T) {
 	for iso, rounds := range map[Isolation]int{InProcess: 60, ProcessIsolation: 5} {
-		h := newTestHost(t, map[string]string{"h.star": hoistStar},
+		h := newTestHost(t, map[string]string{"h.star": literalDecisionsStar},
 			Options{Config: &Config{Defaults: Defaults{Isolation: iso}}, WorkerExecutable: testWorker})
 		want := map[string]string{
 			"plain":   `{"action":"deny","reason":"refused"}`,
