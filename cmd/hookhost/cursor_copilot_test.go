@@ -65,7 +65,8 @@ func TestCopilotFailsClosed(t *testing.T) {
 	d := agentDialect{name: "copilot", guard: copilotPre}
 	for _, route := range failRoutes {
 		t.Run(route.name, func(t *testing.T) {
-			dir := copyShipped(t)
+			t.Parallel()
+			dir := guardPacks(t)
 			stdin, args := route.setup(t, d, dir)
 			args = append([]string{"copilot", "--event", "preToolUse", "--dir", dir}, args...)
 			cache := filepath.Join(t.TempDir(), "events.json")
