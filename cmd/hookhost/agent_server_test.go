@@ -46,10 +46,9 @@ func TestServerAutoKeepsState(t *testing.T) {
 	runtime := privateTempDir(t)
 	env := []string{"XDG_RUNTIME_DIR=" + runtime, "HOOKHOST_AUTO_IDLE_EXIT=20s"}
 	t.Cleanup(func() { stopServersUnder(t, runtime) })
-	dir, err := filepath.Abs(filepath.Join("..", "..", "hooks.d"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The pack alone: the in-process calls below would each compile every
+	// shipped pack on the event again.
+	dir := copyShipped(t, "web-fetch-limit")
 	for i := 1; i <= 10; i++ {
 		stdout, stderr, code := runAgentCmd(t, env, webSearchEvent, "claude", "--dir", dir, "--server", "auto")
 		if code != 0 || strings.Contains(stderr, "loading the hooks in this process") {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,8 +68,8 @@ func runHookhost(t *testing.T, cache string, stdin []byte, args ...string) agent
 }
 
 // copyShipped copies the shipped guardrails into a directory of the
-// test's, to be broken there.
-func copyShipped(t *testing.T) string {
+// test's, to be broken there: the packs named, or all of them.
+func copyShipped(t *testing.T, packs ...string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), "hooks.d")
 	err := filepath.WalkDir(shippedDir, func(path string, d fs.DirEntry, err error) error {
@@ -76,6 +77,9 @@ func copyShipped(t *testing.T) string {
 			return err
 		}
 		rel, _ := filepath.Rel(shippedDir, path)
+		if pack, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); len(packs) > 0 && rel != "." && !slices.Contains(packs, pack) {
+			return nil
+		}
 		if d.IsDir() {
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
