@@ -43,6 +43,7 @@ const webSearchEvent = `{"session_id":"sess-1","cwd":"/w","hook_event_name":"Pre
 // session) holds across ten separate hookhost claude processes, because
 // --server auto fires them all through one server it starts itself.
 func TestServerAutoKeepsState(t *testing.T) {
+	t.Parallel() // its own processes, directories and sockets
 	runtime := privateTempDir(t)
 	env := []string{"XDG_RUNTIME_DIR=" + runtime, "HOOKHOST_AUTO_IDLE_EXIT=20s"}
 	t.Cleanup(func() { stopServersUnder(t, runtime) })

@@ -96,6 +96,7 @@ func TestCopilotFailsClosed(t *testing.T) {
 // minute per session), and hookhost cursor fires through the same
 // server.
 func TestServerAutoCursorCopilot(t *testing.T) {
+	t.Parallel() // its own processes, directories and sockets
 	runtime := privateTempDir(t)
 	env := []string{"XDG_RUNTIME_DIR=" + runtime, "HOOKHOST_AUTO_IDLE_EXIT=20s"}
 	t.Cleanup(func() { stopServersUnder(t, runtime) })

@@ -306,6 +306,7 @@ func TestAgentsFailOpenWhereBlockingMeansMore(t *testing.T) {
 // binary is built as documented (static), without the race detector,
 // whose runtime does not fit.
 func TestGeminiSilentUnderAddressSpaceLimit(t *testing.T) {
+	t.Parallel() // its own processes, directories and sockets
 	prlimit, err := exec.LookPath("prlimit")
 	if err != nil {
 		t.Fatalf("prlimit: %v (util-linux)", err)
@@ -342,10 +343,12 @@ func TestGeminiSilentUnderAddressSpaceLimit(t *testing.T) {
 	}
 }
 
-// TestPicoclawFailsClosed: with the shipped guardrails, hookhost's own
-// failures answer before_tool with deny_tool and approve_tool with a
-// denial — never a JSON-RPC error or silence, which PicoClaw reads as
-// "proceed" — unless --fail-open, where before_tool continues.
+// TestPicoclawFailsClosed: hookhost's own failures answer before_tool
+// with deny_tool and approve_tool with a denial — never a JSON-RPC error
+// or silence, which PicoClaw reads as "proceed" — unless --fail-open,
+// where before_tool continues. The intact cases run the shipped
+// guardrails (which guard tool.approve too); the broken files are
+// guardPacks'.
 func TestPicoclawFailsClosed(t *testing.T) {
 	rm := toolCall("exec", map[string]any{"command": "rm -rf /"})
 	// wipe is stopped by the destructive pack alone (see wipeDisk).
@@ -418,7 +421,9 @@ func TestPicoclawFailsClosed(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := tc.setup(t, copyShipped(t))
+			t.Parallel() // its own packs and process
+			// The guard packs: what is tested is how a broken file fails.
+			dir := tc.setup(t, guardPacks(t))
 			c := startPicoclaw(t, dir)
 			c.hello()
 			if a := c.call("hook.before_tool", wipe); a.Result["action"] != "deny_tool" {

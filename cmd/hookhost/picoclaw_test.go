@@ -415,6 +415,7 @@ func TestPicoclawConcurrency(t *testing.T) {
 // once, not twice (a second call that waits for a slot is answered the
 // same way at the same deadline).
 func TestPicoclawTimeouts(t *testing.T) {
+	t.Parallel() // its own processes, directories and sockets
 	c := startPicoclaw(t, testdataDir(t, "slow"), "--interceptor-timeout", "3s", "--approval-timeout", "3s")
 	c.hello()
 	cases := []struct{ method, action, want string }{
@@ -454,6 +455,7 @@ func TestPicoclawTimeouts(t *testing.T) {
 // when they finish in time, abandoned when they do not, and the process
 // exits 0.
 func TestPicoclawEOF(t *testing.T) {
+	t.Parallel() // its own processes, directories and sockets
 	c := startPicoclaw(t, testdataDir(t, "slow"))
 	c.hello()
 	c.request("hook.before_tool", toolCall("bash", map[string]any{"action": "wait"}))

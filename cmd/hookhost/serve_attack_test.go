@@ -154,6 +154,7 @@ const maxFootprint = 256 << 20
 // guard still denies beside them, nothing is quarantined, and serve's
 // memory stays small.
 func TestServeAttackIdleBodies(t *testing.T) {
+	t.Parallel() // its own processes, directories and sockets
 	bin := builtHookhost(t)
 	s := startAttacked(t, bin)
 	const conns = 160
@@ -186,7 +187,7 @@ func TestServeAttackIdleBodies(t *testing.T) {
 // here): all of them end, each answered 408 or closed, while serve stays
 // alive and guarded.
 func TestServeAttackTrickle(t *testing.T) {
-	t.Parallel() // it mostly waits for serve's request timeout
+	t.Parallel() // its own serve; it mostly waits for the request timeout
 	bin := builtHookhost(t)
 	s := startAttacked(t, bin, "--request-timeout", "2s")
 	const conns = 320
@@ -251,6 +252,7 @@ func trickle(ctx context.Context, c net.Conn) string {
 // every other one is answered deny, none hangs, and nothing is
 // quarantined.
 func TestServeAttackFireFlood(t *testing.T) {
+	t.Parallel() // its own processes, directories and sockets
 	bin := builtHookhost(t)
 	s := startAttacked(t, bin, "--max-fires", "2", "--fire-queue", "8")
 	const fires = 200
@@ -311,6 +313,7 @@ func TestServeAttackFireFlood(t *testing.T) {
 // the body unread, so the client may see the connection reset before
 // the answer), without being decoded, and serve stays small.
 func TestServeAttackManyValues(t *testing.T) {
+	t.Parallel() // its own processes, directories and sockets
 	bin := builtHookhost(t)
 	s := startAttacked(t, bin)
 	const clients = 16
