@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"log/slog"
 	"runtime"
 	"slices"
 	"strings"
@@ -164,21 +165,27 @@ end, { name = "guard", timeout = "60s" })`,
 // the host running beside it is the only one blamed, even the first
 // time, and the isolated hook runs on to its own end (here its deadline).
 func TestHeapBlameSparesIsolatedHooks(t *testing.T) {
-	h, _ := isolatedHostLimits(t, map[string]string{
-		"spin.lua": `hook.on("tool.execute.pre", function() while true do end end, { name = "spin", timeout = "1s" })`,
+	var logs syncBuffer
+	h, _ := isolatedHostOptions(t, map[string]string{
+		"spin.lua": `hook.on("tool.execute.pre", function() print("spinning") while true do end end, { name = "spin", timeout = "1s" })`,
 		"bomb.lua": `
 hook.on("tool.execute.post", function()
   local t, s = {}, string.rep("x", 1024)
   for i = 1, 1e9 do t[i] = s .. i end
 end, { name = "bomb", timeout = "60s" })`,
-	}, "hooks:\n  spin.lua: { isolation: process }\nlimits: { memory: 128MiB, concurrency: 8 }\n", scripting.Limits{MaxCallMemory: 1 << 40})
+	}, "hooks:\n  spin.lua: { isolation: process }\nlimits: { memory: 128MiB, concurrency: 8 }\n",
+		Options{Limits: scripting.Limits{MaxCallMemory: 1 << 40}, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	runtime.GC()
 	spun := make(chan Result)
 	go func() {
 		r, _ := h.Fire(context.Background(), "tool.execute.pre", map[string]any{})
 		spun <- r
 	}()
-	time.Sleep(100 * time.Millisecond) // the isolated hook is spinning by now, or soon
+	for deadline := time.Now().Add(waitDeadline); !strings.Contains(logs.String(), "spinning"); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the isolated hook did not start within %v:\n%s", waitDeadline, logs.String())
+		}
+	}
 	bombed := fireOK(t, h, "tool.execute.post", map[string]any{})
 	if len(bombed.Trace) != 1 || !strings.Contains(bombed.Trace[0].Error, "heap passed 128MiB while this hook ran") ||
 		strings.Contains(bombed.Trace[0].Error, "not counted") {

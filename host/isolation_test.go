@@ -19,18 +19,21 @@ import (
 // dir's parent) isolates them.
 func isolatedHost(t *testing.T, files map[string]string, config string) (*Host, string) {
 	t.Helper()
-	return isolatedHostLimits(t, files, config, scripting.Limits{})
+	return isolatedHostOptions(t, files, config, Options{})
 }
 
-// isolatedHostLimits is isolatedHost with the embedder's per-call limits.
-func isolatedHostLimits(t *testing.T, files map[string]string, config string, limits scripting.Limits) (*Host, string) {
+// isolatedHostOptions is isolatedHost with the embedder's options (its
+// per-call limits, its logger); the directory, the config and the worker
+// are the test's.
+func isolatedHostOptions(t *testing.T, files map[string]string, config string, opts Options) (*Host, string) {
 	t.Helper()
 	root := t.TempDir()
 	dir := filepath.Join(root, "hooks.d")
 	writeFiles(t, dir, files)
 	cfgPath := filepath.Join(root, "hookhost.yaml")
 	writeFiles(t, root, map[string]string{"hookhost.yaml": config})
-	h, err := New(context.Background(), Options{Dir: dir, ConfigPath: cfgPath, WorkerExecutable: testWorker, Limits: limits})
+	opts.Dir, opts.ConfigPath, opts.WorkerExecutable = dir, cfgPath, testWorker
+	h, err := New(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +71,7 @@ func fireOK(t *testing.T, h *Host, event string, payload map[string]any) Result 
 // fresh worker that decides as before. Each death is a strike: the third
 // within ten minutes quarantines the hook.
 func TestIsolatedWorkerRestarts(t *testing.T) {
-	h, _ := isolatedHostLimits(t, map[string]string{
+	h, _ := isolatedHostOptions(t, map[string]string{
 		"bomb.star": `
 def bomb(tool_name):
     if tool_name == "bomb":
@@ -77,7 +80,7 @@ def bomb(tool_name):
 
 hook.on("tool.execute.pre", bomb, priority = 10)`,
 		"next.lua": `hook.on("tool.execute.pre", function() return hook.message("next ran") end, { name = "next" })`,
-	}, "hooks:\n  bomb.star: { isolation: process }\n", scripting.Limits{MaxCallMemory: 8 << 30})
+	}, "hooks:\n  bomb.star: { isolation: process }\n", Options{Limits: scripting.Limits{MaxCallMemory: 8 << 30}})
 	for i := range strikeLimit {
 		r := fireOK(t, h, "tool.execute.pre", map[string]any{"tool_name": "bomb"})
 		if len(r.Trace) != 2 || r.Trace[0].Outcome != OutcomeError || !strings.Contains(r.Trace[0].Error, "isolation: the worker process ended") ||

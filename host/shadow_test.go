@@ -12,8 +12,14 @@ import (
 
 // shadowHook is a hook named h on event, in the given language, that
 // does what its payload's tool_name says: deny, modify, stop (with a
-// deny), error, or loop until its 50ms deadline.
-func shadowHook(lang, event string) string {
+// deny), error, or loop until its deadline. The deadline is 50ms for a
+// tool_name of "loop", so that the test does not wait long; for the
+// others it is one a busy machine cannot reach before the hook answers.
+func shadowHook(lang, event, tool string) string {
+	timeout := "10s"
+	if tool == "loop" {
+		timeout = "50ms"
+	}
 	if lang == "lua" {
 		return `hook.on("` + event + `", function(tool_name)
   if tool_name == "deny" then return hook.deny("shadow says no") end
@@ -21,7 +27,7 @@ func shadowHook(lang, event string) string {
   if tool_name == "stop" then return hook.stop(hook.deny("shadow stops")) end
   if tool_name == "error" then error("shadow broke") end
   if tool_name == "loop" then while true do end end
-end, { name = "h", priority = 10, timeout = "50ms" })`
+end, { name = "h", priority = 10, timeout = "` + timeout + `" })`
 	}
 	return `def h(tool_name):
     if tool_name == "deny":
@@ -36,7 +42,7 @@ end, { name = "h", priority = 10, timeout = "50ms" })`
         while True:
             pass
 
-hook.on("` + event + `", h, priority = 10, timeout = "50ms")`
+hook.on("` + event + `", h, priority = 10, timeout = "` + timeout + `")`
 }
 
 // A dryrun or warn hook on tool.approve (first mode, fails closed on
@@ -70,7 +76,7 @@ func TestShadowHookDecidesNothing(t *testing.T) {
 			t.Run(c.name+"/"+lang, func(t *testing.T) {
 				file, id := "g."+lang, "g."+lang+":h"
 				echo := `hook.on("` + c.event + `", function(tool_name) return hook.allow("saw " .. tool_name) end, { name = "echo" })`
-				h := hostWithConfig(t, map[string]string{file: shadowHook(lang, c.event), "echo.lua": echo},
+				h := hostWithConfig(t, map[string]string{file: shadowHook(lang, c.event, c.tool), "echo.lua": echo},
 					"hooks:\n  "+id+": { enforce: "+c.enforce+", error_behavior: deny, timeout_behavior: deny }\n", Options{})
 				if p := h.Problems(); len(p) > 0 {
 					t.Fatalf("problems: %v", p)

@@ -37,6 +37,7 @@ func denied(stdout string) bool {
 // auto starts, whose clients send none: rm -rf / is denied by the
 // shipped guards through that server, call after call.
 func TestServerAutoWithToken(t *testing.T) {
+	t.Parallel() // its own processes, directories and sockets
 	runtime := privateTempDir(t)
 	env := []string{"XDG_RUNTIME_DIR=" + runtime, "HOOKHOST_AUTO_IDLE_EXIT=20s", "HOOKHOST_TOKEN=s3cret-token"}
 	t.Cleanup(func() { stopServersUnder(t, runtime) })

@@ -43,13 +43,13 @@ const webSearchEvent = `{"session_id":"sess-1","cwd":"/w","hook_event_name":"Pre
 // session) holds across ten separate hookhost claude processes, because
 // --server auto fires them all through one server it starts itself.
 func TestServerAutoKeepsState(t *testing.T) {
+	t.Parallel() // its own processes, directories and sockets
 	runtime := privateTempDir(t)
 	env := []string{"XDG_RUNTIME_DIR=" + runtime, "HOOKHOST_AUTO_IDLE_EXIT=20s"}
 	t.Cleanup(func() { stopServersUnder(t, runtime) })
-	dir, err := filepath.Abs(filepath.Join("..", "..", "hooks.d"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The pack alone: the in-process calls below would each compile every
+	// shipped pack on the event again.
+	dir := copyShipped(t, "web-fetch-limit")
 	for i := 1; i <= 10; i++ {
 		stdout, stderr, code := runAgentCmd(t, env, webSearchEvent, "claude", "--dir", dir, "--server", "auto")
 		if code != 0 || strings.Contains(stderr, "loading the hooks in this process") {

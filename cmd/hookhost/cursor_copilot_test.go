@@ -65,7 +65,8 @@ func TestCopilotFailsClosed(t *testing.T) {
 	d := agentDialect{name: "copilot", guard: copilotPre}
 	for _, route := range failRoutes {
 		t.Run(route.name, func(t *testing.T) {
-			dir := copyShipped(t)
+			t.Parallel()
+			dir := guardPacks(t)
 			stdin, args := route.setup(t, d, dir)
 			args = append([]string{"copilot", "--event", "preToolUse", "--dir", dir}, args...)
 			cache := filepath.Join(t.TempDir(), "events.json")
@@ -95,6 +96,7 @@ func TestCopilotFailsClosed(t *testing.T) {
 // minute per session), and hookhost cursor fires through the same
 // server.
 func TestServerAutoCursorCopilot(t *testing.T) {
+	t.Parallel() // its own processes, directories and sockets
 	runtime := privateTempDir(t)
 	env := []string{"XDG_RUNTIME_DIR=" + runtime, "HOOKHOST_AUTO_IDLE_EXIT=20s"}
 	t.Cleanup(func() { stopServersUnder(t, runtime) })

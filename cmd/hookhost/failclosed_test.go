@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,9 +21,14 @@ import (
 // The command dialects fail closed at their guard events: every failure
 // of hookhost's own while it decides a PreToolUse (Claude Code, Codex) or
 // a BeforeTool (Gemini) carrying "rm -rf /" blocks (exit 2, the reason on
-// stderr), with the shipped guardrails, unless --fail-open; at Stop and
-// AfterAgent, where exit 2 means "keep working" or "retry", failures still
-// fail open (exit 1).
+// stderr), unless --fail-open; at Stop and AfterAgent, where exit 2 means
+// "keep working" or "retry", failures still fail open (exit 1). The
+// failure routes run against guardPacks, two small packs shaped like the
+// shipped ones: what is tested is hookhost's handling of its own
+// failures, which does not depend on what the guards check, and each run
+// of the shipped packs compiles their large files again (the shipped
+// packs' own denials and fail-closed declarations are tested in
+// shipped_test.go and cursor_copilot_test.go).
 
 // agentRun is one run of an agent command.
 type agentRun struct {
@@ -62,8 +68,8 @@ func runHookhost(t *testing.T, cache string, stdin []byte, args ...string) agent
 }
 
 // copyShipped copies the shipped guardrails into a directory of the
-// test's, to be broken there.
-func copyShipped(t *testing.T) string {
+// test's, to be broken there: the packs named, or all of them.
+func copyShipped(t *testing.T, packs ...string) string {
 	t.Helper()
 	dst := filepath.Join(t.TempDir(), "hooks.d")
 	err := filepath.WalkDir(shippedDir, func(path string, d fs.DirEntry, err error) error {
@@ -71,6 +77,9 @@ func copyShipped(t *testing.T) string {
 			return err
 		}
 		rel, _ := filepath.Rel(shippedDir, path)
+		if pack, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); len(packs) > 0 && rel != "." && !slices.Contains(packs, pack) {
+			return nil
+		}
 		if d.IsDir() {
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
@@ -84,6 +93,36 @@ func copyShipped(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dst
+}
+
+// guardPacks writes, into a directory of the test's, two packs shaped
+// like the shipped ones (a directory with a HOOK.md declaring that its
+// guards fail closed, and a Lua file): destructive denies rm -rf / and
+// mkfs, settings denies rm -rf / only (as the shipped protect-settings
+// stops deleting /, which holds agent settings). The failure routes break
+// them.
+func guardPacks(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "hooks.d")
+	pack := func(name, description, lua string) map[string]string {
+		return map[string]string{
+			name + "/HOOK.md": "---\nname: " + name + "\ndescription: " + description + "\nversion: 1.0.0\n" +
+				"error_behavior: deny\ntimeout_behavior: deny\n---\n# " + name + "\n",
+			name + "/" + name + ".lua": lua,
+		}
+	}
+	denyIf := func(name, reason string, needles ...string) string {
+		return `hook.on("tool.execute.pre", function(params)
+  local line = tostring(params.command or "")
+  for _, needle in ipairs({"` + strings.Join(needles, `", "`) + `"}) do
+    if line:find(needle, 1, true) then return hook.deny("` + reason + `") end
+  end
+end, { name = "` + name + `" })
+`
+	}
+	writeFiles(t, dir, pack("destructive", "Deny rm -rf / and mkfs.", denyIf("no-destructive-commands", "refusing a destructive command", "rm -rf /", "mkfs")))
+	writeFiles(t, dir, pack("settings", "Deny deleting /, which holds agent settings.", denyIf("protect-settings", "refusing to delete the settings", "rm -rf /")))
+	return dir
 }
 
 // nest is n levels of {"x": …} around the string "rm -rf /".
@@ -119,15 +158,14 @@ func geminiPre(toolInput string) string {
 const rmRoot = `{"command":"rm -rf /"}`
 
 // wipeDisk is a command only the destructive pack stops: the routes that
-// break that pack's file use it, so that with --fail-open no other
-// shipped guard (protect-settings asks about deleting /, which holds
-// agent settings) decides in its place.
+// break that pack's file use it, so that with --fail-open no other guard
+// (settings stops rm -rf /) decides in its place.
 const wipeDisk = `{"command":"mkfs.ext4 /dev/sda1"}`
 
 // A failRoute is one way hookhost fails while deciding the guard event.
 type failRoute struct {
 	name string
-	// setup breaks dir (a copy of the shipped guardrails) and returns the
+	// setup breaks dir (guardPacks) and returns the
 	// stdin and the extra arguments of the run.
 	setup func(t *testing.T, d agentDialect, dir string) (stdin string, args []string)
 	// failOpen is what --fail-open gives: exit 1, or (for a file whose
@@ -199,17 +237,22 @@ func closedAddr(t *testing.T) string {
 	return addr
 }
 
+// TestAgentsFailClosed runs every failure route in every dialect; each
+// route has its own packs and event cache, so the routes and the dialects
+// run in parallel (each run is a process of its own).
 func TestAgentsFailClosed(t *testing.T) {
 	for _, d := range agentDialects {
 		t.Run(d.name, func(t *testing.T) {
-			dir := copyShipped(t)
+			t.Parallel()
+			dir := guardPacks(t)
 			cache := filepath.Join(t.TempDir(), "events.json")
 			if r := runHookhost(t, cache, []byte(d.guard(rmRoot)), d.name, "--dir", dir); r.code != 0 || !strings.Contains(r.stdout, `"deny"`) {
-				t.Fatalf("the shipped guardrails, intact: %v, want a denial", r)
+				t.Fatalf("the guards, intact: %v, want a denial", r)
 			}
 			for _, route := range failRoutes {
 				t.Run(route.name, func(t *testing.T) {
-					dir := copyShipped(t)
+					t.Parallel()
+					dir := guardPacks(t)
 					stdin, args := route.setup(t, d, dir)
 					args = append([]string{d.name, "--dir", dir}, args...)
 					cache := filepath.Join(t.TempDir(), "events.json")
@@ -240,7 +283,7 @@ func TestAgentsFailClosed(t *testing.T) {
 // would keep the agent working, so hookhost's failures there exit 1.
 func TestAgentsFailOpenWhereBlockingMeansMore(t *testing.T) {
 	for _, d := range agentDialects {
-		dir := copyShipped(t)
+		dir := guardPacks(t)
 		cache := filepath.Join(t.TempDir(), "events.json")
 		moved := dir + ".moved"
 		if err := os.Rename(dir, moved); err != nil {
@@ -263,16 +306,12 @@ func TestAgentsFailOpenWhereBlockingMeansMore(t *testing.T) {
 // binary is built as documented (static), without the race detector,
 // whose runtime does not fit.
 func TestGeminiSilentUnderAddressSpaceLimit(t *testing.T) {
+	t.Parallel() // its own processes, directories and sockets
 	prlimit, err := exec.LookPath("prlimit")
 	if err != nil {
 		t.Fatalf("prlimit: %v (util-linux)", err)
 	}
-	bin := filepath.Join(t.TempDir(), "hookhost")
-	build := exec.Command("go", "build", "-tags", documentedTags, "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building hookhost: %v\n%s", err, out)
-	}
+	bin := builtHookhost(t)
 	dir := copyShipped(t)
 	logPath := filepath.Join(t.TempDir(), "gemini.log")
 	for _, tc := range []struct {
@@ -304,10 +343,12 @@ func TestGeminiSilentUnderAddressSpaceLimit(t *testing.T) {
 	}
 }
 
-// TestPicoclawFailsClosed: with the shipped guardrails, hookhost's own
-// failures answer before_tool with deny_tool and approve_tool with a
-// denial — never a JSON-RPC error or silence, which PicoClaw reads as
-// "proceed" — unless --fail-open, where before_tool continues.
+// TestPicoclawFailsClosed: hookhost's own failures answer before_tool
+// with deny_tool and approve_tool with a denial — never a JSON-RPC error
+// or silence, which PicoClaw reads as "proceed" — unless --fail-open,
+// where before_tool continues. The intact cases run the shipped
+// guardrails (which guard tool.approve too); the broken files are
+// guardPacks'.
 func TestPicoclawFailsClosed(t *testing.T) {
 	rm := toolCall("exec", map[string]any{"command": "rm -rf /"})
 	// wipe is stopped by the destructive pack alone (see wipeDisk).
@@ -380,7 +421,9 @@ func TestPicoclawFailsClosed(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := tc.setup(t, copyShipped(t))
+			t.Parallel() // its own packs and process
+			// The guard packs: what is tested is how a broken file fails.
+			dir := tc.setup(t, guardPacks(t))
 			c := startPicoclaw(t, dir)
 			c.hello()
 			if a := c.call("hook.before_tool", wipe); a.Result["action"] != "deny_tool" {
@@ -410,11 +453,12 @@ func TestPicoclawFailsClosed(t *testing.T) {
 func TestServerAutoIsStrict(t *testing.T) {
 	runtime := privateTempDir(t)
 	t.Cleanup(func() { stopServersUnder(t, runtime) })
-	dir := copyShipped(t)
+	dir := guardPacks(t)
 	writeOrFail(t, filepath.Join(dir, "destructive", "destructive.lua"), "hook.on(\"tool.execute.pre\", function(\n")
 	env := []string{"XDG_RUNTIME_DIR=" + runtime, "HOOKHOST_AUTO_IDLE_EXIT=20s"}
 	for i := range 2 { // the first call starts the server, the second finds it
-		stdout, stderr, code := runAgentCmd(t, env, claudePre(rmRoot), "claude", "--dir", dir, "--server", "auto")
+		// wipeDisk: the settings pack, which loads, has no opinion on it.
+		stdout, stderr, code := runAgentCmd(t, env, claudePre(wipeDisk), "claude", "--dir", dir, "--server", "auto")
 		if r := (agentRun{stdout, stderr, code}); !r.blocked() || strings.Contains(stderr, "loading the hooks in this process") {
 			t.Errorf("call %d: %v, want blocked by the server", i+1, r)
 		}

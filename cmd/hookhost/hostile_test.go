@@ -192,9 +192,10 @@ return hook.message(str(len(s)))`)},
 // TestHostile runs every hostile case through the binary, in process,
 // then the memory bombs in process and isolated, then serve's SIGTERM.
 func TestHostile(t *testing.T) {
-	bin := buildHookhost(t)
+	bin := builtHookhost(t)
 	for _, c := range hostileCases() {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each case is a process of its own, bounded in CPU time, not wall time
 			root := t.TempDir()
 			dir := filepath.Join(root, "hooks.d")
 			writeFiles(t, dir, map[string]string{c.file: c.code, "low.lua": lowHook})
@@ -260,19 +261,6 @@ func tailOf(b []byte) string {
 		return "…" + string(b[len(b)-2000:])
 	}
 	return string(b)
-}
-
-// buildHookhost builds the command (without the race detector, whatever
-// the test binary has: the race runtime does not fit in 4 GiB of address
-// space) into the test's temporary directory.
-func buildHookhost(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "hookhost")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building hookhost: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // boundedCommand is argv that runs bin with args under the memory and
@@ -348,7 +336,7 @@ for i in range(1000000000):
 // A memory bomb in process stays near limits.memory: the watchdog stops
 // it within a sample or so, and its hook fails with the memory limit.
 func TestHostileMemoryInProcess(t *testing.T) {
-	bin := buildHookhost(t)
+	bin := builtHookhost(t)
 	const limit = 256 << 20
 	for file, code := range memoryBombs {
 		t.Run(file, func(t *testing.T) {
@@ -377,7 +365,7 @@ func TestHostileMemoryInProcess(t *testing.T) {
 // worker's end. (The max RSS the kernel reports for the host includes its
 // workers', so it is not checked here.)
 func TestHostileMemoryIsolated(t *testing.T) {
-	bin := buildHookhost(t)
+	bin := builtHookhost(t)
 	for file, code := range memoryBombs {
 		t.Run(file, func(t *testing.T) {
 			root := t.TempDir()
@@ -410,6 +398,7 @@ func TestHostileServeSIGTERM(t *testing.T) {
 			"hooks:\n  spin.lua: { isolation: process }\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each case is a serve of its own
 			root := t.TempDir()
 			dir := filepath.Join(root, "hooks.d")
 			writeFiles(t, dir, map[string]string{c.file: c.code})

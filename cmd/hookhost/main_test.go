@@ -18,7 +18,7 @@ import (
 // scripts' "exec hookhost" runs this package's main.
 func TestMain(m *testing.M) {
 	isolate.RunWorkerIfRequestedWith(workerOptions()) // the workers of isolated files
-	testscript.Main(m, map[string]func(){"hookhost": main})
+	testscript.Main(removingBuilt{m}, map[string]func(){"hookhost": main})
 }
 
 // TestScripts runs the end-to-end CLI tests in testdata/*.txtar.

@@ -405,16 +405,40 @@ func TestPicoclawConcurrency(t *testing.T) {
 // before_tool and denies at approve_tool; a chain that outlasts PicoClaw's
 // timeout is ended by hookhost, which answers first — with a denial at
 // these guard methods, since the hooks that did not run may have denied.
+//
+// The spinning hook's deadline (300ms) and PicoClaw's (3s) are far apart,
+// so that on a loaded machine the second cannot come first. The spinning
+// hooks are called one at a time (a call in flight holds one of the
+// GOMAXPROCS run slots until PicoClaw's deadline, and a call waiting for a
+// slot would meet that deadline first); the two chains that outlast
+// PicoClaw's deadline are in flight at once, so the test waits for it
+// once, not twice (a second call that waits for a slot is answered the
+// same way at the same deadline).
 func TestPicoclawTimeouts(t *testing.T) {
-	c := startPicoclaw(t, testdataDir(t, "slow"), "--interceptor-timeout", "1s", "--approval-timeout", "1s")
+	t.Parallel() // its own processes, directories and sockets
+	c := startPicoclaw(t, testdataDir(t, "slow"), "--interceptor-timeout", "3s", "--approval-timeout", "3s")
 	c.hello()
-	for _, tc := range []struct{ method, action, want string }{
+	cases := []struct{ method, action, want string }{
 		{"hook.before_tool", "spin", `{"action":"continue"}`},
 		{"hook.approve_tool", "spin", `{"approved":false,"reason":"hook slow.lua:approve-spin timed out after 300ms"}`},
 		{"hook.before_tool", "slow", `{"action":"deny_tool","reason":"hookhost: fire tool.execute.pre: context deadline exceeded"}`},
 		{"hook.approve_tool", "slow", `{"approved":false`},
-	} {
-		a := c.call(tc.method, toolCall("bash", map[string]any{"action": tc.action}))
+	}
+	answers := make([]picoAnswer, len(cases))
+	ids := map[int]int{} // the chains in flight: case → request id
+	for i, tc := range cases {
+		id := c.request(tc.method, toolCall("bash", map[string]any{"action": tc.action}))
+		if tc.action == "spin" {
+			answers[i] = c.await(id)
+		} else {
+			ids[i] = id
+		}
+	}
+	for i, id := range ids {
+		answers[i] = c.await(id)
+	}
+	for i, tc := range cases {
+		a := answers[i]
 		if got := jsonOf(a.Result); !strings.HasPrefix(got, strings.TrimSuffix(tc.want, "}")) {
 			t.Errorf("%s %s: %s, want %s", tc.method, tc.action, a.raw, tc.want)
 		}
@@ -431,6 +455,7 @@ func TestPicoclawTimeouts(t *testing.T) {
 // when they finish in time, abandoned when they do not, and the process
 // exits 0.
 func TestPicoclawEOF(t *testing.T) {
+	t.Parallel() // its own processes, directories and sockets
 	c := startPicoclaw(t, testdataDir(t, "slow"))
 	c.hello()
 	c.request("hook.before_tool", toolCall("bash", map[string]any{"action": "wait"}))

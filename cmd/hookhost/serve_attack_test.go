@@ -32,19 +32,6 @@ import (
 // clients (160 connections × 8 MiB bodies) did not fit beside that.
 const attackAS = 2 << 30
 
-// buildShipped builds hookhost as it ships (docs/operations.md): static,
-// with the documented tags.
-func buildShipped(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "hookhost")
-	cmd := exec.Command("go", "build", "-tags", documentedTags, "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building hookhost: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // attackLimit bounds each attack's wait for what serve must do.
 const attackLimit = 90 * time.Second
 
@@ -167,7 +154,8 @@ const maxFootprint = 256 << 20
 // guard still denies beside them, nothing is quarantined, and serve's
 // memory stays small.
 func TestServeAttackIdleBodies(t *testing.T) {
-	bin := buildShipped(t)
+	t.Parallel() // its own processes, directories and sockets
+	bin := builtHookhost(t)
 	s := startAttacked(t, bin)
 	const conns = 160
 	first := `{"tool_name":"Bash","params":{"command":"` + strings.Repeat("x", 60) + `"},"pad":"`
@@ -199,7 +187,8 @@ func TestServeAttackIdleBodies(t *testing.T) {
 // here): all of them end, each answered 408 or closed, while serve stays
 // alive and guarded.
 func TestServeAttackTrickle(t *testing.T) {
-	bin := buildShipped(t)
+	t.Parallel() // its own serve; it mostly waits for the request timeout
+	bin := builtHookhost(t)
 	s := startAttacked(t, bin, "--request-timeout", "2s")
 	const conns = 320
 	ctx, cancel := context.WithTimeout(context.Background(), attackLimit)
@@ -263,7 +252,8 @@ func trickle(ctx context.Context, c net.Conn) string {
 // every other one is answered deny, none hangs, and nothing is
 // quarantined.
 func TestServeAttackFireFlood(t *testing.T) {
-	bin := buildShipped(t)
+	t.Parallel() // its own processes, directories and sockets
+	bin := builtHookhost(t)
 	s := startAttacked(t, bin, "--max-fires", "2", "--fire-queue", "8")
 	const fires = 200
 	payload := `{"tool_name":"Bash","params":{"command":"` + strings.Repeat("echo hello && ", 300) + `rm -rf /"}}`
@@ -323,7 +313,8 @@ func TestServeAttackFireFlood(t *testing.T) {
 // the body unread, so the client may see the connection reset before
 // the answer), without being decoded, and serve stays small.
 func TestServeAttackManyValues(t *testing.T) {
-	bin := buildShipped(t)
+	t.Parallel() // its own processes, directories and sockets
+	bin := builtHookhost(t)
 	s := startAttacked(t, bin)
 	const clients = 16
 	body := `{"tool_name":"Bash","params":{"command":"rm -rf /"},"pad":[` + strings.Repeat(`{},`, (8<<20-100)/3) + `{}]}`

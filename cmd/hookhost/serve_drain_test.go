@@ -46,6 +46,7 @@ func (s *served) fireDuringStop(tool, started string) func() (int, string) {
 // cancels it, and the deny says so; both are correct, and neither is
 // what serve did when it cancelled fires half a second after SIGTERM.
 func TestServeDrainAnswersAGuardInFlight(t *testing.T) {
+	t.Parallel() // its own processes, directories and sockets
 	dir := t.TempDir()
 	writeFiles(t, dir, drainHooks)
 	s := startServe(t, nil, "--dir", dir)
@@ -69,6 +70,7 @@ func TestServeDrainAnswersAGuardInFlight(t *testing.T) {
 // past --shutdown-timeout: its fire is cancelled, the fail-closed event
 // denies saying serve was stopping, and serve exits 0.
 func TestServeShutdownTimeoutCancelsASpinner(t *testing.T) {
+	t.Parallel() // its own processes, directories and sockets
 	dir := t.TempDir()
 	writeFiles(t, dir, drainHooks)
 	s := startServe(t, nil, "--dir", dir, "--shutdown-timeout", "1s")

@@ -59,9 +59,12 @@ func (s *served) quarantine(id string, auth ...string) {
 // The hookhost it runs is built without the race detector, whose
 // workers would need more memory than the bombs are allowed.
 func TestServeRelease(t *testing.T) {
-	bin := buildHookhost(t)
+	bin := builtHookhost(t)
 	for file, code := range stuckHooks {
-		t.Run(file, func(t *testing.T) { testServeRelease(t, bin, file, code) })
+		t.Run(file, func(t *testing.T) {
+			t.Parallel() // each file is a serve of its own
+			testServeRelease(t, bin, file, code)
+		})
 	}
 }
 

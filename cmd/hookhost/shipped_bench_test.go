@@ -65,7 +65,7 @@ func BenchmarkDestructiveInProcess(b *testing.B) {
 // compared with BenchmarkSpawnTrue in the same run (the target
 // is within 10x of spawning /bin/true).
 func BenchmarkClaudeShipped(b *testing.B) {
-	bin := builtHookhost(b)
+	bin := benchBinary(b)
 	dir, err := filepath.Abs(shippedDir)
 	if err != nil {
 		b.Fatal(err)

@@ -27,6 +27,7 @@ const shippedDir = "../../hooks.d"
 // the case expects the ask its work budget gives. So each pack runs here
 // under a minute's deadline: these tests check decisions, not deadlines.
 func TestShippedHooks(t *testing.T) {
+	t.Parallel() // in process, sharing nothing with the other tests
 	report, err := testrun.Run(context.Background(), testrun.Options{Dir: shippedDir,
 		Config: generousDeadlines(t), Timeout: 2 * time.Minute})
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 )
@@ -16,12 +15,6 @@ import (
 // run: a command hook starts for every tool call, so from process start
 // to answer is the cost that matters. Report with benchstat medians
 // (docs/performance.md, "Command-hook start-up").
-
-var (
-	buildOnce sync.Once
-	builtPath string
-	buildErr  error
-)
 
 // benchBinaryEnv names a hookhost binary to measure instead of building
 // one: runs of two builds (before and after a change) alternated by a
@@ -35,29 +28,14 @@ const benchBinaryEnv = "HOOKHOST_BENCH_BINARY"
 // dynamic loader. docs/performance.md, "Start-up", says what each costs.
 const documentedTags = "urfave_cli_no_docs,netgo"
 
-// builtHookhost builds cmd/hookhost once per test process, with the
-// build tags every documented build uses.
-func builtHookhost(b *testing.B) string {
+// benchBinary is the hookhost the benchmarks measure: $HOOKHOST_BENCH_BINARY,
+// or the one built for the tests (builtHookhost), as the README builds it.
+func benchBinary(b *testing.B) string {
 	b.Helper()
 	if bin := os.Getenv(benchBinaryEnv); bin != "" {
 		return bin
 	}
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "hookhost-bench-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtPath = filepath.Join(dir, "hookhost")
-		out, err := exec.Command("go", "build", "-tags", documentedTags, "-o", builtPath, ".").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		b.Fatal(buildErr)
-	}
-	return builtPath
+	return builtHookhost(b)
 }
 
 // benchHooks writes 10 Lua and 10 Starlark files of one hook each: a
@@ -138,7 +116,7 @@ func BenchmarkSpawnTrue(b *testing.B) {
 }
 
 func BenchmarkClaudeStartup(b *testing.B) {
-	bin := builtHookhost(b)
+	bin := benchBinary(b)
 	for _, tc := range []struct {
 		name   string
 		onePre bool

@@ -17,6 +17,7 @@ import (
 // while the workers are idle — every worker process it started is gone
 // (SIGKILL leaves no chance to stop them: the parent-death signal does).
 func TestServeWorkersDieWithHost(t *testing.T) {
+	t.Parallel() // its own processes, directories and sockets
 	for _, c := range []struct {
 		name string
 		sig  syscall.Signal

@@ -144,11 +144,12 @@ func TestRestartIsEager(t *testing.T) {
 
 // A call that comes while its worker starts waits for the start, and the
 // start is not charged to its deadline: here every start after the first
-// takes a second, the call has 300 ms, and it answers.
+// takes two seconds, the call has one (far more than an answer takes,
+// on a busy machine too, and half the start), and it answers.
 func TestCallWaitsForStart(t *testing.T) {
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "started")
-	exe, err := isolatetest.Wrapper(dir, testWorker, "if [ -e '"+marker+"' ]; then sleep 1; fi\ntouch '"+marker+"'")
+	exe, err := isolatetest.Wrapper(dir, testWorker, "if [ -e '"+marker+"' ]; then sleep 2; fi\ntouch '"+marker+"'")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +169,7 @@ func TestCallWaitsForStart(t *testing.T) {
 	if err := wf.AwaitReady(context.Background(), "a.lua:h"); err != nil {
 		t.Fatalf("AwaitReady: %v", err)
 	}
-	c := echoCall(300 * time.Millisecond)
+	c := echoCall(time.Second)
 	if v, err := hook.Func.Call(c); err != nil || v != "hi" {
 		t.Fatalf("the call after the restart: %v, %v (interrupted %v)", v, err, c.Interrupted())
 	}

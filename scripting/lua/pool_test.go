@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,12 +23,14 @@ hook.on("e", function(x) n = n + 1 return hook.respond(x * 2) end, { name = "h" 
 	}
 	fn := p.Hooks()[0].Func
 	var wg sync.WaitGroup
+	var calls atomic.Int64
 	for g := 0; g < 8; g++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := int64(0); i < 200; i++ {
 				out, err := fn.Call(&scripting.Call{Payload: map[string]any{"x": i}, Hook: "p.lua:h", Timeout: time.Second})
+				calls.Add(1)
 				if err != nil {
 					t.Error(err)
 					return
@@ -38,7 +41,9 @@ hook.on("e", function(x) n = n + 1 return hook.respond(x * 2) end, { name = "h" 
 			}
 		}()
 	}
-	time.Sleep(5 * time.Millisecond)
+	for calls.Load() < 8 { // calls are running, and interpreters in the pool
+		runtime.Gosched()
+	}
 	p.Close() // calls after Close still work; their interpreters are closed on return
 	wg.Wait()
 	pl := p.(*program).pool

@@ -45,6 +45,19 @@ func runCapped(t *testing.T, cases func(t *testing.T)) {
 	}
 }
 
+// meteredBudget is the call budget of the cases that meter element by
+// element up to it, and its text in their errors. Under the race detector
+// that metering is ten times slower (up to 45 s a case on a loaded
+// machine, past go test's ten minutes for the package), so there they run
+// under an eighth of the default budget, which every case still passes,
+// through the same meters.
+func meteredBudget() (int64, string) {
+	if raceSlowdown != 1 {
+		return 8 << 20, "8MiB"
+	}
+	return scripting.DefaultMaxCallMemory, "64MiB"
+}
+
 // A hostileCase is a hook h(**fields) registered on "e": the prelude at
 // the file's top level, the body in the hook.
 type hostileCase struct {
@@ -111,15 +124,7 @@ func TestHostileGlobalRanges(t *testing.T) {
 			bigger = "R = range(1 << 23)"
 			ofLst  = "RS = [range(1 << 40), range(1 << 23)]"
 		)
-		// These cases meter element by element up to the call's budget;
-		// under the race detector that is ten times slower (up to 45 s a
-		// case on a loaded machine, past go test's ten minutes for the
-		// package), so there they run under an eighth of the default
-		// budget, which every case still passes, through the same meters.
-		budget, budgetText := int64(scripting.DefaultMaxCallMemory), "64MiB"
-		if raceSlowdown != 1 {
-			budget, budgetText = 8<<20, "8MiB"
-		}
+		budget, budgetText := meteredBudget()
 		limit := "iterating range: memory limit exceeded: this call would allocate more than " + budgetText
 		for _, tc := range []hostileCase{
 			{name: "extend a global range", prelude: huge, body: "l = []\nl.extend(R)", line: 5},

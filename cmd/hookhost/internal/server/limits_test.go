@@ -166,7 +166,10 @@ func TestFireQueueBounds(t *testing.T) {
 	}{{"no queue", -1}, {"a queue that does not move", 4}} {
 		t.Run(tc.name, func(t *testing.T) {
 			fb := &fakeBackend{started: make(chan struct{}), release: make(chan struct{})}
-			_, addr := startServer(t, Options{Backend: fb, MaxFires: 1, FireQueue: tc.queue, RequestTimeout: 50 * time.Millisecond})
+			// The request timeout bounds the queued fire's wait, and also
+			// reading each request: long enough that a busy machine still
+			// reads them, short enough that the wait is quick.
+			_, addr := startServer(t, Options{Backend: fb, MaxFires: 1, FireQueue: tc.queue, RequestTimeout: 500 * time.Millisecond})
 			base := "http://" + addr
 			done := make(chan int, 1)
 			go func() { done <- postEmpty(t, base) }()
