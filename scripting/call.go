@@ -36,6 +36,17 @@ type Call struct {
 	closed        atomic.Bool
 	abandoned     atomic.Bool
 	charged       atomic.Int64 // bytes counted by Charge
+
+	kept Decision // see KeepDecision
+}
+
+// KeepDecision copies d into the call's own memory and returns the copy,
+// which lives as long as the call: an engine that reuses its decision
+// values from call to call returns this copy, so that what it hands the
+// caller is never a value a later call will change.
+func (c *Call) KeepDecision(d *Decision) *Decision {
+	c.kept = *d
+	return &c.kept
 }
 
 // An Interrupter stops a running interpreter as soon as it can: between

@@ -205,9 +205,9 @@ func (d *Decision) Map() map[string]any {
 // equality scripts see for decisions in both languages (==, and what is
 // built on it: !=, in, list.index). Decisions compare by content because
 // a decision cannot change, so two with the same content are the same
-// decision in every way a hook can tell; and which of two equal decisions
-// is one value (a decision a file's top level built and keeps in a global
-// is the same value in every call) should not matter to a script.
+// decision in every way a hook can tell; and an engine may build one
+// decision once and return it from every call (Starlark hoists
+// hook.deny("literal")), which identity would show.
 func (d *Decision) Equal(o *Decision) bool {
 	// Only a script's comparison calls it, never a fire: building the two
 	// maps is simpler than comparing field by field, and cheap enough.

@@ -9,16 +9,15 @@ import (
 	"github.com/hookhost/hookhost/stdlib"
 )
 
-// The recycled ctx. Each pooled interpreter keeps the ctx value its last
-// call was given — the read-only proxy and the ctx.config table with every
-// table in it (callContext, program.go) — and the next call refills those
-// tables in place: a value equal to the one already there is kept (no
-// boxing), another one replaces it, and a table whose shape changed
-// (other keys, another length, a table where a scalar was) makes the
-// whole value be built afresh. (A hook's payload fields were recycled the
-// same way until 2026-12-02; on the shipped packs' fires that gained
-// nothing measurable, see docs/benchmarks.md, so they are converted
-// afresh on every call.)
+// Recycled arguments. Binding the payload is most of what a call
+// allocates: every gopher-lua table with string keys builds Go maps, and
+// every Go string or number put into a Lua value is boxed. So each pooled
+// interpreter keeps what its last call of each hook was given — the
+// argument values and every table in them — and the next call of that
+// hook refills those tables in place: a value equal to the one already
+// there is kept (no boxing), another one replaces it, and a table whose
+// shape changed (other keys, another length, a table where a scalar was)
+// makes the whole argument be built afresh.
 //
 // Why no call can see what an earlier one was given:
 //
@@ -66,6 +65,8 @@ const maxKeptStrings = 2 << 10
 
 // A binder holds an interpreter's recycled arguments.
 type binder struct {
+	// hooks holds, by hook index, the recycled value of each argument.
+	hooks [][]boundArg
 	// shapes has every recycled table: what it was built as, and the
 	// argument it belongs to.
 	shapes map[*lua.LTable]tableShape
@@ -116,6 +117,17 @@ func (r *recording) table(t *lua.LTable, n int, list bool) {
 	}
 	r.tables = append(r.tables, t)
 	r.shapes = append(r.shapes, tableShape{n: n, list: list})
+}
+
+// args is where the arguments of hook index are kept, n of them.
+func (bd *binder) args(index, n int) []boundArg {
+	if index >= len(bd.hooks) {
+		bd.hooks = append(bd.hooks, make([][]boundArg, index+1-len(bd.hooks))...)
+	}
+	if bd.hooks[index] == nil {
+		bd.hooks[index] = make([]boundArg, n)
+	}
+	return bd.hooks[index]
 }
 
 // written notes a write to t during a call.

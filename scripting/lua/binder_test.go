@@ -51,12 +51,12 @@ hook.on("e2", function(params) return hook.respond({ params = params, id = tostr
 var recycleModes = []string{"none", "assign", "none", "nested", "overwrite", "none", "rawset", "metatable", "none",
 	"nested-metatable", "insert", "none", "remove", "sort", "swap", "none", "method", "ctx", "config", "error", "none"}
 
-// TestArgumentsNeverSeen calls one interpreter over and over with the
-// payloads of two sessions, each call trying one way of writing into its
-// arguments and its ctx (whose config is refilled from call to call), and
-// some payloads of another shape; every call must see exactly its own
-// payload and config.
-func TestArgumentsNeverSeen(t *testing.T) {
+// TestRecycledArgumentsNeverSeen calls one interpreter over and over with
+// the payloads of two sessions, each call trying one way of writing into
+// its arguments, and some payloads of another shape; every call must see
+// exactly its own payload. It also checks that the arguments are indeed
+// recycled when nothing wrote to them, so the test covers the recycling.
+func TestRecycledArgumentsNeverSeen(t *testing.T) {
 	p, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "recycle.lua", Code: []byte(recycleFile)},
 		&scripting.Env{Limits: scripting.Limits{MaxIdle: 1}})
 	if err != nil {
@@ -64,6 +64,7 @@ func TestArgumentsNeverSeen(t *testing.T) {
 	}
 	defer p.Close()
 	probe, other := p.Hooks()[0].Func, p.Hooks()[1].Func
+	lastID, reused := "", 0
 	for i := range 300 {
 		session := []string{"A", "B"}[i%2]
 		token := fmt.Sprintf("secret-%s-%d", session, i)
@@ -91,6 +92,7 @@ func TestArgumentsNeverSeen(t *testing.T) {
 			if err == nil {
 				t.Fatalf("call %d: the failing hook did not fail", i)
 			}
+			lastID = ""
 			continue
 		}
 		if err != nil {
@@ -102,6 +104,10 @@ func TestArgumentsNeverSeen(t *testing.T) {
 		if !stdlib.Equal(seen, want) {
 			t.Fatalf("call %d (%s, session %s) saw\n%s\nwant\n%s", i, mode, session, scripting.Show(seen), scripting.Show(want))
 		}
+		if seen["id"] == lastID {
+			reused++
+		}
+		lastID = seen["id"].(string)
 		if i%10 == 9 { // another hook of the file on the same interpreter
 			o, err := other.Call(&scripting.Call{Payload: map[string]any{"params": map[string]any{"only": session}}, Event: "e2",
 				Hook: "recycle.lua:other", Config: map[string]any{}, Timeout: time.Second, Deadline: time.Now().Add(time.Second)})
@@ -112,6 +118,9 @@ func TestArgumentsNeverSeen(t *testing.T) {
 				t.Fatalf("the other hook saw %s", scripting.Show(got))
 			}
 		}
+	}
+	if reused < 20 {
+		t.Errorf("the arguments were recycled %d times in 300 calls: the test no longer covers recycling", reused)
 	}
 }
 
@@ -194,10 +203,10 @@ func luaShape(v lua.LValue) string {
 	return v.Type().String()
 }
 
-// Each decision a call makes is its own value, however many it makes,
-// and what a call returns is its own decision (or the one the top level
-// built).
-func TestDecisionsPerCall(t *testing.T) {
+// Decision wrappers are reused from call to call, never within one: each
+// decision a call makes is its own value, past the pooled ones too, and
+// what a call returns is its own decision.
+func TestDecisionWrappersPerCall(t *testing.T) {
 	src := `
 local shared = hook.deny("made by the top level")
 hook.on("e", function(n, pick)
@@ -229,6 +238,19 @@ end, { name = "h" })`
 			t.Fatalf("call %d returned the reason %v, want %q", i, got, want)
 		}
 	}
+	st := p.(*program).pool.get()
+	if st == nil {
+		t.Fatal("no idle interpreter after the calls")
+	}
+	if len(st.decisions) != maxPooledDecisions || st.usedDecisions != 0 {
+		t.Fatalf("the idle interpreter keeps %d decision wrappers with %d in use, want %d and none", len(st.decisions), st.usedDecisions, maxPooledDecisions)
+	}
+	for _, ud := range st.decisions {
+		if ud.Value != nil {
+			t.Fatal("an idle interpreter's decision wrapper still holds a decision")
+		}
+	}
+	p.(*program).release(st)
 }
 
 // A hook's fields are checked as they are bound, refilled or not: a value
@@ -259,5 +281,36 @@ func TestBindingRefusesWhatIsNotNeutral(t *testing.T) {
 				t.Fatalf("x = %v: %v", scripting.Show(x), err)
 			}
 		}
+	}
+}
+
+// A kept argument never holds on to more than maxKeptStrings of the
+// payload's strings once its call is over: a large field is converted
+// afresh next time instead of pinned by an idle interpreter.
+func TestKeptArgumentsPinNoLargeString(t *testing.T) {
+	src := `hook.on("e", function(file) return hook.respond(#file.content) end, { name = "h" })`
+	p, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "k.lua", Code: []byte(src)}, &scripting.Env{Limits: scripting.Limits{MaxIdle: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, tc := range []struct {
+		size int
+		kept bool
+	}{{10, true}, {maxKeptStrings + 1, false}, {20, true}, {1 << 20, false}} {
+		content := strings.Repeat("x", tc.size)
+		out, err := callWithDeadline(p.Hooks()[0].Func, map[string]any{"file": map[string]any{"content": content}}, resultDeadline)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := scripting.AsNeutral(out).(map[string]any)["result"]; got != int64(tc.size) {
+			t.Fatalf("the hook saw %v bytes, want %d", got, tc.size)
+		}
+		st := p.(*program).pool.get()
+		a := st.binder.hooks[0][0]
+		if a.bound != tc.kept || st.binder.keptStrings > maxKeptStrings {
+			t.Errorf("after a %d-byte field: kept %v (want %v), %d bytes of strings held", tc.size, a.bound, tc.kept, st.binder.keptStrings)
+		}
+		p.(*program).release(st)
 	}
 }

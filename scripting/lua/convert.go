@@ -15,7 +15,8 @@ import (
 // Conversion between neutral values and Lua values, in one place.
 //
 // Neutral → Lua builds tables of the script's own, so what a script
-// receives is a copy.
+// receives is a copy (the payload's tables are recycled from one call of
+// an interpreter to the next when nothing wrote to them, see binder.go).
 // Lua → neutral refuses what has no neutral form (functions, userdata,
 // NaN, cycles, nesting past stdlib.MaxDepth) with an error that names the
 // path of the offending element.

@@ -22,12 +22,101 @@ func decisionOf(lv lua.LValue) (*scripting.Decision, bool) {
 	return d, ok
 }
 
-// decisionValue wraps d for the script.
+// maxPooledDecisions bounds the decision userdata a state reuses from
+// call to call: a call that makes more gets fresh ones for the rest.
+const maxPooledDecisions = 8
+
+// decisionValue wraps d for the script. During a hook call the wrapper
+// is one of the state's own, reused by its later calls: like a recycled
+// argument (binder.go), nothing a call makes outlives it — what it
+// returns reaches the host as the Decision, not as the wrapper — and a
+// wrapper cannot be changed (no setmetatable or fenv for userdata, its
+// metatable refuses writes); reset clears them. A decision made by the
+// top level may be kept in a global for every call, so it gets its own.
 func (st *state) decisionValue(d *scripting.Decision) lua.LValue {
 	if st.decisionMeta == nil {
 		st.decisionMeta = st.newDecisionMeta()
 	}
-	return &lua.LUserData{Value: d, Metatable: st.decisionMeta}
+	if st.loading || st.usedDecisions == maxPooledDecisions {
+		return &lua.LUserData{Value: d, Metatable: st.decisionMeta}
+	}
+	if st.usedDecisions == len(st.decisions) {
+		st.decisions = append(st.decisions, &lua.LUserData{Metatable: st.decisionMeta})
+	}
+	ud := st.decisions[st.usedDecisions]
+	st.usedDecisions++
+	ud.Value = d
+	return ud
+}
+
+// releaseDecisions lets the state's decision wrappers go after a call.
+func (st *state) releaseDecisions() {
+	for _, ud := range st.decisions[:st.usedDecisions] {
+		ud.Value = nil
+	}
+	for i := range st.decisionValues[:min(st.usedDecisions, maxPooledDecisions)] {
+		st.decisionValues[i] = scripting.Decision{}
+	}
+	st.usedDecisions = 0
+}
+
+// reasonBuiltin binds a constructor that takes only a reason straight to
+// the decision it builds when it is called with one string (or, for
+// hook.allow, nothing), the commonest return value of all: the decision
+// is written into the state's own memory (ownDecision) instead of the
+// module call's two allocations. Any other call goes to the module
+// function, whose errors are the ones to give.
+func (st *state) reasonBuiltin(a scripting.ReasonAction, generic lua.LGFunction) lua.LGFunction {
+	return func(L *lua.LState) int {
+		var d scripting.Decision
+		switch top := L.GetTop(); {
+		case top == 1 && L.Get(1).Type() == lua.LTString:
+			d = scripting.ReasonDecision(a.Name, string(L.Get(1).(lua.LString)))
+		case top == 0 && a.Optional:
+			d = scripting.ActionDecision(a.Name)
+		default:
+			return generic(L)
+		}
+		L.Push(st.ownDecision(d))
+		return 1
+	}
+}
+
+// ownDecision wraps d, held in the state's own memory while a call runs;
+// at the top level (a global may keep it for every call) and past
+// maxPooledDecisions it gets memory of its own.
+func (st *state) ownDecision(d scripting.Decision) lua.LValue {
+	if st.loading || st.usedDecisions >= maxPooledDecisions {
+		return st.newDecision(d)
+	}
+	i := st.usedDecisions
+	st.decisionValues[i] = d
+	return st.decisionValue(&st.decisionValues[i])
+}
+
+// newDecision wraps a copy of d in memory of its own (apart, so that
+// ownDecision's d stays off the heap).
+func (st *state) newDecision(d scripting.Decision) lua.LValue {
+	if st.loading {
+		d.Share()
+	}
+	return st.decisionValue(&d)
+}
+
+// keepDecision returns what a hook returned, with a decision held in the
+// state's memory copied into the call's (scripting.Call.KeepDecision): the
+// state's next call reuses that memory.
+func (st *state) keepDecision(out any, c *scripting.Call) any {
+	d, ok := out.(*scripting.Decision)
+	if !ok {
+		return out
+	}
+	for i := range st.decisionValues {
+		if d == &st.decisionValues[i] {
+			return c.KeepDecision(d)
+		}
+	}
+	return out
 }
 
 // newDecisionMeta builds the metatable every decision of the state

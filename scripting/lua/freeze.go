@@ -66,11 +66,13 @@ func (st *state) isFrozen(t *lua.LTable) bool {
 }
 
 // reset puts every module-level local back to its value after the top
-// level, and lets go of the arguments that may not be kept (binder.go).
+// level, and lets go of the call's decisions and of the arguments that
+// may not be kept (binder.go).
 func (st *state) reset() {
 	for _, u := range st.upvalues {
 		u.cell.SetValue(u.value)
 	}
+	st.releaseDecisions()
 	st.binder.afterCall()
 }
 

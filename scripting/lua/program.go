@@ -129,7 +129,7 @@ func (f *function) run(st *state, c *scripting.Call) (out any, healthy bool, err
 		return nil, true, &scripting.Error{File: f.prog.name, Line: f.line, Hook: c.Hook,
 			Msg: "bad return value: " + err.Error(), Err: err}
 	}
-	return out, true, nil
+	return st.keepDecision(out, c), true, nil
 }
 
 // callError is scriptError for a hook call; an error raised once the
@@ -150,34 +150,48 @@ func isRecoverable(err error) bool {
 }
 
 // pushArgs pushes the arguments the signature names and returns how many.
-// A hook's arguments are checked to be neutral values as they are
-// converted (scripting.Hook.Binds); a test's are the harness's own.
+// A hook's arguments are refilled from its last call on st when they can
+// be (binder.go); a test's are converted afresh.
 func (f *function) pushArgs(st *state, c *scripting.Call) (int, error) {
 	L := st.L
-	strict := f.test == ""
-	for _, name := range f.sig.params {
-		v, err := st.arg(c, name, strict)
+	n := len(f.sig.params)
+	if f.sig.vararg {
+		n++
+	}
+	var args []boundArg
+	if f.test == "" {
+		args = st.binder.args(f.index, n)
+	}
+	for i, name := range f.sig.params {
+		v, err := st.arg(c, name, argAt(args, i))
 		if err != nil {
 			return 0, err
 		}
 		L.Push(v)
 	}
-	if !f.sig.vararg {
-		return len(f.sig.params), nil
+	if f.sig.vararg {
+		v, err := st.convertArg(argAt(args, n-1), c.Payload, 0)
+		if err != nil {
+			return 0, err
+		}
+		L.Push(v)
 	}
-	v, err := st.convertArg(c.Payload, 0, strict)
-	if err != nil {
-		return 0, err
-	}
-	L.Push(v)
-	return len(f.sig.params) + 1, nil
+	return n, nil
 }
 
-func (st *state) arg(c *scripting.Call, name string, strict bool) (lua.LValue, error) {
+// argAt is &args[i], or nil without args.
+func argAt(args []boundArg, i int) *boundArg {
+	if args == nil {
+		return nil
+	}
+	return &args[i]
+}
+
+func (st *state) arg(c *scripting.Call, name string, a *boundArg) (lua.LValue, error) {
 	if name == "ctx" {
 		return st.ctxTable(c)
 	}
-	v, err := st.convertArg(c.Payload[name], 1, strict)
+	v, err := st.convertArg(a, c.Payload[name], 1)
 	if err != nil {
 		return nil, fmt.Errorf("field %s: %w", name, err)
 	}
@@ -185,10 +199,13 @@ func (st *state) arg(c *scripting.Call, name string, strict bool) (lua.LValue, e
 }
 
 // convertArg converts an argument's value, found depth levels down the
-// payload, into new Lua values.
-func (st *state) convertArg(v any, depth int, strict bool) (lua.LValue, error) {
-	lb := luaBuilder{L: st.L, b: st.budget(), strict: strict}
-	return lb.build(v, depth)
+// payload, refilling a when there is one. A hook's arguments are checked
+// to be neutral values as they are converted (scripting.Hook.Binds).
+func (st *state) convertArg(a *boundArg, v any, depth int) (lua.LValue, error) {
+	if a == nil {
+		return toLua(st.L, v, st.budget())
+	}
+	return st.bind(a, v, depth, true)
 }
 
 // A callContext is a state's read-only ctx value: an empty proxy whose

@@ -33,6 +33,14 @@ type state struct {
 	// decisionMeta is the metatable of the decisions the state's calls
 	// build (see decision.go), made on first use.
 	decisionMeta *lua.LTable
+	// decisions are the decision wrappers calls reuse, the first
+	// usedDecisions of them taken by the call in progress.
+	decisions     []*lua.LUserData
+	usedDecisions int
+	// decisionValues are what the first decision wrappers hold when a
+	// reason constructor built them (reasonBuiltin): the state's own
+	// memory, copied into the call's when a hook returns one.
+	decisionValues [maxPooledDecisions]scripting.Decision
 	// argBox is argString boxed, for module arguments (module.go).
 	argString string
 	argBox    any
@@ -149,6 +157,11 @@ func pcall(L *lua.LState, nargs, nret int) (err error) {
 func (st *state) setHookModule() {
 	m := st.prog.hookModule
 	t := st.bindModule(m)
+	for _, a := range scripting.ReasonActions {
+		if generic, ok := t.RawGetString(a.Name).(*lua.LFunction); ok && generic.IsG {
+			t.RawSetString(a.Name, st.L.NewFunction(st.reasonBuiltin(a, generic.GFunction)))
+		}
+	}
 	t.RawSetString("on", st.L.NewFunction(st.on))
 	st.L.SetGlobal("hook", t)
 }

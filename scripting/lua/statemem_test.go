@@ -43,9 +43,8 @@ func compileGuard(tb testing.TB) *program {
 
 // BenchmarkStateMemory reports what the heap retains per pooled
 // interpreter of one file (B/state: n interpreters made and kept, divided
-// by n; served: each has served one call, and keeps its ctx for the
-// next, see binder.go; served-max: after the widest tool_input the
-// binder's bound once allowed a state to keep) and
+// by n; served: each has served one call, and keeps its arguments for
+// the next, see binder.go; served-max: with the widest payload kept) and
 // per loaded file with its one first
 // interpreter (B/file).
 func BenchmarkStateMemory(b *testing.B) {

@@ -60,6 +60,9 @@ func (m *meter) convert(v any, depth int, strict bool) (starlark.Value, error) {
 		}
 		return starlark.Float(v), nil
 	case string:
+		if strict {
+			return m.strings.box(v), nil
+		}
 		return starlark.String(v), nil
 	case []any:
 		if strict && depth >= stdlib.MaxDepth {
@@ -103,15 +106,38 @@ func (m *meter) mapToStarlark(v map[string]any, depth int, strict bool) (starlar
 	}
 	// Keys go in sorted order: a dict iterates in insertion order, and
 	// scripts must see the same order on every call.
-	var buf [8]string
-	keys := sortKeys(v, buf[:0])
-	d := starlark.NewDict(len(v))
-	for _, k := range keys {
-		sv, err := m.convert(v[k], depth+1, strict)
+	var keys []string
+	var vals []any // v's values in the order of keys, when sortedKeys found them
+	var d *starlark.Dict
+	place := -1 // the dict's place in m.dicts, for the keys put in it
+	if strict {
+		var buf [reusedDictLen]any
+		keys, vals = m.keys.sortedKeys(v, buf[:])
+		d, place = m.dicts.dict(len(v))
+	} else {
+		var buf [8]string
+		keys = sortKeys(v, buf[:0])
+		d = starlark.NewDict(len(v))
+	}
+	for i, k := range keys {
+		var key starlark.Value
+		var x any
+		if strict {
+			key = m.strings.box(k)
+		} else {
+			key = starlark.String(k)
+		}
+		if vals != nil {
+			x = vals[i]
+		} else {
+			x = v[k]
+		}
+		sv, err := m.convert(x, depth+1, strict)
 		if err != nil {
 			return nil, err
 		}
-		_ = d.SetKey(starlark.String(k), sv) // a fresh dict with string keys cannot fail
+		_ = d.SetKey(key, sv) // a fresh dict with string keys cannot fail
+		m.dicts.put(place, i, key)
 	}
 	return d, nil
 }
@@ -379,13 +405,4 @@ func (c *converter) structure(s *starlarkstruct.Struct) (any, error) {
 		out[name] = e
 	}
 	return out, nil
-}
-
-// sortKeys appends v's keys to buf, sorted.
-func sortKeys(v map[string]any, buf []string) []string {
-	for k := range v {
-		buf = append(buf, k)
-	}
-	slices.Sort(buf)
-	return buf
 }

@@ -35,6 +35,39 @@ func newDecisionValue(thread *starlark.Thread, d scripting.Decision) *decision {
 	return v
 }
 
+// maxPooledDecisions bounds the decision values a thread reuses from call
+// to call: a call that makes more gets fresh ones for the rest.
+const maxPooledDecisions = 4
+
+// decisionValue is the value of a decision a hook call's constructor
+// built: one of the thread's own, reused by its later calls. Nothing a
+// call makes outlives it — what it returns reaches the host as a copy in
+// the call's memory (scripting.Call.KeepDecision), a decision inside a
+// returned value or a module argument is converted — and the thread is
+// reused only after a call that was never interrupted;
+// releaseDecisions clears them.
+func (ct *callThread) decisionValue(d scripting.Decision) *decision {
+	if ct.usedDecisions == maxPooledDecisions {
+		return &decision{d: d}
+	}
+	if ct.usedDecisions == len(ct.decisions) {
+		ct.decisions = append(ct.decisions, &decision{})
+	}
+	v := ct.decisions[ct.usedDecisions]
+	ct.usedDecisions++
+	v.d = d
+	return v
+}
+
+// releaseDecisions clears the thread's decision values after a call.
+func (ct *callThread) releaseDecisions() {
+	for _, v := range ct.decisions[:ct.usedDecisions] {
+		v.d = scripting.Decision{}
+		v.fields.Store(nil)
+	}
+	ct.usedDecisions = 0
+}
+
 var (
 	_ starlark.HasSetKey  = (*decision)(nil)
 	_ starlark.Comparable = (*decision)(nil)

@@ -133,8 +133,57 @@ func syntaxError(name string, code []byte, err error) *scripting.Error {
 func hookModule(env *scripting.Env) *starlarkstruct.Module {
 	hm := scripting.HookModuleFor(env)
 	mod := bindModule(&hm)
+	for _, a := range scripting.ReasonActions {
+		if generic, ok := mod.Members[a.Name].(*starlark.Builtin); ok {
+			mod.Members[a.Name] = starlark.NewBuiltin(generic.Name(), reasonBuiltin(a, generic))
+		}
+	}
 	mod.Members["on"] = starlark.NewBuiltin("hook.on", on)
 	return mod
+}
+
+// reasonBuiltin binds a constructor that takes only a reason straight to
+// the decision it builds when it is called with one string (or, for
+// hook.allow, nothing): the commonest return value of all, without the
+// module call's conversions. Any other call goes to the module function,
+// whose errors are the ones to give. The decision is charged to the call
+// like the module call's argument and result.
+func reasonBuiltin(a scripting.ReasonAction, generic *starlark.Builtin) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+	return func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var d scripting.Decision
+		switch reason, isString := oneString(args); {
+		case len(kwargs) > 0:
+			return generic.CallInternal(thread, args, kwargs)
+		case isString:
+			d = scripting.ReasonDecision(a.Name, reason)
+		case len(args) == 0 && a.Optional:
+			d = scripting.ActionDecision(a.Name)
+		default:
+			return generic.CallInternal(thread, args, kwargs)
+		}
+		ct := callThreadOf(thread)
+		if ct == nil || ct.topLevel {
+			d.Share()
+			return &decision{d: d}, nil
+		}
+		m := meterFor(ct.call, ct.limits)
+		if err := m.spend(decisionSize); err != nil {
+			return nil, fmt.Errorf("%s: %w", b.Name(), err)
+		}
+		if err := m.flush(); err != nil {
+			return nil, fmt.Errorf("%s: %w", b.Name(), err)
+		}
+		return ct.decisionValue(d), nil
+	}
+}
+
+// oneString is the only argument, if there is one and it is a string.
+func oneString(args starlark.Tuple) (string, bool) {
+	if len(args) != 1 {
+		return "", false
+	}
+	s, ok := args[0].(starlark.String)
+	return string(s), ok
 }
 
 // on implements hook.on(event, fn, name=, priority=, timeout=, enabled=).

@@ -27,6 +27,15 @@ type meter struct {
 	maxString int   // Limits.MaxStringSize: the longest string str and repr build
 	pending   int64 // bytes counted but not yet charged
 	ticks     int
+	// dicts, when set, supplies the dicts a payload binding fills (see
+	// dictCache).
+	dicts *dictCache
+	// strings, when set, boxes the strings a payload binding converts
+	// (see stringCache).
+	strings *stringCache
+	// keys, when set, gives the sorted keys of the payload maps a
+	// binding converts (see keyCache).
+	keys *keyCache
 }
 
 // Sizes charged for what a builtin or a conversion allocates, in bytes:

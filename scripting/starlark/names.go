@@ -67,7 +67,7 @@ var methodNames = map[string]upstreamName{
 	"bytes.elems": {bounded, lazyIterable},
 
 	"dict.clear": {bounded, removes}, "dict.pop": {bounded, removes},
-	"dict.get":   {bounded, hashesKey},
+	"dict.get":   {bounded, hashesKey + " (rewritten for speed only: ops_get.go)"},
 	"dict.items": {how: metered}, "dict.keys": {how: metered}, "dict.values": {how: metered},
 	"dict.popitem": {how: metered}, "dict.setdefault": {how: metered}, "dict.update": {how: metered},
 

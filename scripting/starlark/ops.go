@@ -60,6 +60,7 @@ var opBuiltins = func() map[string]*starlark.Builtin {
 		opIn:          inOp,
 		opNotIn:       inOp,
 		opMethodValue: methodValueOp,
+		opGet:         getOp,
 		opSlice:       sliceOp,
 		opTuple:       tupleOp,
 		opVarargs:     varargsOp,
@@ -103,7 +104,21 @@ func addOpBuiltins(predeclared starlark.StringDict) {
 	for k, b := range opBuiltins {
 		predeclared[k] = b
 	}
+	for k, v := range opValues {
+		predeclared[k] = v
+	}
 }
+
+// opValues are the hidden values that are not builtins (ops_get.go).
+var opValues = func() map[string]starlark.Value {
+	values := map[string]starlark.Value{opIsDict: dictTest{}, opNone: starlark.None}
+	for name := range values {
+		if opBuiltins[name] != nil {
+			panic("starlark: a hidden value and a hidden builtin both named " + name)
+		}
+	}
+	return values
+}()
 
 // rewrittenProgram parses src, rewrites its bounded operations and
 // compiles it; predeclared must hold the hidden builtins. A file the
@@ -115,7 +130,8 @@ func rewrittenProgram(name string, src []byte, predeclared starlark.StringDict) 
 		return nil, err
 	}
 	rewriteOps(f, func(name string) bool { return predeclared.Has(name) || starlark.Universe.Has(name) },
-		func(name string) bool { return !predeclared.Has(name) && starlark.Universe.Has(name) })
+		func(name string) bool { return !predeclared.Has(name) && starlark.Universe.Has(name) },
+		hoistableConstructors(predeclared))
 	prog, err := starlark.FileProgram(f, predeclared.Has)
 	if err == nil {
 		return prog, nil

@@ -34,7 +34,8 @@ func BenchmarkOps(b *testing.B) {
 		{"list==list", "l == l"}, // the metered walk
 		{"str-slice", "s[1:]"},   // charged by what it selects
 		{"list-slice", "l[:1]"},
-		{"append", "[].append(s)"}, // charged one slot
+		{"dict.get", `{"a": s}.get("a", "")`}, // no bound method
+		{"append", "[].append(s)"},            // charged one slot
 	} {
 		src := "def f(n, s, l):\n    x = None\n    for i in range(1000):\n        x = " + c.expr + "\n    return x\n"
 		b.Run(c.name+"/plain", func(b *testing.B) { benchOpsLoop(b, src, false) })

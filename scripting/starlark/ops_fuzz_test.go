@@ -34,6 +34,10 @@ func FuzzOpsSameAsInterpreter(f *testing.F) {
 		if strings.Contains(want.msg, "too many steps") || strings.HasPrefix(want.msg, plainPanicked) {
 			return
 		}
+		if strings.Contains(src, ".get(") { // the error column $get admits (ops_get.go), and nothing else
+			got.backtrace = frameColumn.ReplaceAllString(got.backtrace, "$1")
+			want.backtrace = frameColumn.ReplaceAllString(want.backtrace, "$1")
+		}
 		if got != want {
 			t.Errorf("%q:\nrewritten %+v\nwant      %+v", src, got, want)
 		}

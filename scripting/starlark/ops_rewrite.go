@@ -12,7 +12,8 @@ import (
 // of names and constants); and a call of one of the methods in
 // methodCosts becomes $method(x.method, args…), which performs the
 // call after checking the size when x is a string or a list; and
-// x[lo:hi:step] becomes $slice(x, "lhs", lo, hi, step) (ops_slice.go).
+// x.get(key[, default]) becomes $get(x, key[, default]) (ops_get.go);
+// and x[lo:hi:step] becomes $slice(x, "lhs", lo, hi, step) (ops_slice.go).
 
 // binaryOps maps each rewritten operator to its hidden builtin.
 var binaryOps = map[syntax.Token]string{
@@ -80,15 +81,27 @@ type rewriter struct {
 	folded map[*syntax.BinaryExpr]bool
 	// starts remembers where expressions start (start).
 	starts map[syntax.Expr]syntax.Position
+	// ownOps are operators and calls the rewrite wrote itself, bounded
+	// already (ops_get.go's call-free get).
+	ownOps map[syntax.Expr]bool
+	// constructors are the hook module's reason constructors, whose
+	// calls with a literal reason are hoisted (ops_hoist.go); hoisted
+	// are those calls, and hoistedNames their globals by constructor and
+	// reason.
+	constructors map[string]bool
+	lambdaBodies int // the lambda bodies being rewritten, which functions does not count
+	hoisted      []hoisted
+	hoistedNames map[string]string
 }
 
 // rewriteOps rewrites f in place. syntax.Walk calls the function on a
 // node before it descends into the node's children, so replacing the
 // children first means every new node is visited, and its operands are
 // rewritten in turn.
-func rewriteOps(f *syntax.File, known, universal func(string) bool) {
+func rewriteOps(f *syntax.File, known, universal func(string) bool, constructors map[string]bool) {
 	nums := analyseNumbers(f)
-	rw := &rewriter{nums: nums, known: known, globals: map[string]bool{}, targets: map[syntax.Expr]bool{},
+	rw := &rewriter{nums: nums, known: known, globals: map[string]bool{}, targets: map[syntax.Expr]bool{}, ownOps: map[syntax.Expr]bool{},
+		constructors: constructors, hoistedNames: map[string]string{},
 		universal: func(name string) bool { return universal(name) && !nums.bound[name] }}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n == nil {
@@ -99,6 +112,7 @@ func rewriteOps(f *syntax.File, known, universal func(string) bool) {
 		rw.enter(n)
 		return true
 	})
+	rw.prependHoisted(f)
 }
 
 // enter and leave track the walk's place: inside a function or not, and
@@ -224,7 +238,9 @@ func (rw *rewriter) children(n syntax.Node) {
 		rw.markParams(n.Params)
 		rw.list(n.Params)
 		rw.varargs = append(rw.varargs, varargsName(n.Params)) // the body is rewritten before the walk enters the lambda
+		rw.lambdaBodies++
 		n.Body = rw.expr(n.Body)
+		rw.lambdaBodies--
 		rw.varargs = rw.varargs[:len(rw.varargs)-1]
 	}
 }
@@ -249,6 +265,9 @@ func (rw *rewriter) expr(x syntax.Expr) syntax.Expr {
 	}
 	switch x := x.(type) {
 	case *syntax.BinaryExpr:
+		if rw.ownOps[x] {
+			return x
+		}
 		if x.Op == syntax.PERCENT {
 			rw.transient(x.Y)
 		}
@@ -275,6 +294,12 @@ func (rw *rewriter) expr(x syntax.Expr) syntax.Expr {
 			return call
 		}
 	case *syntax.CallExpr:
+		if d := rw.hoistDecision(x); d != nil {
+			return d
+		}
+		if get := rw.rewriteGet(x); get != nil {
+			return get
+		}
 		if dot, ok := x.Fn.(*syntax.DotExpr); ok {
 			if _, bounded := methodCosts[dot.Name.Name]; bounded {
 				name := "$" + dot.Name.Name

@@ -200,15 +200,14 @@ var sameCases = []string{
 	"d = {'a': (1,)}\nf = d.items\nr = (f(), str(f), type(f), f == f, d.items == d.items)", "l = [[1], [2]]\ni = l.index\nr = (i([2]), i)", "f = 'abc'.upper\nr = (f(), {f: 1}[f])",
 	"d = {'a': 1}\nf = d.items\nr = f(1)", "l = [[1]]\nrm = l.remove\nrm([3])", "s = 'a,b'\nf = s.split\nr = f(',')", "x = [].index\nr = x(1)",
 	"f = {}.popitem\nr = f()", "d = {}\nd.items = 1", "m = [(1, 2)]\nr = [p for p in m[0].index(2) * (1,)]",
-	// x.get(key[, default]) on every kind of receiver, and the errors of
-	// a failing call
+	// x.get(key[, default]), looked up directly in a dict (ops_get.go)
 	"d = {'a': 1}\nr = (d.get('a'), d.get('b'), d.get('b', 2), d.get('a', 2), d.get('b', None))", "d = {'get': 1}\nr = d.get('get')",
 	"d = {'a': 1}\nk = 'a'\nr = (d.get(k), d.get(k, k), d.get(1, True))", "r = {'a': 1}.get('a')", "p = {'a': {'b': 2}}\nr = p.get('a').get('b', 0)",
 	"p = {'a': None}\nr = p.get('a').get('b')", "x = None\nr = x.get('a')", "x = 'abc'\nr = x.get('a', 1)", "s = set([1])\nr = s.get(1)",
 	"x = 1\nr = x.get(1)", "l = [1]\nr = l.get(0)", "d = {}\nr = (d\n    .get('a'))", "d = {}\nr = d.get()", "d = {}\nr = d.get(1, 2, 3)",
 	"d = {}\nr = d.get('a', default = 1)", "d = {}\nr = d.get(*['a'])", "def f():\n    d = {}\n    r = d.get(k)\n    k = 1\n    return r\nr = f()",
 	"d = {}\nf = d.get\nr = (f('a'), f('a', 3))", "d = {(1, 2): 3}\nt = (1, 2)\nr = d.get(t)", "r = {1: 2}.get(1.0)",
-	// on a name, with literal arguments
+	// the call-free form: a name, literal arguments
 	"d = {1: 2, b'a': 3, 2.5: 4}\nr = (d.get(1.0), d.get(1), d.get(2.5, 'no'), d.get(b'a'), d.get('b'), d.get(3, 0.5))",
 	"d = {'a': None}\nr = (d.get('a', 1), 'x' in d.get('b', ''), [d.get('a') for _ in range(2)], (lambda: d.get('z', 7))())",
 	"def f():\n    r = d.get('a')\n    d = {}\n    return r\nr = f()", "def f(p):\n    return p.get('a', '')\nr = (f({}), f({'a': 'x'}), f('abc'))",

@@ -37,6 +37,17 @@ type callThread struct {
 	// held are the containers and keys a rewritten x[f()] op= y holds
 	// from its address to its check (ops_held.go).
 	held []starlark.Value
+	// dicts are the dicts the thread's calls bind payload maps to.
+	dicts dictCache
+	// strings are the strings the thread's calls bind, boxed, and keys
+	// the sorted keys of the maps they bind.
+	strings stringCache
+	keys    keyCache
+	// decisions are the decision values the thread's calls reuse, the
+	// first usedDecisions of them taken by the call in progress
+	// (decision.go).
+	decisions     []*decision
+	usedDecisions int
 	// args holds a call's positional arguments: the interpreter copies
 	// them into the callee's frame and keeps no reference, so one array
 	// serves every call, cleared after each.
@@ -84,8 +95,10 @@ func (f *function) Call(c *scripting.Call) (out any, err error) {
 	}
 	ct.call = nil // nothing of this call stays reachable from the pool
 	ct.held = releaseHeld(ct.held)
+	ct.releaseDecisions()
 	ct.weights = nil
 	clear(ct.args)
+	ct.dicts.recycle(th.Steps)
 	p.threads.Put(ct)
 	return out, err
 }
@@ -98,6 +111,9 @@ func (f *function) run(ct *callThread, c *scripting.Call) (out any, err error) {
 		}
 	}()
 	m := meterFor(c, &f.prog.limits)
+	m.dicts, m.strings, m.keys = &ct.dicts, &ct.strings, &ct.keys
+	ct.strings.start()
+	ct.keys.start()
 	args, kwargs, err := f.bind(c, &m, ct)
 	if err != nil {
 		return nil, &scripting.Error{File: f.prog.name, Line: int(f.fn.Position().Line), Hook: c.Hook,
@@ -114,6 +130,9 @@ func (f *function) run(ct *callThread, c *scripting.Call) (out any, err error) {
 	if err != nil {
 		return nil, &scripting.Error{File: f.prog.name, Line: int(f.fn.Position().Line), Hook: c.Hook,
 			Msg: "bad return value: " + err.Error(), Err: err}
+	}
+	if d, ok := out.(*scripting.Decision); ok {
+		out = c.KeepDecision(d) // d may be one of the thread's reused values
 	}
 	return out, nil
 }

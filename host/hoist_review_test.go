@@ -8,12 +8,11 @@ import (
 	"testing"
 )
 
-// literalDecisionsStar returns decisions with a literal reason
-// (hook.deny("refused") inside a function) in every way a hook can hand
-// one on: as the return value, wrapped by hook.stop, inside a respond
-// result, through json.encode, and read field by field; under -race from
-// several goroutines at once.
-const literalDecisionsStar = `
+// hoistStar returns hoisted decisions (hook.deny with a literal inside a
+// function) in every way a hook can hand one on: as the return value,
+// wrapped by hook.stop, inside a respond result, through json.encode, and
+// read field by field; under -race from several goroutines at once.
+const hoistStar = `
 load("json", "json")
 
 def h(mode):
@@ -33,9 +32,9 @@ def h(mode):
 hook.on("tool.execute.pre", h)
 `
 
-func TestLiteralDecisionsAcrossFires(t *testing.T) {
+func TestReviewHoistedDecisionsAcrossFires(t *testing.T) {
 	for iso, rounds := range map[Isolation]int{InProcess: 60, ProcessIsolation: 5} {
-		h := newTestHost(t, map[string]string{"h.star": literalDecisionsStar},
+		h := newTestHost(t, map[string]string{"h.star": hoistStar},
 			Options{Config: &Config{Defaults: Defaults{Isolation: iso}}, WorkerExecutable: testWorker})
 		want := map[string]string{
 			"plain":   `{"action":"deny","reason":"refused"}`,

@@ -9,11 +9,11 @@ import (
 	"github.com/hookhost/hookhost/scripting"
 )
 
-// What a call returns is its own: concurrent calls on the file's pooled
-// threads, each making several decisions and returning one built from its
-// payload, each get theirs, and a result kept after later calls still
-// says what it said.
-func TestDecisionsDoNotCross(t *testing.T) {
+// Decision values are reused by a thread's later calls, but what a call
+// returns is its own: concurrent calls, each making several decisions and
+// returning one built from its payload, each get theirs, and a result
+// kept after later calls still says what it said.
+func TestReusedDecisionsDoNotCross(t *testing.T) {
 	p, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "d.star", Code: []byte(`
 def guard(reason):
     other = hook.deny("not this one")

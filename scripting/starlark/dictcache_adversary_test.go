@@ -9,13 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"go.starlark.net/starlark"
+
 	"github.com/hookhost/hookhost/scripting"
 	"github.com/hookhost/hookhost/stdlib"
 )
 
 // dictAdversarySrc reports exactly what its payload looks like on entry,
-// then, by mode, does what it can to leave something behind for the next
-// call on the same pooled thread: keep the count of entries while changing which
+// then, by mode, does what it can to make the emptying of a reused dict
+// leave something behind: keep the count of entries while changing which
 // keys they are, change every value, grow and shrink the table, return
 // from inside a loop over the dict, nest the dict in itself or in the
 // inner one, fail, or return something that cannot be converted.
@@ -125,7 +127,7 @@ func snapshotOf(params map[string]any) map[string]any {
 // sorted key order, and nothing any earlier call put there; bindings
 // that fail halfway (a NaN at the end of a map) leave nothing behind
 // either.
-func TestPayloadDictsResistTheirCall(t *testing.T) {
+func TestReusedDictsResistTheirCall(t *testing.T) {
 	p, err := Engine{}.Compile(context.Background(), scripting.Source{Name: "a.star", Code: []byte(dictAdversarySrc)}, &scripting.Env{})
 	if err != nil {
 		t.Fatal(err)
@@ -162,4 +164,116 @@ func TestPayloadDictsResistTheirCall(t *testing.T) {
 			t.Fatalf("call %d (%s) saw\n  %v\nwant\n  %v", i, mode, got, want)
 		}
 	}
+}
+
+// The deletion path itself, without the pool between calls: a dict whose
+// count of entries matches what the binding put, but not its keys, is
+// still emptied whole; one left as it was given is emptied and handed
+// out again; a binding that failed after some keys is emptied too.
+func TestDictCacheEmptiesWhatTheScriptChanged(t *testing.T) {
+	limits := scripting.Limits{}.Or()
+	bind := func(dc *dictCache, v map[string]any) (*starlark.Dict, error) {
+		m := meterFor(&scripting.Call{}, &limits)
+		var sc stringCache
+		var kc keyCache
+		m.dicts, m.strings, m.keys = dc, &sc, &kc
+		d, err := m.bindField(v)
+		if err != nil {
+			return nil, err
+		}
+		return d.(*starlark.Dict), nil
+	}
+	str := func(s string) starlark.Value { return starlark.String(s) }
+	for _, tc := range []struct {
+		name   string
+		change func(d *starlark.Dict)
+	}{
+		{"untouched", func(*starlark.Dict) {}},
+		{"other keys, same count", func(d *starlark.Dict) {
+			_, _, _ = d.Delete(str("a"))
+			_, _, _ = d.Delete(str("b"))
+			_ = d.SetKey(str("x"), str("left"))
+			_ = d.SetKey(str("y"), str("left"))
+		}},
+		{"last key swapped", func(d *starlark.Dict) {
+			_, _, _ = d.Delete(str("b"))
+			_ = d.SetKey(str("x"), str("left"))
+		}},
+		{"first key swapped", func(d *starlark.Dict) {
+			_, _, _ = d.Delete(str("a"))
+			_ = d.SetKey(str("x"), str("left"))
+		}},
+		{"int key for a string one", func(d *starlark.Dict) {
+			_, _, _ = d.Delete(str("b"))
+			_ = d.SetKey(starlark.MakeInt(1), str("left"))
+		}},
+		{"values replaced", func(d *starlark.Dict) {
+			_ = d.SetKey(str("a"), str("left"))
+			_ = d.SetKey(str("b"), str("left"))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var dc dictCache
+			d, err := bind(&dc, map[string]any{"a": "1", "b": "2"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.change(d)
+			dc.recycle(0)
+			if len(dc.free) != 1 || dc.free[0] != d || d.Len() != 0 {
+				t.Fatalf("after the call: %d kept, len %d (want the dict, empty)", len(dc.free), d.Len())
+			}
+			again, err := bind(&dc, map[string]any{"c": "3", "a": "4"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again != d || again.String() != `{"a": "4", "c": "3"}` {
+				t.Fatalf("the next call got %v (same dict: %v), want {\"a\": \"4\", \"c\": \"3\"}", again, again == d)
+			}
+		})
+	}
+	t.Run("a binding that failed halfway", func(t *testing.T) {
+		var dc dictCache
+		if _, err := bind(&dc, map[string]any{"a": "1", "b": "2", "c": math.NaN()}); err == nil {
+			t.Fatal("want a binding error")
+		}
+		if len(dc.used) != 1 || dc.used[0].n != 2 || dc.used[0].d.Len() != 2 {
+			t.Fatalf("the half-bound dict is not tracked with its two keys: %+v", dc.used)
+		}
+		half := dc.used[0].d
+		dc.recycle(0)
+		if len(dc.free) != 1 || half.Len() != 0 {
+			t.Fatalf("the half-bound dict was not kept empty: %d kept, len %d", len(dc.free), half.Len())
+		}
+		for _, u := range dc.used[:cap(dc.used)] {
+			if u.d != nil || u.n != 0 || slices.ContainsFunc(u.keys[:], func(k starlark.Value) bool { return k != nil }) {
+				t.Fatalf("a recycled slot still holds %+v", u)
+			}
+		}
+	})
+	t.Run("a frozen dict", func(t *testing.T) {
+		var dc dictCache
+		d, err := bind(&dc, map[string]any{"a": "1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Freeze()
+		dc.recycle(0)
+		if len(dc.free) != 0 || d.Len() != 1 {
+			t.Fatalf("a frozen dict was kept (%d) or changed (len %d)", len(dc.free), d.Len())
+		}
+	})
+	t.Run("a dict being iterated", func(t *testing.T) {
+		var dc dictCache
+		d, err := bind(&dc, map[string]any{"a": "1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		it := d.Iterate()
+		defer it.Done()
+		dc.recycle(0)
+		if len(dc.free) != 0 || d.Len() != 1 {
+			t.Fatalf("a dict under iteration was kept (%d) or changed (len %d)", len(dc.free), d.Len())
+		}
+	})
 }

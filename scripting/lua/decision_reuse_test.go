@@ -10,8 +10,8 @@ import (
 	"github.com/hookhost/hookhost/scripting"
 )
 
-// reuseSource makes several decisions per call and returns one built from
-// the payload.
+// reuseSource makes several decisions per call, in the state's own memory
+// and past it, and returns one built from the payload.
 const reuseSource = `
 local TOP = hook.deny("made at the top level")
 
@@ -49,17 +49,15 @@ func callReuse(t *testing.T, fn scripting.Function, reason string, n int64) *scr
 	return out.(*scripting.Decision)
 }
 
-// manyDecisions is more decisions than any one call of a guard makes.
-const manyDecisions = 8
-
-// TestDecisionsDoNotCross: what a call returns is its own — concurrent
-// calls on the file's pooled interpreters get theirs, and a result kept
-// after later calls still says what it said, whether the call made few
-// decisions or many.
-func TestDecisionsDoNotCross(t *testing.T) {
+// TestReusedDecisionsDoNotCross: decisions live in a state's own memory
+// while a call runs, but what a call returns is its own — concurrent
+// calls get theirs, a result kept after later calls still says what it
+// said, whether the call made fewer decisions than the state keeps or
+// more.
+func TestReusedDecisionsDoNotCross(t *testing.T) {
 	fn := compileReuse(t)
 	first := callReuse(t, fn, "first", 0)
-	many := callReuse(t, fn, "many", 3*manyDecisions)
+	many := callReuse(t, fn, "many", 3*maxPooledDecisions)
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Add(1)
@@ -67,7 +65,7 @@ func TestDecisionsDoNotCross(t *testing.T) {
 			defer wg.Done()
 			for i := range 200 {
 				want := fmt.Sprintf("g%d-%d", g, i)
-				if d := callReuse(t, fn, want, int64(i%(2*manyDecisions))); d == nil || d.Reason() != want {
+				if d := callReuse(t, fn, want, int64(i%(2*maxPooledDecisions))); d == nil || d.Reason() != want {
 					t.Errorf("a call returned %v, want %q", d, want)
 					return
 				}
@@ -80,8 +78,8 @@ func TestDecisionsDoNotCross(t *testing.T) {
 	}
 }
 
-// TestReasonConstructors covers the reason constructors' results and
-// errors.
+// TestReasonConstructors covers the calls the fast path takes and the
+// ones it leaves to the module function, whose errors they keep.
 func TestReasonConstructors(t *testing.T) {
 	fn := compileReuse(t)
 	for _, c := range []struct{ reason, action, want string }{
