@@ -199,8 +199,36 @@ func results(tb testing.TB, ctx context.Context, h *host.Host) []string {
 	return out
 }
 
+// Small guards are pseudo-packs: the guard most operators write first
+// (the README's: deny a shell command containing "rm -rf /", one payload
+// field read with get, a decision with a literal reason), in each
+// language, so that a speed rewrite's gain can be shown on a small
+// guard's fire beside the shipped packs'.
+const (
+	SmallGuardLua  = "small-guard-lua"
+	SmallGuardStar = "small-guard-star"
+)
+
+var smallGuards = map[string]fstest.MapFS{
+	SmallGuardLua: {"guard.lua": &fstest.MapFile{Data: []byte(`hook.on("tool.execute.pre", function(tool_name, params)
+  if tool_name == "Bash" and string.find(params.command or "", "rm -rf /", 1, true) then
+    return hook.deny("refusing to delete the root filesystem")
+  end
+end, { name = "guard" })
+`)}},
+	SmallGuardStar: {"guard.star": &fstest.MapFile{Data: []byte(`def guard(tool_name, params):
+    if tool_name == "Bash" and "rm -rf /" in params.get("command", ""):
+        return hook.deny("refusing to delete the root filesystem")
+
+hook.on("tool.execute.pre", guard, name = "guard")
+`)}},
+}
+
 // packFS is the pack's files, without its tests, as a host's scripts.
 func packFS(tb testing.TB, pack string) fstest.MapFS {
+	if fsys, ok := smallGuards[pack]; ok {
+		return fsys
+	}
 	_, file, _, _ := runtime.Caller(0)
 	dir := filepath.Join(filepath.Dir(file), "..", "..", "hooks.d", pack)
 	entries, err := os.ReadDir(dir)

@@ -15,7 +15,7 @@ import (
 //	go test -run '^$' -bench BenchmarkSpeedRewrites -benchtime 300x -count 8 -cpu 1 ./scripting/lua > lua.txt
 //	benchstat -col /variant lua.txt
 func BenchmarkSpeedRewrites(b *testing.B) {
-	for _, pack := range shippedPacks {
+	for _, pack := range append(shippedPacks, packbench.SmallGuardLua) {
 		packbench.Fire(b, pack, speedVariants())
 	}
 }

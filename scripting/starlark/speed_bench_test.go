@@ -15,7 +15,7 @@ import (
 //	go test -run '^$' -bench BenchmarkSpeedRewrites -benchtime 4000x -count 8 -cpu 1 ./scripting/starlark > star.txt
 //	benchstat -col /variant star.txt
 func BenchmarkSpeedRewrites(b *testing.B) {
-	for _, pack := range shippedPacks {
+	for _, pack := range append(shippedPacks, packbench.SmallGuardStar) {
 		packbench.Fire(b, pack, speedVariants())
 	}
 }
