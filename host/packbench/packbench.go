@@ -3,7 +3,7 @@
 // several engines. The engine packages use it to show what each of their
 // speed-only rewrites gains on a real guard's fire, by comparing an
 // engine with every rewrite on against one with a rewrite off
-// (docs/benchmarks.md, "Speed-only rewrites on a pack's fire").
+// (docs/benchmarks.md, "Speed-only rewrites on a guard's fire").
 package packbench
 
 import (

@@ -41,7 +41,7 @@ func speedVariants() []packbench.Variant {
 // them at once.
 func TestSpeedRewritesInvisibleOnShippedPacks(t *testing.T) {
 	variants := append(speedVariants(), packbench.Variant{Name: "none", Engine: starlark.EngineWithout(starlark.SpeedRewrites()...)})
-	for _, pack := range shippedPacks {
+	for _, pack := range append(shippedPacks, packbench.SmallGuardStar) {
 		t.Run(pack, func(t *testing.T) { packbench.Same(t, pack, variants) })
 	}
 }
