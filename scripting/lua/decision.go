@@ -37,7 +37,7 @@ func (st *state) decisionValue(d *scripting.Decision) lua.LValue {
 	if st.decisionMeta == nil {
 		st.decisionMeta = st.newDecisionMeta()
 	}
-	if st.loading || st.usedDecisions == maxPooledDecisions {
+	if st.loading || st.usedDecisions == maxPooledDecisions || st.prog.without.has(speedReasonDecisions) {
 		return &lua.LUserData{Value: d, Metatable: st.decisionMeta}
 	}
 	if st.usedDecisions == len(st.decisions) {
@@ -68,6 +68,9 @@ func (st *state) releaseDecisions() {
 // function, whose errors are the ones to give.
 func (st *state) reasonBuiltin(a scripting.ReasonAction, generic lua.LGFunction) lua.LGFunction {
 	return func(L *lua.LState) int {
+		if st.prog.without.has(speedReasonDecisions) {
+			return generic(L)
+		}
 		var d scripting.Decision
 		switch top := L.GetTop(); {
 		case top == 1 && L.Get(1).Type() == lua.LTString:

@@ -32,6 +32,8 @@ type program struct {
 	tests []scripting.Test // with Env.Testing: the file's test_* functions
 
 	pool *statePool
+	// without are the speed rewrites left out (speed.go), by tests only.
+	without speedRewrite
 }
 
 // Hooks are the hooks the file registered, in registration order.
@@ -159,7 +161,7 @@ func (f *function) pushArgs(st *state, c *scripting.Call) (int, error) {
 		n++
 	}
 	var args []boundArg
-	if f.test == "" {
+	if f.test == "" && !f.prog.without.has(speedRecycledArgs) {
 		args = st.binder.args(f.index, n)
 	}
 	for i, name := range f.sig.params {

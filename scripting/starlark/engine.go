@@ -18,7 +18,10 @@ import (
 )
 
 // Engine compiles Starlark hook files. The zero value is ready to use.
-type Engine struct{}
+type Engine struct {
+	// without are the speed rewrites turned off (speed.go), by tests only.
+	without speedRewrite
+}
 
 var _ scripting.Engine = Engine{}
 
@@ -47,13 +50,17 @@ type registration struct {
 
 // Compile executes src's top level once and freezes its globals; the
 // frozen functions are then shared by every call.
-func (Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.Env) (scripting.Program, error) {
-	predeclared := predeclared(hookModule(env))
-	prog, err := compileProgram(src, predeclared, env.Programs)
+func (e Engine) Compile(ctx context.Context, src scripting.Source, env *scripting.Env) (scripting.Program, error) {
+	predeclared := predeclared(hookModuleWithout(env, e.without))
+	programs := env.Programs
+	if e.without != 0 {
+		programs = nil // the cache's programs were compiled with every rewrite
+	}
+	prog, err := compileProgram(src, predeclared, programs, e.without)
 	if err != nil {
 		return nil, err
 	}
-	p := &program{name: src.Name, limits: env.Limits.Or(), logger: env.Log()}
+	p := &program{name: src.Name, limits: env.Limits.Or(), logger: env.Log(), without: e.without}
 	reg := &registry{}
 	top := &callThread{limits: &p.limits, topLevel: true, call: &scripting.Call{Timeout: p.limits.InitTimeout}}
 	thread := &top.thread
@@ -130,10 +137,17 @@ func syntaxError(name string, code []byte, err error) *scripting.Error {
 
 // hookModule is the predeclared hook module: the shared decision
 // constructors plus on.
-func hookModule(env *scripting.Env) *starlarkstruct.Module {
+func hookModule(env *scripting.Env) *starlarkstruct.Module { return hookModuleWithout(env, 0) }
+
+// hookModuleWithout is hookModule with the speed rewrites of without
+// left out (speed.go).
+func hookModuleWithout(env *scripting.Env, without speedRewrite) *starlarkstruct.Module {
 	hm := scripting.HookModuleFor(env)
 	mod := bindModule(&hm)
 	for _, a := range scripting.ReasonActions {
+		if without.has(speedReasonDecisions) {
+			break
+		}
 		if generic, ok := mod.Members[a.Name].(*starlark.Builtin); ok {
 			mod.Members[a.Name] = starlark.NewBuiltin(generic.Name(), reasonBuiltin(a, generic))
 		}
@@ -227,6 +241,7 @@ type program struct {
 	hooks   []scripting.Hook
 	tests   []scripting.Test // with Env.Testing: the file's test_* functions
 	threads sync.Pool        // of *callThread
+	without speedRewrite     // the speed rewrites left out (speed.go)
 }
 
 // Hooks are the hooks the file registered, in registration order.

@@ -125,13 +125,23 @@ var opValues = func() map[string]starlark.Value {
 // resolver rejects is resolved again as written, so its errors are
 // exactly go.starlark.net's.
 func rewrittenProgram(name string, src []byte, predeclared starlark.StringDict) (*starlark.Program, error) {
+	return rewrittenProgramWithout(name, src, predeclared, 0)
+}
+
+// rewrittenProgramWithout is rewrittenProgram with the speed rewrites of
+// without left out.
+func rewrittenProgramWithout(name string, src []byte, predeclared starlark.StringDict, without speedRewrite) (*starlark.Program, error) {
 	f, err := fileOptions.Parse(name, src, 0)
 	if err != nil {
 		return nil, err
 	}
-	rewriteOps(f, func(name string) bool { return predeclared.Has(name) || starlark.Universe.Has(name) },
+	constructors := hoistableConstructors(predeclared)
+	if without.has(speedHoist) {
+		constructors = nil
+	}
+	rewriteOpsWithout(f, func(name string) bool { return predeclared.Has(name) || starlark.Universe.Has(name) },
 		func(name string) bool { return !predeclared.Has(name) && starlark.Universe.Has(name) },
-		hoistableConstructors(predeclared))
+		constructors, without)
 	prog, err := starlark.FileProgram(f, predeclared.Has)
 	if err == nil {
 		return prog, nil

@@ -131,7 +131,7 @@ func getMethod(x starlark.Value) (starlark.Value, error) {
 // a name and the arguments are literals, whose in operator and fallback
 // call are marked as the rewrite's own, so the walk leaves them be.
 func (rw *rewriter) rewriteGet(call *syntax.CallExpr) syntax.Expr {
-	if rw.ownOps[call] {
+	if rw.ownOps[call] || rw.without.has(speedGet) {
 		return nil // the call-free form's own fallback, the call as written
 	}
 	get := rewriteGetCall(call)
@@ -139,7 +139,7 @@ func (rw *rewriter) rewriteGet(call *syntax.CallExpr) syntax.Expr {
 		return nil
 	}
 	x, ok := get.Args[0].(*syntax.Ident)
-	if !ok || rw.readsVarargs(x) {
+	if !ok || rw.readsVarargs(x) || rw.without.has(speedCallFreeGet) {
 		return get
 	}
 	key, ok := get.Args[1].(*syntax.Literal)

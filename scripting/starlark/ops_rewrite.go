@@ -92,6 +92,8 @@ type rewriter struct {
 	lambdaBodies int // the lambda bodies being rewritten, which functions does not count
 	hoisted      []hoisted
 	hoistedNames map[string]string
+	// without are the speed rewrites left out (speed.go).
+	without speedRewrite
 }
 
 // rewriteOps rewrites f in place. syntax.Walk calls the function on a
@@ -99,9 +101,15 @@ type rewriter struct {
 // children first means every new node is visited, and its operands are
 // rewritten in turn.
 func rewriteOps(f *syntax.File, known, universal func(string) bool, constructors map[string]bool) {
+	rewriteOpsWithout(f, known, universal, constructors, 0)
+}
+
+// rewriteOpsWithout is rewriteOps with the speed rewrites of without
+// left out (speed.go).
+func rewriteOpsWithout(f *syntax.File, known, universal func(string) bool, constructors map[string]bool, without speedRewrite) {
 	nums := analyseNumbers(f)
 	rw := &rewriter{nums: nums, known: known, globals: map[string]bool{}, targets: map[syntax.Expr]bool{}, ownOps: map[syntax.Expr]bool{},
-		constructors: constructors, hoistedNames: map[string]string{},
+		constructors: constructors, hoistedNames: map[string]string{}, without: without,
 		universal: func(name string) bool { return universal(name) && !nums.bound[name] }}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if n == nil {

@@ -55,6 +55,9 @@ type callThread struct {
 	// weights are the weights of the heavy tuples the call has weighed
 	// (ops_tuples.go).
 	weights map[tupleID]int64
+	// without are the speed rewrites the file was compiled without
+	// (speed.go).
+	without speedRewrite
 }
 
 // Interrupt implements scripting.Interrupter: it cancels the thread,
@@ -77,7 +80,7 @@ func (f *function) Call(c *scripting.Call) (out any, err error) {
 	p := f.prog
 	ct, _ := p.threads.Get().(*callThread)
 	if ct == nil {
-		ct = &callThread{limits: &p.limits}
+		ct = &callThread{limits: &p.limits, without: p.without}
 		ct.thread.SetLocal(callKey, ct)
 		ct.thread.Print = p.print // once: a method value costs an allocation
 	}
@@ -111,7 +114,9 @@ func (f *function) run(ct *callThread, c *scripting.Call) (out any, err error) {
 		}
 	}()
 	m := meterFor(c, &f.prog.limits)
-	m.dicts, m.strings, m.keys = &ct.dicts, &ct.strings, &ct.keys
+	if !ct.without.has(speedBindCaches) {
+		m.dicts, m.strings, m.keys = &ct.dicts, &ct.strings, &ct.keys
+	}
 	ct.strings.start()
 	ct.keys.start()
 	args, kwargs, err := f.bind(c, &m, ct)

@@ -18,9 +18,9 @@ import (
 // match — damaged, cut short, not ours — is never decoded (the decoder
 // trusts its input), and the file is compiled anew. A file that does not
 // compile is never cached, so its error always comes from its source.
-func compileProgram(src scripting.Source, predeclared starlark.StringDict, programs scripting.ProgramCache) (*starlark.Program, error) {
+func compileProgram(src scripting.Source, predeclared starlark.StringDict, programs scripting.ProgramCache, without speedRewrite) (*starlark.Program, error) {
 	if programs == nil {
-		return compileSource(src, predeclared)
+		return compileSource(src, predeclared, without)
 	}
 	key := programKey(src, predeclared)
 	if data, ok := scripting.Unseal(programs.Get(key)); ok {
@@ -28,7 +28,7 @@ func compileProgram(src scripting.Source, predeclared starlark.StringDict, progr
 			return prog, nil
 		}
 	}
-	prog, err := compileSource(src, predeclared)
+	prog, err := compileSource(src, predeclared, without)
 	if err != nil {
 		return nil, err
 	}
@@ -39,11 +39,11 @@ func compileProgram(src scripting.Source, predeclared starlark.StringDict, progr
 	return prog, nil
 }
 
-func compileSource(src scripting.Source, predeclared starlark.StringDict) (*starlark.Program, error) {
+func compileSource(src scripting.Source, predeclared starlark.StringDict, without speedRewrite) (*starlark.Program, error) {
 	if err := checkIntLiterals(src.Name, src.Code); err != nil {
 		return nil, err
 	}
-	prog, err := rewrittenProgram(src.Name, src.Code, predeclared)
+	prog, err := rewrittenProgramWithout(src.Name, src.Code, predeclared, without)
 	if err != nil {
 		return nil, syntaxError(src.Name, src.Code, err)
 	}

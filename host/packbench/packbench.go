@@ -1,0 +1,251 @@
+// Package packbench fires a shipped pack (hooks.d) in a benchmark, in
+// process, on tool calls as Claude Code sends them, once for each of
+// several engines. The engine packages use it to show what each of their
+// speed-only rewrites gains on a real guard's fire, by comparing an
+// engine with every rewrite on against one with a rewrite off
+// (docs/benchmarks.md, "Speed-only rewrites on a guard's fire").
+package packbench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/hookhost/hookhost/host"
+	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/scripting/benchcpu"
+)
+
+// A Variant is an engine a pack is fired with, under a name.
+type Variant struct {
+	Name   string
+	Engine scripting.Engine
+}
+
+// An Event is one call of a hook event with its payload.
+type Event struct {
+	Name    string
+	Event   string
+	Payload map[string]any
+}
+
+// claudeTool is a Claude Code PreToolUse event as hooks see it: Claude's
+// own fields and the hookhost names the Claude dialect adds (params for
+// tool_input, workspace for cwd).
+func claudeTool(tool string, input map[string]any) map[string]any {
+	return map[string]any{
+		"session_id": "5e1f2c3a-0b9d-4c1e-9a7f-2d6b8e4c1a30", "transcript_path": "/home/dev/.claude/projects/p/5e1f.jsonl",
+		"cwd": "/work/project", "workspace": "/work/project", "permission_mode": "default",
+		"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input, "params": input,
+		"tool_use_id": "toolu_01ABCDEF",
+	}
+}
+
+// Mix returns the tool calls each op fires, one after another: what an agent
+// does most (shell lines that run builds and searches, writes and edits
+// inside the workspace), with a few of the calls the packs are there to
+// stop, and a web fetch and a turn's end for the packs on those.
+func Mix() []Event {
+	return []Event{
+		{"bash-test", host.EventToolExecutePre, claudeTool("Bash", map[string]any{"command": "git status && go test ./... 2>&1 | tail -20", "description": "Run the tests"})},
+		{"bash-grep", host.EventToolExecutePre, claudeTool("Bash", map[string]any{"command": `grep -rn "TODO" src/ | head -50`})},
+		{"bash-build", host.EventToolExecutePre, claudeTool("Bash", map[string]any{"command": "rm -rf ./build && mkdir -p build && cp -r assets build/"})},
+		{"bash-rm-root", host.EventToolExecutePre, claudeTool("Bash", map[string]any{"command": "sudo rm -rf / --no-preserve-root"})},
+		{"bash-force-push", host.EventToolExecutePre, claudeTool("Bash", map[string]any{"command": "git push --force origin main"})},
+		{"write-inside", host.EventToolExecutePre, claudeTool("Write", map[string]any{"file_path": "/work/project/src/util.go", "content": "package src\n\nfunc Max(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}\n"})},
+		{"write-outside", host.EventToolExecutePre, claudeTool("Write", map[string]any{"file_path": "/etc/profile.d/env.sh", "content": "export PATH=$PATH:/opt/bin\n"})},
+		{"write-key", host.EventToolExecutePre, claudeTool("Write", map[string]any{"file_path": "/work/project/.env", "content": "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\nAWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n"})},
+		{"edit-inside", host.EventToolExecutePre, claudeTool("Edit", map[string]any{"file_path": "/work/project/src/main.go", "old_string": "fmt.Println(\"hello\")", "new_string": "fmt.Println(\"hello, world\")"})},
+		{"edit-settings", host.EventToolExecutePre, claudeTool("Edit", map[string]any{"file_path": "/work/project/.claude/settings.json", "old_string": `"allow": []`, "new_string": `"allow": ["Bash(*)"]`})},
+		{"web-fetch", host.EventToolExecutePre, claudeTool("WebFetch", map[string]any{"url": "https://pkg.go.dev/net/http", "prompt": "How do I set a timeout?"})},
+		{"stop", host.EventLoopContinue, map[string]any{
+			"session_id": "5e1f2c3a-0b9d-4c1e-9a7f-2d6b8e4c1a30", "cwd": "/work/project", "workspace": "/work/project",
+			"hook_event_name": "Stop", "stop_hook_active": false,
+			"last_assistant_message": "Done so far:\n- [x] parse the flags\n- [ ] write the tests\n- [ ] update the docs\n",
+			"response":               "Done so far:\n- [x] parse the flags\n- [ ] write the tests\n- [ ] update the docs\n",
+		}},
+	}
+}
+
+// Fire benchmarks the pack (a directory of hooks.d) firing every event of
+// Mix, once per op, with each variant in turn: sub-benchmarks
+// pack/variant, so that -count runs the variants one after another,
+// interleaved. It reports cpu-ns/fire, the process's CPU time per fire,
+// and what a fire allocates (B/fire, allocs/fire). Before timing, it
+// checks that every variant gives every event the same result (Same).
+func Fire(b *testing.B, pack string, variants []Variant) {
+	ctx := context.Background()
+	hosts := same(b, pack, variants)
+	calls := Mix()
+	for i, v := range variants {
+		h := hosts[i]
+		// Each variant starts alike: its host warm, and no garbage of
+		// the set-up or of the variant before it left to collect.
+		for range warmUp {
+			fire(b, ctx, h, calls)
+		}
+		runtime.GC()
+		b.Run(pack+"/"+v.Name, func(b *testing.B) {
+			var res host.Result
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			start := benchcpu.Used(b)
+			for b.Loop() {
+				for _, e := range calls {
+					if err := h.FireInto(ctx, &res, e.Event, e.Payload); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			cpu := benchcpu.Used(b) - start
+			runtime.ReadMemStats(&after)
+			fires := float64(b.N * len(calls))
+			b.ReportMetric(float64(cpu)/fires, "cpu-ns/fire")
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/fires, "B/fire")
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/fires, "allocs/fire")
+		})
+	}
+}
+
+// Same fails tb unless the pack, loaded on a host of each variant, gives
+// every event of Mix the same result with every variant, fired three
+// times (later fires find what earlier ones kept, such as a recycled
+// binding, and the packs' state): the decision, the messages, and each
+// hook's outcome, action and error.
+func Same(tb testing.TB, pack string, variants []Variant) { same(tb, pack, variants) }
+
+// same is Same, returning the hosts.
+func same(tb testing.TB, pack string, variants []Variant) []*host.Host {
+	fsys := packFS(tb, pack)
+	ctx := context.Background()
+	hosts := make([]*host.Host, len(variants))
+	for i, v := range variants {
+		h, err := host.New(ctx, host.Options{FS: fsys, Engines: []scripting.Engine{v.Engine}})
+		if err != nil {
+			tb.Fatalf("%s: %v", v.Name, err)
+		}
+		tb.Cleanup(func() { h.Close() })
+		hosts[i] = h
+	}
+	want := results(tb, ctx, hosts[0])
+	for i, h := range hosts[1:] {
+		got := results(tb, ctx, h)
+		for j := range want {
+			if got[j] != want[j] {
+				tb.Fatalf("%s: %s gives\n%s\nand %s\n%s", pack, variants[i+1].Name, got[j], variants[0].Name, want[j])
+			}
+		}
+	}
+	return hosts
+}
+
+// warmUp is how many times each variant fires the mix before it is timed.
+const warmUp = 20
+
+// fire fires each call once.
+func fire(tb testing.TB, ctx context.Context, h *host.Host, calls []Event) {
+	var res host.Result
+	for _, e := range calls {
+		if err := h.FireInto(ctx, &res, e.Event, e.Payload); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// An observed result is what Same compares of a fire: everything but
+// the durations.
+type observed struct {
+	Decision host.Decision
+	Messages []host.Message
+	Trace    []observedHook
+	Problems []string
+}
+
+type observedHook struct {
+	Hook           string
+	Outcome        host.Outcome
+	Action         host.Action
+	Error, Enforce string
+}
+
+// results fires every event of Mix three times and describes what each
+// fire gave.
+func results(tb testing.TB, ctx context.Context, h *host.Host) []string {
+	var out []string
+	calls := Mix()
+	for round := range 3 {
+		for _, e := range calls {
+			res, err := h.Fire(ctx, e.Event, e.Payload)
+			if err != nil {
+				tb.Fatalf("%s: %v", e.Name, err)
+			}
+			o := observed{Decision: res.Decision, Messages: res.Messages, Problems: res.Problems}
+			for _, t := range res.Trace {
+				o.Trace = append(o.Trace, observedHook{Hook: t.Hook, Outcome: t.Outcome, Action: t.Action, Error: t.Error, Enforce: fmt.Sprint(t.Enforce)})
+			}
+			d, err := json.Marshal(o)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%s, round %d: %s", e.Name, round, d))
+		}
+	}
+	return out
+}
+
+// Small guards are pseudo-packs: the guard most operators write first
+// (the README's: deny a shell command containing "rm -rf /", one payload
+// field read with get, a decision with a literal reason), in each
+// language, so that a speed rewrite's gain can be shown on a small
+// guard's fire beside the shipped packs'.
+const (
+	SmallGuardLua  = "small-guard-lua"
+	SmallGuardStar = "small-guard-star"
+)
+
+var smallGuards = map[string]fstest.MapFS{
+	SmallGuardLua: {"guard.lua": &fstest.MapFile{Data: []byte(`hook.on("tool.execute.pre", function(tool_name, params)
+  if tool_name == "Bash" and string.find(params.command or "", "rm -rf /", 1, true) then
+    return hook.deny("refusing to delete the root filesystem")
+  end
+end, { name = "guard" })
+`)}},
+	SmallGuardStar: {"guard.star": &fstest.MapFile{Data: []byte(`def guard(tool_name, params):
+    if tool_name == "Bash" and "rm -rf /" in params.get("command", ""):
+        return hook.deny("refusing to delete the root filesystem")
+
+hook.on("tool.execute.pre", guard, name = "guard")
+`)}},
+}
+
+// packFS is the pack's files, without its tests, as a host's scripts.
+func packFS(tb testing.TB, pack string) fstest.MapFS {
+	if fsys, ok := smallGuards[pack]; ok {
+		return fsys
+	}
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "hooks.d", pack)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	fsys := fstest.MapFS{}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || strings.Contains(name, "_test.") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		fsys[pack+"/"+name] = &fstest.MapFile{Data: data}
+	}
+	return fsys
+}

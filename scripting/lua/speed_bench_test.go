@@ -1,0 +1,47 @@
+package lua_test
+
+import (
+	"testing"
+
+	"github.com/hookhost/hookhost/host/packbench"
+	"github.com/hookhost/hookhost/scripting/lua"
+)
+
+// BenchmarkSpeedRewrites fires each shipped Lua pack on a mix of Claude
+// Code tool calls with every speed rewrite on ("all") and with each one
+// off in turn (speed.go), and every one on again as a control, in the
+// same run:
+//
+//	go test -run '^$' -bench BenchmarkSpeedRewrites -benchtime 300x -count 8 -cpu 1 ./scripting/lua > lua.txt
+//	benchstat -col /variant lua.txt
+func BenchmarkSpeedRewrites(b *testing.B) {
+	for _, pack := range append(shippedPacks, packbench.SmallGuardLua) {
+		packbench.Fire(b, pack, speedVariants())
+	}
+}
+
+// shippedPacks are the shipped packs written in this language.
+var shippedPacks = []string{"destructive", "git-risky", "protect-settings", "secrets"}
+
+// speedVariants are an engine with every speed rewrite on, one with each
+// off, and a control.
+func speedVariants() []packbench.Variant {
+	variants := []packbench.Variant{{Name: "variant=all", Engine: lua.Engine{}}}
+	for _, name := range lua.SpeedRewrites() {
+		variants = append(variants, packbench.Variant{Name: "variant=no-" + name, Engine: lua.EngineWithout(name)})
+	}
+	// The control is "all" again on a host of its own, timed last: what
+	// separates it from "all" is the benchmark's own noise and bias.
+	return append(variants, packbench.Variant{Name: "variant=control", Engine: lua.Engine{}})
+}
+
+// Turning a speed rewrite off changes nothing a shipped pack decides, on
+// any call of the mix, however often it is fired (the benchmark checks
+// this too, before it times anything): neither one rewrite nor all of
+// them at once.
+func TestSpeedRewritesInvisibleOnShippedPacks(t *testing.T) {
+	variants := append(speedVariants(), packbench.Variant{Name: "none", Engine: lua.EngineWithout(lua.SpeedRewrites()...)})
+	for _, pack := range append(shippedPacks, packbench.SmallGuardLua) {
+		t.Run(pack, func(t *testing.T) { packbench.Same(t, pack, variants) })
+	}
+}
