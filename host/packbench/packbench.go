@@ -79,10 +79,24 @@ func Mix() []Event {
 // interleaved. It reports cpu-ns/fire, the process's CPU time per fire,
 // and what a fire allocates (B/fire, allocs/fire). Before timing, it
 // checks that every variant gives every event the same result (Same).
-func Fire(b *testing.B, pack string, variants []Variant) {
+func Fire(b *testing.B, pack string, variants []Variant) { FireCalls(b, pack, pack, variants, Mix()) }
+
+// Denied is the call of Mix that the packs and the small guards deny
+// (sudo rm -rf /): fired alone, it measures a fire that decides.
+func Denied() []Event {
+	for _, e := range Mix() {
+		if e.Name == "bash-rm-root" {
+			return []Event{e}
+		}
+	}
+	panic("packbench: Mix has no bash-rm-root")
+}
+
+// FireCalls is Fire on calls instead of Mix, its sub-benchmarks named
+// label/variant; Same still checks the variants on the whole Mix.
+func FireCalls(b *testing.B, label, pack string, variants []Variant, calls []Event) {
 	ctx := context.Background()
 	hosts := same(b, pack, variants)
-	calls := Mix()
 	for i, v := range variants {
 		h := hosts[i]
 		// Each variant starts alike: its host warm, and no garbage of
@@ -91,7 +105,7 @@ func Fire(b *testing.B, pack string, variants []Variant) {
 			fire(b, ctx, h, calls)
 		}
 		runtime.GC()
-		b.Run(pack+"/"+v.Name, func(b *testing.B) {
+		b.Run(label+"/"+v.Name, func(b *testing.B) {
 			var res host.Result
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)

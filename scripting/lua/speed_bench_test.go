@@ -18,6 +18,9 @@ func BenchmarkSpeedRewrites(b *testing.B) {
 	for _, pack := range append(shippedPacks, packbench.SmallGuardLua) {
 		packbench.Fire(b, pack, speedVariants())
 	}
+	// The small guard on the call it denies alone: the decision rewrites
+	// only matter on a fire that decides.
+	packbench.FireCalls(b, packbench.SmallGuardLua+"-deny", packbench.SmallGuardLua, speedVariants(), packbench.Denied())
 }
 
 // shippedPacks are the shipped packs written in this language.
