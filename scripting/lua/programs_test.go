@@ -194,3 +194,28 @@ func BenchmarkCompile(b *testing.B) {
 		})
 	}
 }
+
+// A program sealed in the cache by someone who can write it (the cache is
+// as trusted as the hooks directory) but whose bytecode is nonsense is a
+// load error naming the file, never a crash: the host then treats the
+// file as broken, which blocks at a guard event.
+func TestProgramCacheNonsenseBytecode(t *testing.T) {
+	src := scripting.Source{Name: "g.lua", Code: []byte(cachedGuard)}
+	proto, err := compile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range proto.Code {
+		proto.Code[i] = 0xFFFFFFFF
+	}
+	data, err := encodeProto(make([]byte, scripting.SealSize), proto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := &programtest.MemPrograms{}
+	cache.Set(programKey(src), scripting.Seal(data))
+	_, err = Engine{}.Compile(context.Background(), src, &scripting.Env{Programs: cache})
+	if err == nil || !strings.Contains(err.Error(), "g.lua") {
+		t.Fatalf("compiling over nonsense bytecode: %v, want an error naming g.lua", err)
+	}
+}
