@@ -1,7 +1,6 @@
 package tool
 
 import (
-	"encoding/json"
 	"fmt"
 	"path"
 	"strconv"
@@ -178,19 +177,12 @@ func plain(w string) bool {
 	return true
 }
 
-// decodeObject decodes JSON text holding one object into neutral values,
-// or returns nil.
+// decodeObject decodes JSON text holding one object, as an event's
+// payload is decoded, or returns nil.
 func decodeObject(s string) map[string]any {
-	d := json.NewDecoder(strings.NewReader(s))
-	d.UseNumber()
-	var v map[string]any
-	if d.Decode(&v) != nil || strings.TrimSpace(s[d.InputOffset():]) != "" {
-		return nil // not JSON, or text after the object
-	}
-	n, err := stdlib.Normalize(v)
+	m, err := stdlib.DecodeObject([]byte(s))
 	if err != nil {
-		return nil
+		return nil // not JSON, not an object, or text after it
 	}
-	m, _ := n.(map[string]any)
 	return m
 }
