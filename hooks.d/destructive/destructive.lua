@@ -172,20 +172,14 @@ function Checker:cd(cmd)
   end
 end
 
--- operands returns the paths entries of the words of cmd that are not
--- options, option values, patterns, code or data (the shell module's
--- roles; a command this pack builds itself has none).
+-- operands returns the paths entries of the words of cmd that are
+-- operands (the shell module's roles: not options, option values,
+-- patterns, code or data). A command this pack builds itself carries the
+-- roles of its own argv.
 local function operands(cmd)
-  local out, ended = {}, false
+  local out, roles = {}, cmd.roles or shell.roles(cmd.argv)
   for i = 2, #cmd.argv do
-    local a, role = cmd.argv[i], cmd.roles and cmd.roles[i]
-    if role then
-      if role == "operand" then out[#out + 1] = cmd.paths[i] end
-    elseif ended or a:sub(1, 1) ~= "-" or a == "-" then
-      out[#out + 1] = cmd.paths[i]
-    elseif a == "--" then
-      ended = true
-    end
+    if roles[i] == "operand" then out[#out + 1] = cmd.paths[i] end
   end
   return out
 end

@@ -837,16 +837,17 @@ function Guard:git(cmd)
     i = i + 1
   end
   local sub = cmd.argv[i]
+  -- rest is the subcommand as a command of its own; its words keep the
+  -- roles the shell module gave them as git's (git stash push -m MSG:
+  -- MSG is a value, not a path).
   local rest = { name = "git " .. tostring(sub), argv = { "git", unpack(cmd.argv, i + 1) },
-                 paths = { {}, unpack(cmd.paths, i + 1) }, redirects = cmd.redirects }
+                 paths = { {}, unpack(cmd.paths, i + 1) }, redirects = cmd.redirects,
+                 roles = { "name", unpack(cmd.roles or shell.roles(cmd.argv), i + 1) } }
   local function operands_in()
-    local out, ended = {}, false
+    local out = {}
     for j = 2, #rest.argv do
-      local a = rest.argv[j]
-      if ended or a:sub(1, 1) ~= "-" then
+      if rest.roles[j] == "operand" then
         out[#out + 1] = dir == "." and rest.paths[j].path or dir .. "/" .. rest.paths[j].path
-      elseif a == "--" then
-        ended = true
       end
     end
     return out

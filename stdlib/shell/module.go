@@ -42,6 +42,12 @@ func New() stdlib.Module {
 				Impl:   hasFlagImpl,
 			},
 			{
+				Name:   "roles",
+				Params: []stdlib.Param{stdlib.P("argv")},
+				Doc:    "roles(argv) returns the role of each word of an argv list (or a parsed command's argv), as parse gives them: for a command a guard builds itself.",
+				Impl:   rolesImpl,
+			},
+			{
 				Name:   "code_calls",
 				Params: []stdlib.Param{stdlib.P("lang"), stdlib.P("code")},
 				Doc:    "code_calls(lang, code) returns the calls in a python, perl, ruby, node, php or lua program that delete files or run commands.",
@@ -120,6 +126,19 @@ func hasFlagImpl(c *stdlib.Call) (any, error) {
 		return nil, err
 	}
 	return HasFlag(argv, short, long), nil
+}
+
+func rolesImpl(c *stdlib.Call) (any, error) {
+	argv, err := argvOf(c.Any(0))
+	if err != nil {
+		return nil, fmt.Errorf("argument 1 (argv): %w", err)
+	}
+	roles := Roles(argv)
+	out := make([]any, len(roles))
+	for i, r := range roles {
+		out[i] = r
+	}
+	return out, nil
 }
 
 // checkFlags rejects flag names that could never match, which are

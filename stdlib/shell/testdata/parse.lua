@@ -102,6 +102,12 @@ expect.eq(shell.parse("sudo rg --threads 2 -e x src")[1].roles, {"name", "option
 expect.eq(shell.parse("git --version checkout -f")[1].roles, {"name", "option", "data", "data"})
 expect.eq(shell.parse("git check-ignore -v .env")[1].roles, {"name", "subcommand", "data", "data"})
 expect.eq(shell.parse("echo rm -rf /")[1].roles, {"name", "data", "data", "data"})
+-- roles of a command a guard builds itself: an argv list, or a parsed command
+expect.eq(shell.roles({"find", ".", "-name", "*.o", "-delete"}), {"name", "operand", "option", "pattern", "option"})
+expect.eq(shell.roles({"rm", "-rf", "--", "-x", "-"}), {"name", "option", "option", "operand", "operand"})
+expect.eq(shell.roles(shell.parse("grep .env README.md")[1]), {"name", "pattern", "operand"})
+expect.eq(shell.roles({}), {})
+expect.fails(function() shell.roles({"rm", 1}) end, "argv[1]: want string")
 
 -- salvage: what can be known of a line that does not parse whole
 expect.eq(shell.max_line_bytes, 16384)
