@@ -90,7 +90,7 @@ local function new_checker(ctx, cwd, params)
   c.root = c.cwd -- the workspace; cwd follows the line's cd commands
   local dir = type(params) == "table" and (params.directory or params.workdir)
   if type(dir) == "string" and dir ~= "" then
-    c:cd({ argv = { "cd", dir }, paths = { {}, { path = dir, prefix = dir, glob = false, dynamic = false } } })
+    c:move_to(dir)
   end
   if type(ctx.config.protected) == "table" then
     for _, p in ipairs(ctx.config.protected) do
@@ -156,20 +156,29 @@ function Checker:place(p)
   return nil
 end
 
--- cd follows the working directory through cd commands of the line.
-function Checker:cd(cmd)
-  local arg = cmd.argv[2]
-  if arg == nil or arg == "~" then
+-- move_to follows the working directory to dir, as the shell module
+-- reads a cd's target ("~", "/abs", "rel/path", "~/x").
+function Checker:move_to(dir)
+  if dir == "~" then
     self.cwd, self.moved = "~", false
     return
   end
-  local p = cmd.paths[2]
-  local target = not p.dynamic and not self.moved and self:resolve(p.path)
+  local target = not self.moved and self:resolve(dir)
   if target and target:sub(1, 1) == "/" then
     self.cwd = path.clean(target)
   else
     self.moved = true
   end
+end
+
+-- enter puts the checker in the directory cmd runs in: cwd, where the
+-- line started (moved: not known), moved on by the line's cd commands
+-- as the shell module followed them (cmd.dir: a cd in a subshell, a
+-- pipe or bash -c stays there; "?" where the line cannot tell).
+function Checker:enter(cmd, cwd, moved)
+  self.cwd, self.moved = cwd, moved
+  if cmd.dir == "?" then self.moved = true
+  elseif cmd.dir and cmd.dir ~= "" then self:move_to(cmd.dir) end
 end
 
 -- operands returns the paths entries of the words of cmd that are
@@ -1043,6 +1052,7 @@ end
 -- too ($x with IFS=,). Its name says nothing, so only its arguments can
 -- be judged.
 local function unknown_word(cmd)
+  if cmd.name == "[" then return false end -- the test builtin: [ -d x ]
   return cmd.name == "" or cmd.name:find("[%$`%*%?%[]") ~= nil
 end
 
@@ -1237,15 +1247,24 @@ function Checker:expand(cmd, depth)
 end
 
 -- check returns "deny" or "ask" and why, for the first command of the
--- line that needs it (a deny anywhere beats an ask).
+-- line that needs it (a deny anywhere beats an ask). The line starts in
+-- the checker's directory, which is the same again afterwards.
 function Checker:check(cmds, depth)
-  depth = depth or 0
+  local cwd, moved = self.cwd, self.moved
+  local verdict, why = self:check_from(cmds, depth or 0, cwd, moved)
+  self.cwd, self.moved = cwd, moved
+  return verdict, why
+end
+
+-- check_from is check for a line that starts in cwd (moved: unknown).
+function Checker:check_from(cmds, depth, cwd, moved)
   local ask
   local function note(verdict, why)
     if verdict == "ask" then ask = ask or why end
     return verdict == "deny"
   end
   for i, cmd in ipairs(cmds) do
+    self:enter(cmd, cwd, moved)
     local runs_delete = false
     if cmd.name == "find" then -- its -exec commands follow it, wrapped by find
       for j = i + 1, #cmds do
@@ -1267,10 +1286,6 @@ function Checker:check(cmds, depth)
       -- an alias's value runs only where the alias is used
     elseif cmd.name == "alias" then
       self:define(cmd)
-    elseif cmd.name == "cd" or cmd.name == "pushd" then
-      self:cd(cmd)
-    elseif cmd.name == "popd" then
-      self.moved = true
     end
   end
   if ask then return "ask", ask end

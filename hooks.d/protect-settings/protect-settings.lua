@@ -352,20 +352,25 @@ function Guard:into(d, what)
   if why then return why .. ", where " .. what .. " writes files whose names it cannot see" end
 end
 
--- cd follows the working directory through the line's cd commands.
-function Guard:cd(cmd)
-  local arg = cmd.argv[2]
-  if arg == nil or arg == "~" then
-    self.cwd = "~"
-    return
+-- move_to follows the working directory to dir, as the shell module
+-- reads a cd's target ("~", "/abs", "rel/path", "~/x").
+function Guard:move_to(dir)
+  local c = dir:sub(1, 1)
+  if c == "/" or c == "~" then
+    self.cwd = self:absolute(dir)
+  else
+    self.cwd = self.cwd and self:absolute(dir)
   end
-  if arg == "-P" or arg == "-L" then arg = cmd.argv[3] end
-  if arg == nil or arg == "-" or is_dynamic(arg) or is_glob(arg) then
-    self.cwd = nil
-    return
-  end
-  local abs = self.cwd and self:absolute(normal(arg))
-  self.cwd = abs
+end
+
+-- enter puts the guard in the directory cmd runs in: cwd, where the
+-- line started, moved on by the line's cd commands as the shell module
+-- followed them (cmd.dir: a cd in a subshell, a pipe or bash -c stays
+-- there; "?" where the line cannot tell).
+function Guard:enter(cmd, cwd)
+  self.cwd = cwd
+  if cmd.dir == "?" then self.cwd = nil
+  elseif cmd.dir and cmd.dir ~= "" then self:move_to(cmd.dir) end
 end
 
 -- Options (short letters, long names) that take a value, per program, so
@@ -1438,8 +1443,9 @@ end
 
 -- line says why a shell line needs asking, or nil.
 function Guard:line(cmds)
-  local finds, piped = {}, {}
+  local finds, piped, start = {}, {}, self.cwd
   for _, cmd in ipairs(cmds) do
+    self:enter(cmd, start)
     if cmd.name == "find" then
       finds[#finds + 1] = find_scope(cmd)
       piped[cmd.pipeline .. ":" .. cmd.position] = finds[#finds]
@@ -1452,12 +1458,8 @@ function Guard:line(cmds)
     end
     local why = self:command(cmd, feeder and { feeder } or finds)
     if why then return why end
-    if cmd.name == "cd" or cmd.name == "pushd" then
-      self:cd(cmd)
-    elseif cmd.name == "popd" then
-      self.cwd = nil
-    end
   end
+  self.cwd = start
 end
 
 -- tool_paths returns the paths a tool call names (tool.paths: file_path,
@@ -1498,7 +1500,7 @@ local function guard(tool_name, params, cwd, ctx)
     local line = tool.command(params)
     if not line then return nil end
     local dir = type(params) == "table" and (params.directory or params.workdir)
-    if type(dir) == "string" and dir ~= "" then g:cd({ argv = { "cd", dir } }) end
+    if type(dir) == "string" and dir ~= "" then g:move_to(dir) end
     -- shopt -s dotglob, or GLOBIGNORE set, lets * match .claude.
     g.dotglob = line:find("dotglob", 1, true) ~= nil or line:find("GLOBIGNORE", 1, true) ~= nil
     if #line > shell.max_line_bytes then

@@ -46,7 +46,11 @@ func (w *walker) call(sc *scope, st *syntax.Stmt, c *syntax.CallExpr, r *run) er
 	if err := w.run(r, args, sc.wrappedBy, sc.dynamic, 0); err != nil {
 		return err
 	}
-	return w.words(sc, c.Args...)
+	if err := w.words(sc, c.Args...); err != nil {
+		return err
+	}
+	w.applyDir()
+	return nil
 }
 
 // bare reports a statement that runs no command but has redirections
@@ -167,8 +171,10 @@ func (w *walker) emit(r *run, args []arg, wrapped []string, dyn bool, ci *codeIn
 		c.Dynamic = c.Dynamic || a.dynamic
 	}
 	c.Roles = Roles(c.Argv)
+	c.Dir = w.dir
 	var nodes []syntax.Node
 	if r.sc != nil {
+		w.follow(&c, wrapped[min(len(r.sc.wrappedBy), len(wrapped)):])
 		c.Function, c.Background = r.sc.function, r.sc.background
 		nodes = r.sc.codeFrom
 	}
@@ -245,7 +251,10 @@ func (w *walker) script(r *run, s scriptText, wrapped []string, dyn bool) error 
 	if r.slot.shared {
 		inner.slot = r.slot
 	}
-	return w.stmts(inner, f.Stmts)
+	if name == "eval" { // eval runs its script in the shell itself
+		return w.stmts(inner, f.Stmts)
+	}
+	return w.isolated(func() error { return w.stmts(inner, f.Stmts) })
 }
 
 // admit applies the limits on nested scripts before one is parsed.

@@ -46,6 +46,10 @@
 //     everything after git --version), "subcommand" (git's), "command"
 //     (find -exec's words) or "operand" (anything else: a file, a
 //     name). A guard that looks for paths reads only operands.
+//   - dir: the directory the command runs in as far as the line says,
+//     relative to where it starts ("" there, "?" where it cannot tell):
+//     a cd moves only the shell it runs in, never out of a subshell, a
+//     pipeline element, a substitution or bash -c (see DirUnknown).
 //   - in_function, background: the shell function whose body holds the
 //     command, and whether it runs with & (a fork bomb is a function
 //     that runs itself in the background or a pipe).

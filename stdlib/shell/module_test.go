@@ -27,7 +27,7 @@ func TestModule(t *testing.T) {
 	if m.Name != "shell" {
 		t.Errorf("Name = %q", m.Name)
 	}
-	for _, name := range []string{"parse", "salvage", "split", "has_flag", "code_calls"} {
+	for _, name := range []string{"parse", "salvage", "split", "has_flag", "roles", "code_calls"} {
 		if f, ok := m.Lookup(name); !ok || f.Impl == nil || f.Doc == "" || f.Blocking {
 			t.Errorf("shell.%s: %+v", name, f)
 		}
@@ -49,6 +49,7 @@ func TestModuleParse(t *testing.T) {
 			"paths":       []any{pathValue("cd", "cd", false, false), pathValue("/", "/", false, false)},
 			"roles":       []any{"name", "operand"},
 			"in_function": "", "background": false, "code_from": []any{}, "lang": "", "code": "", "calls": []any{},
+			"dir": "",
 		},
 		map[string]any{
 			"name": "rm", "argv": []any{"rm", "-fr", "*"}, "wrapped_by": []any{"sudo"},
@@ -58,6 +59,7 @@ func TestModuleParse(t *testing.T) {
 				pathValue("*", ".", true, false)},
 			"roles":       []any{"name", "option", "operand"},
 			"in_function": "", "background": false, "code_from": []any{}, "lang": "", "code": "", "calls": []any{},
+			"dir": "/",
 		},
 	}
 	if !stdlib.Equal(got, want) {

@@ -78,7 +78,8 @@ func (w *walker) subst(sc *scope, n syntax.Node, stmts []*syntax.Stmt) error {
 		return err
 	}
 	start := len(w.cmds)
-	if err := w.stmts(inner, stmts); err != nil {
+	// a substitution runs in a subshell
+	if err := w.isolated(func() error { return w.stmts(inner, stmts) }); err != nil {
 		return err
 	}
 	if w.substCmds == nil {

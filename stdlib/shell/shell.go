@@ -66,6 +66,13 @@ type Command struct {
 	// (python -c, perl -e, node -e, …) or in a here-document or
 	// here-string; "" when it runs a file or reads a pipe.
 	Code string
+	// Dir is the directory the command runs in as far as the line says,
+	// relative to where the line starts: "" there, else where the cd,
+	// pushd and popd before it in the same shell lead ("/tmp",
+	// "build/out", "~", ".."), or DirUnknown ("?") where the line cannot
+	// tell (see dirs.go: subshells, pipeline elements, substitutions and
+	// nested shells keep their cd to themselves).
+	Dir string
 	// Calls are the calls in Code that delete files or run commands
 	// (see CodeCalls). The commands that "shell" calls with a literal
 	// command line and "exec" calls run are reported too, wrapped by
@@ -121,8 +128,8 @@ func (c Command) HasFlag(short, long string) bool { return HasFlag(c.Argv, short
 // Value returns the command as a neutral value, the map scripts receive:
 // name, argv, wrapped_by, redirects (maps of op, fd, target), pipeline,
 // position, dynamic, paths (maps of path, prefix, glob, dynamic), roles,
-// in_function, background, code_from, lang, code and calls (maps of kind,
-// func, args, paths, recursive, dynamic). Numbers are int64.
+// in_function, background, code_from, lang, code, calls (maps of kind,
+// func, args, paths, recursive, dynamic) and dir. Numbers are int64.
 func (c Command) Value() map[string]any {
 	redirs := make([]any, len(c.Redirects))
 	for i, r := range c.Redirects {
@@ -148,6 +155,7 @@ func (c Command) Value() map[string]any {
 		"lang":        c.Lang,
 		"code":        c.Code,
 		"calls":       CallValues(c.Calls),
+		"dir":         c.Dir,
 	}
 }
 

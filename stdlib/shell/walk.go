@@ -24,6 +24,13 @@ type walker struct {
 	// links are the substitutions whose output each reported command
 	// runs as code, resolved into CodeFrom once the walk is over.
 	links []link
+	// dir is the working directory of the next command, relative to
+	// where the line starts ("" there), or DirUnknown; pendingDir the
+	// one a cd being walked moves to (dirs.go). cdFuncs are the shell
+	// functions defined so far whose bodies change directory.
+	dir        string
+	pendingDir *string
+	cdFuncs    map[string]bool
 }
 
 // A link says that the command at index cmd runs, as code, the output
@@ -116,6 +123,15 @@ func (w *walker) stmt(sc *scope, st *syntax.Stmt) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
 	}
+	if st.Background {
+		// a background job runs in a process of its own
+		return w.isolated(func() error { return w.statement(sc, st) })
+	}
+	return w.statement(sc, st)
+}
+
+// statement walks st, whose background-ness stmt has seen to.
+func (w *walker) statement(sc *scope, st *syntax.Stmt) error {
 	if st.Background && !sc.background {
 		bg := *sc
 		bg.background = true
@@ -138,7 +154,8 @@ func (w *walker) stmt(sc *scope, st *syntax.Stmt) error {
 func (w *walker) pipeline(sc *scope, st *syntax.Stmt) error {
 	p := &pipeline{id: -1}
 	for i, el := range operands(st, isPipe) {
-		if err := w.element(sc, el, &slot{pipe: p, index: i, shared: true}); err != nil {
+		// each element runs in a subshell of its own
+		if err := w.isolated(func() error { return w.element(sc, el, &slot{pipe: p, index: i, shared: true}) }); err != nil {
 			return err
 		}
 	}
@@ -146,13 +163,78 @@ func (w *walker) pipeline(sc *scope, st *syntax.Stmt) error {
 }
 
 // andOr walks a && b || c, whose operands are statements of their own.
+// An operand after || runs when what came before failed, so a cd
+// before it may not have run: from there on the directory is unknown.
+//
+// Two cases are known: cd x || y runs y only where cd failed, in the
+// directory the line was in; and cd x || exit (or return, or a block
+// that ends with one) goes on only where the cd succeeded.
 func (w *walker) andOr(sc *scope, st *syntax.Stmt) error {
-	for _, el := range operands(st, func(op syntax.BinCmdOperator) bool { return !isPipe(op) }) {
+	entry := w.dir
+	ors := orsBefore(st)
+	list := operands(st, func(op syntax.BinCmdOperator) bool { return !isPipe(op) })
+	succeeded, allLeave := "", true // where the line is when all before the first || succeeded
+	for i, el := range list {
+		if ors[i] {
+			if !slices.Contains(ors[:i], true) {
+				succeeded = w.dir
+			}
+			allLeave = allLeave && leaves(el)
+			if i == 1 && isCall(list[0]) {
+				w.dir, w.pendingDir = entry, nil // the lone command before failed
+			} else {
+				w.unsureSince(entry)
+			}
+		}
 		if err := w.stmt(sc, el); err != nil {
 			return err
 		}
 	}
+	switch {
+	case !slices.Contains(ors, true):
+	case allLeave:
+		w.dir = succeeded
+	case w.dir != entry || succeeded != entry:
+		w.dir = DirUnknown
+	}
 	return nil
+}
+
+// isCall reports whether st is one simple command.
+func isCall(st *syntax.Stmt) bool {
+	_, ok := st.Cmd.(*syntax.CallExpr)
+	return ok && !st.Background
+}
+
+// leaves reports whether st is exit or return, or a block that ends
+// with one, after which the line does not go on.
+func leaves(st *syntax.Stmt) bool {
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(c.Args) == 0 {
+			return false
+		}
+		name := c.Args[0].Lit()
+		return name == "exit" || name == "return"
+	case *syntax.Block:
+		return len(c.Stmts) > 0 && leaves(c.Stmts[len(c.Stmts)-1])
+	}
+	return false
+}
+
+// orsBefore reports, for each operand of the and-or list st (in the
+// order operands gives them), whether it follows ||. The parser nests
+// the list to the left: the operator before the last operand is st's.
+func orsBefore(st *syntax.Stmt) []bool {
+	var rev []bool
+	for bin, _ := st.Cmd.(*syntax.BinaryCmd); bin != nil && !isPipe(bin.Op); bin, _ = bin.X.Cmd.(*syntax.BinaryCmd) {
+		rev = append(rev, bin.Op == syntax.OrStmt)
+	}
+	out := make([]bool, len(rev)+1)
+	for i, or := range rev {
+		out[len(rev)-i] = or
+	}
+	return out
 }
 
 func isPipe(op syntax.BinCmdOperator) bool { return op == syntax.Pipe || op == syntax.PipeAll }
@@ -203,7 +285,7 @@ func (w *walker) element(sc *scope, st *syntax.Stmt, sl *slot) error {
 func (w *walker) compound(sc *scope, cmd syntax.Command, sl *slot) error {
 	switch c := cmd.(type) {
 	case *syntax.Subshell:
-		return w.stmts(sc, c.Stmts)
+		return w.isolated(func() error { return w.stmts(sc, c.Stmts) })
 	case *syntax.Block:
 		return w.stmts(sc, c.Stmts)
 	case *syntax.BinaryCmd:
@@ -211,9 +293,9 @@ func (w *walker) compound(sc *scope, cmd syntax.Command, sl *slot) error {
 	case *syntax.IfClause:
 		return w.ifClause(sc, c)
 	case *syntax.WhileClause:
-		return w.lists(sc, c.Cond, c.Do)
+		return w.loop(func() error { return w.lists(sc, c.Cond, c.Do) })
 	case *syntax.ForClause:
-		return w.forClause(sc, c)
+		return w.loop(func() error { return w.forClause(sc, c) })
 	case *syntax.CaseClause:
 		return w.caseClause(sc, c)
 	case *syntax.FuncDecl:
@@ -257,12 +339,17 @@ func (w *walker) lists(sc *scope, lists ...[]*syntax.Stmt) error {
 	return nil
 }
 
+// ifClause walks if/elif/else; a branch after a cd in an earlier one,
+// and what follows the clause, run where the line cannot tell.
 func (w *walker) ifClause(sc *scope, c *syntax.IfClause) error {
+	entry := w.dir
 	for ; c != nil; c = c.Else {
+		w.unsureSince(entry)
 		if err := w.lists(sc, c.Cond, c.Then); err != nil {
 			return err
 		}
 	}
+	w.unsureSince(entry)
 	return nil
 }
 
@@ -286,7 +373,9 @@ func (w *walker) caseClause(sc *scope, c *syntax.CaseClause) error {
 	if err := w.words(sc, c.Word); err != nil {
 		return err
 	}
+	entry := w.dir
 	for _, item := range c.Items {
+		w.unsureSince(entry) // only one branch runs
 		if err := w.words(sc, item.Patterns...); err != nil {
 			return err
 		}
@@ -294,6 +383,7 @@ func (w *walker) caseClause(sc *scope, c *syntax.CaseClause) error {
 			return err
 		}
 	}
+	w.unsureSince(entry)
 	return nil
 }
 
@@ -304,7 +394,7 @@ func (w *walker) body(sc *scope, st *syntax.Stmt) error {
 	if err != nil || st == nil {
 		return err
 	}
-	return w.stmt(inner, st)
+	return w.isolated(func() error { return w.stmt(inner, st) })
 }
 
 // funcBody walks a function's body: its commands are reported with the
@@ -318,7 +408,19 @@ func (w *walker) funcBody(sc *scope, c *syntax.FuncDecl) error {
 	if c.Name != nil {
 		inner.function = c.Name.Value
 	}
-	return w.stmt(inner, c.Body)
+	// The body runs when the function is called, not here; a call of a
+	// function whose body changes directory leaves it unknown.
+	entry := w.dir
+	return w.isolated(func() error {
+		err := w.stmt(inner, c.Body)
+		if w.dir != entry && c.Name != nil {
+			if w.cdFuncs == nil {
+				w.cdFuncs = map[string]bool{}
+			}
+			w.cdFuncs[c.Name.Value] = true
+		}
+		return err
+	})
 }
 
 // timeClause walks "time cmd": cmd is reported wrapped by "time".

@@ -102,6 +102,11 @@ expect.eq(shell.parse("sudo rg --threads 2 -e x src")[1].roles, {"name", "option
 expect.eq(shell.parse("git --version checkout -f")[1].roles, {"name", "option", "data", "data"})
 expect.eq(shell.parse("git check-ignore -v .env")[1].roles, {"name", "subcommand", "data", "data"})
 expect.eq(shell.parse("echo rm -rf /")[1].roles, {"name", "data", "data", "data"})
+-- dir: where a command runs, as far as the line says
+expect.eq(shell.parse("cd /tmp && rm x")[2].dir, "/tmp")
+expect.eq(shell.parse("(cd /tmp && true); rm -rf *")[3].dir, "")
+expect.eq(shell.parse('cd "$X"; ls')[2].dir, "?")
+expect.eq(shell.parse("ls")[1].dir, "")
 -- roles of a command a guard builds itself: an argv list, or a parsed command
 expect.eq(shell.roles({"find", ".", "-name", "*.o", "-delete"}), {"name", "operand", "option", "pattern", "option"})
 expect.eq(shell.roles({"rm", "-rf", "--", "-x", "-"}), {"name", "option", "option", "operand", "operand"})
