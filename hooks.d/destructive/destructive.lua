@@ -171,14 +171,15 @@ function Checker:move_to(dir)
   end
 end
 
--- enter puts the checker in the directory cmd runs in: cwd, where the
--- line started (moved: not known), moved on by the line's cd commands
--- as the shell module followed them (cmd.dir: a cd in a subshell, a
--- pipe or bash -c stays there; "?" where the line cannot tell).
-function Checker:enter(cmd, cwd, moved)
+-- enter puts the checker in dir, a directory a command runs in as the
+-- shell module followed the line's cd commands (a command's dir or one
+-- of its alt_dirs: a cd in a subshell, a pipe or bash -c stays there;
+-- "?" where the line cannot tell), from cwd, where the line started
+-- (moved: not known).
+function Checker:enter(dir, cwd, moved)
   self.cwd, self.moved = cwd, moved
-  if cmd.dir == "?" then self.moved = true
-  elseif cmd.dir and cmd.dir ~= "" then self:move_to(cmd.dir) end
+  if dir == "?" then self.moved = true
+  elseif dir and dir ~= "" then self:move_to(dir) end
 end
 
 -- operands returns the paths entries of the words of cmd that are
@@ -1264,7 +1265,6 @@ function Checker:check_from(cmds, depth, cwd, moved)
     return verdict == "deny"
   end
   for i, cmd in ipairs(cmds) do
-    self:enter(cmd, cwd, moved)
     local runs_delete = false
     if cmd.name == "find" then -- its -exec commands follow it, wrapped by find
       for j = i + 1, #cmds do
@@ -1272,6 +1272,16 @@ function Checker:check_from(cmds, depth, cwd, moved)
         if DELETERS[cmds[j].name] then runs_delete = true end
       end
     end
+    -- where it runs should a cd before it fail and the line go on
+    -- (cd /tmp/gone; rm -rf *), then where it runs
+    for _, dir in ipairs(cmd.alt_dirs or {}) do
+      self:enter(dir, cwd, moved)
+      for _, judged in ipairs({ { self:judge(cmd, runs_delete) }, { self:launched(cmd) } }) do
+        local verdict, why = judged[1], judged[2] and (judged[2] .. " (where it runs if a cd before it fails)")
+        if note(verdict, why) then return "deny", why end
+      end
+    end
+    self:enter(cmd.dir, cwd, moved)
     local verdict, why = self:judge(cmd, runs_delete)
     if note(verdict, why) then return "deny", why end
     verdict, why = self:launched(cmd)

@@ -363,14 +363,14 @@ function Guard:move_to(dir)
   end
 end
 
--- enter puts the guard in the directory cmd runs in: cwd, where the
--- line started, moved on by the line's cd commands as the shell module
--- followed them (cmd.dir: a cd in a subshell, a pipe or bash -c stays
--- there; "?" where the line cannot tell).
-function Guard:enter(cmd, cwd)
+-- enter puts the guard in dir, a directory a command runs in as the
+-- shell module followed the line's cd commands (a command's dir or one
+-- of its alt_dirs: a cd in a subshell, a pipe or bash -c stays there;
+-- "?" where the line cannot tell), from cwd, where the line started.
+function Guard:enter(dir, cwd)
   self.cwd = cwd
-  if cmd.dir == "?" then self.cwd = nil
-  elseif cmd.dir and cmd.dir ~= "" then self:move_to(cmd.dir) end
+  if dir == "?" then self.cwd = nil
+  elseif dir and dir ~= "" then self:move_to(dir) end
 end
 
 -- Options (short letters, long names) that take a value, per program, so
@@ -1445,7 +1445,7 @@ end
 function Guard:line(cmds)
   local finds, piped, start = {}, {}, self.cwd
   for _, cmd in ipairs(cmds) do
-    self:enter(cmd, start)
+    self:enter(cmd.dir, start)
     if cmd.name == "find" then
       finds[#finds + 1] = find_scope(cmd)
       piped[cmd.pipeline .. ":" .. cmd.position] = finds[#finds]
@@ -1458,6 +1458,12 @@ function Guard:line(cmds)
     end
     local why = self:command(cmd, feeder and { feeder } or finds)
     if why then return why end
+    -- where it runs should a cd before it fail and the line go on
+    for _, dir in ipairs(cmd.alt_dirs or {}) do
+      self:enter(dir, start)
+      why = self:command(cmd, feeder and { feeder } or finds)
+      if why then return why .. " (where it runs if a cd before it fails)" end
+    end
   end
   self.cwd = start
 end

@@ -171,7 +171,10 @@ func (w *walker) emit(r *run, args []arg, wrapped []string, dyn bool, ci *codeIn
 		c.Dynamic = c.Dynamic || a.dynamic
 	}
 	c.Roles = Roles(c.Argv)
-	c.Dir = w.dir
+	c.Dir, c.AltDirs = w.at.dir, slices.Clone(w.at.alts)
+	if c.AltDirs == nil {
+		c.AltDirs = []string{}
+	}
 	var nodes []syntax.Node
 	if r.sc != nil {
 		w.follow(&c, wrapped[min(len(r.sc.wrappedBy), len(wrapped)):])

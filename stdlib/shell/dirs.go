@@ -12,6 +12,10 @@ import (
 // an if branch or a loop).
 const DirUnknown = "?"
 
+// maxAltDirs is how many other directories a command may be reported
+// to run in (Command.AltDirs) before they are given as DirUnknown.
+const maxAltDirs = 3
+
 // The working directory of the commands of a line, followed the way the
 // shell follows it. A cd changes the directory of the commands after
 // it in the same shell only: not outside a subshell ( … ), a pipeline
@@ -19,97 +23,180 @@ const DirUnknown = "?"
 // nested shell (bash -c); eval's script and the builtin and command
 // wrappers do run in the same shell. A command reads the directory as it
 // was before its own words were expanded, and the walker applies a cd
-// only once the cd's whole statement has been walked (pendingDir), so
-// that the substitutions in its words see the directory before it.
+// only once the cd's whole statement has been walked (pending), so that
+// the substitutions in its words see the directory before it.
 //
-// What a cd that does not run, or fails, leaves is not known: after
-// cd x || y the directory is unknown, and so it is after an if, case or
-// loop whose branches changed it (and within a loop whose body changes
-// it, every command of the body is). A cd that is followed by ; or &&
-// is taken to succeed, as a person reading the line would.
+// A cd can fail (the directory does not exist), and then the shell goes
+// on where it was: cd /tmp/gone; rm -rf * removes the files of the
+// directory the line started in. So each command is reported with where
+// it runs if every cd before it succeeded (Dir) and where else it runs
+// if one failed and the line went on (AltDirs). A cd followed by && is
+// not such a case for the commands of its chain, nor cd x || exit, nor
+// any cd after set -e; a cd to /, ~, . or .. is taken never to fail.
+// Where a cd may or may not have run (cd x || y, in an if branch or a
+// loop) the directory is DirUnknown.
+
+// A where is what the walker knows of the directory the next command
+// runs in.
+type where struct {
+	dir  string   // if every cd so far succeeded, relative to the line's start ("" there)
+	alts []string // where else: a cd before failed and the line went on
+	// failed are where the current statement's cd commands leave the
+	// line should one of them fail; they join alts when the statement
+	// ends (stmts), since the commands of an && chain run only where
+	// each cd succeeded.
+	failed  []string
+	errexit bool // set -e is on: a failed cd ends the shell
+}
 
 // isolated walks fn with the line's directory as it is now, and puts it
 // back afterwards: fn's cd commands stay in fn's own process.
 func (w *walker) isolated(fn func() error) error {
-	dir, pending := w.dir, w.pendingDir
+	at, pending := w.at, w.pending
 	err := fn()
-	w.dir, w.pendingDir = dir, pending
+	w.at, w.pending = at, pending
 	return err
 }
 
-// unsureSince marks the directory unknown when it is no longer entry:
+// unsureSince makes the directory unknown when it is no longer entry:
 // the walk went through a cd that may not have run.
 func (w *walker) unsureSince(entry string) {
-	if w.dir != entry {
-		w.dir = DirUnknown
+	if w.at.dir != entry {
+		w.at = where{dir: DirUnknown, errexit: w.at.errexit}
 	}
+}
+
+// statementEnd lets the next statement run where a cd of the one just
+// walked leaves the line should it have failed.
+func (w *walker) statementEnd() {
+	if len(w.at.failed) > 0 {
+		w.at.alts = altDirs(w.at.dir, w.at.alts, w.at.failed)
+		w.at.failed = nil
+	}
+}
+
+// altDirs is alts and more without dir and repeats, or [DirUnknown] when
+// that is more than maxAltDirs. It makes a new slice: a where's slices
+// are shared by the copies isolated keeps.
+func altDirs(dir string, alts, more []string) []string {
+	var out []string
+	for _, d := range slices.Concat(alts, more) {
+		if d == DirUnknown && dir != DirUnknown {
+			return []string{DirUnknown}
+		}
+		if d != dir && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	if len(out) > maxAltDirs {
+		return []string{DirUnknown}
+	}
+	return out
 }
 
 // loop walks a loop's parts: when its body changes the directory, a
 // second pass runs each of its commands somewhere else, so all of them
 // and what follows run in a directory the line does not tell.
 func (w *walker) loop(fn func() error) error {
-	entry, start := w.dir, len(w.cmds)
+	entry, start := w.at.dir, len(w.cmds)
 	if err := fn(); err != nil {
 		return err
 	}
-	if w.dir == entry {
+	if w.at.dir == entry {
 		return nil
 	}
 	for i := start; i < len(w.cmds); i++ {
-		w.cmds[i].Dir = DirUnknown
+		w.cmds[i].Dir, w.cmds[i].AltDirs = DirUnknown, []string{}
 	}
-	w.dir = DirUnknown
+	w.unsureSince(entry)
 	return nil
 }
 
-// follow notes the directory c moves the shell to, applied once c's
-// statement is walked (applyDir); own are the wrappers c itself was
-// unwrapped from (command cd, builtin cd run in the shell; sudo cd or
-// env cd in a process of their own, where a cd does nothing).
+// follow notes where c moves the shell, applied once c's statement is
+// walked (applyDir); own are the wrappers c itself was unwrapped from
+// (command cd, builtin cd run in the shell; sudo cd or env cd in a
+// process of their own, where a cd does nothing).
 func (w *walker) follow(c *Command, own []string) {
 	if slices.ContainsFunc(own, func(s string) bool { return s != "command" && s != "builtin" }) {
 		return
 	}
+	next := w.at
 	switch {
+	case c.Name == "set":
+		next.errexit = setsErrexit(c.Argv, next.errexit)
 	case c.Name == "cd" || c.Name == "pushd" || c.Name == "popd":
-		d := dirAfter(w.dir, c)
-		w.pendingDir = &d
+		dir, sure := dirAfter(w.at.dir, c)
+		next.dir, next.alts = dir, nil
+		if dir != DirUnknown {
+			for _, a := range w.at.alts { // where the cd leads from the other places
+				d, _ := dirAfter(a, c)
+				next.alts = altDirs(dir, next.alts, []string{d})
+			}
+		}
+		if !sure && !w.at.errexit && dir != DirUnknown {
+			next.failed = altDirs(dir, w.at.failed, append([]string{w.at.dir}, w.at.alts...))
+		}
 	case w.cdFuncs[c.Name] && len(own) == 0:
-		d := DirUnknown
-		w.pendingDir = &d
+		next = where{dir: DirUnknown, errexit: w.at.errexit}
+	default:
+		return
 	}
+	w.pending = &next
 }
 
 // applyDir applies the cd the statement just walked ran, if any.
 func (w *walker) applyDir() {
-	if w.pendingDir != nil {
-		w.dir, w.pendingDir = *w.pendingDir, nil
+	if w.pending != nil {
+		w.at, w.pending = *w.pending, nil
 	}
 }
 
+// setsErrexit is whether set with argv leaves set -e on, given on.
+func setsErrexit(argv []string, on bool) bool {
+	for i := 1; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case (a == "-o" || a == "+o") && i+1 < len(argv):
+			if argv[i+1] == "errexit" {
+				on = a == "-o"
+			}
+			i++
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'e'):
+			on = true
+		case strings.HasPrefix(a, "+") && strings.ContainsRune(a, 'e'):
+			on = false
+		}
+	}
+	return on
+}
+
 // dirAfter is the directory the cd, pushd or popd c leaves the shell
-// in, given cur, the directory before it ("" where the line started).
-func dirAfter(cur string, c *Command) string {
+// in, given cur, the directory before it ("" where the line started),
+// and whether it cannot fail (a cd to /, ~, . or ..).
+func dirAfter(cur string, c *Command) (dir string, sure bool) {
 	i := 1
 	for i < len(c.Argv) && c.Roles[i] == RoleOption && c.Argv[i] != "-" {
 		i++ // -P, -L, -e, -@, --
 	}
 	switch {
 	case c.Name == "popd":
-		return DirUnknown
+		return DirUnknown, false
 	case i >= len(c.Argv) && c.Name == "cd":
-		return "~"
+		return "~", true
 	case i >= len(c.Argv), c.Argv[i] == "-":
-		return DirUnknown // pushd alone swaps; cd - goes back
+		return DirUnknown, false // pushd alone swaps; cd - goes back
 	case c.Name == "pushd" && (strings.HasPrefix(c.Argv[i], "+") || strings.HasPrefix(c.Argv[i], "-")):
-		return DirUnknown // pushd +N rotates the stack
+		return DirUnknown, false // pushd +N rotates the stack
 	}
 	p := c.Paths[i]
 	if p.Dynamic || p.Glob {
-		return DirUnknown
+		return DirUnknown, false
 	}
-	return joinDir(cur, p.Path)
+	switch p.Path {
+	case "/", "~", ".", "..":
+		sure = true
+	}
+	return joinDir(cur, p.Path), sure
 }
 
 // joinDir is the directory target leads to from cur.

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"slices"
 	"testing"
 )
 
@@ -72,6 +73,51 @@ func TestDirs(t *testing.T) {
 				t.Errorf("Parse(%q): dirs %q, want %q", tc.line, got, tc.want)
 				break
 			}
+		}
+	}
+}
+
+func TestAltDirs(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		dir  string   // of the last command
+		alts []string // of the last command
+	}{
+		{"cd /tmp/x && rm -rf *", "/tmp/x", nil},
+		{"cd /tmp/gone; rm -rf *", "/tmp/gone", []string{""}},
+		{"cd /tmp/x && make; rm -rf *", "/tmp/x", []string{""}},
+		{"cd /tmp/x || exit 1; rm -rf *", "/tmp/x", nil},
+		{"set -e; cd /tmp/x; rm -rf *", "/tmp/x", nil},
+		{"set -euo pipefail; cd /tmp/x; rm -rf *", "/tmp/x", nil},
+		{"set -e; set +e; cd /tmp/x; rm -rf *", "/tmp/x", []string{""}},
+		{"cd ..; rm -rf *", "..", nil},
+		{"cd /; ls", "/", nil},
+		{"cd a; cd b; ls", "a/b", []string{"b", "a", ""}},
+		{"cd /a; cd /b; ls", "/b", []string{"/a", ""}},
+		{"cd a; cd b; cd c; cd d; ls", "a/b/c/d", []string{"?"}},
+		{"cd /tmp/x; (rm -rf *)", "/tmp/x", []string{""}},
+		{"(cd /tmp/x; rm -rf *); ls", "", nil},
+		{"cd /tmp/x; cd /tmp/y && ls", "/tmp/y", nil},
+		{`cd /tmp/x; cd "$Y"; ls`, "?", nil},
+		{"cd /tmp/x; if true; then ls; fi", "/tmp/x", []string{""}},
+		{"f() { cd /tmp/x; ls; }", "/tmp/x", []string{""}},
+		{`eval "cd /tmp/x" && rm -rf *`, "/tmp/x", nil},
+		{`eval "cd /tmp/x; true" && rm -rf *`, "/tmp/x", []string{""}},
+		{"{ cd /tmp/x; } && ls", "/tmp/x", nil},
+		{"{ cd /tmp/x; }; ls", "/tmp/x", []string{""}},
+	} {
+		cmds, err := Parse(context.Background(), tc.line)
+		if err != nil || len(cmds) == 0 {
+			t.Errorf("Parse(%q): %v, %v", tc.line, cmds, err)
+			continue
+		}
+		last := cmds[len(cmds)-1]
+		want := tc.alts
+		if want == nil {
+			want = []string{}
+		}
+		if last.Dir != tc.dir || !slices.Equal(last.AltDirs, want) {
+			t.Errorf("Parse(%q): last command %v in %q, else %q; want %q, else %q", tc.line, last.Argv, last.Dir, last.AltDirs, tc.dir, want)
 		}
 	}
 }

@@ -50,6 +50,8 @@
 //     relative to where it starts ("" there, "?" where it cannot tell):
 //     a cd moves only the shell it runs in, never out of a subshell, a
 //     pipeline element, a substitution or bash -c (see DirUnknown).
+//   - alt_dirs: where else it runs when a cd before it fails and the
+//     line goes on (cd /tmp/gone; rm -rf *).
 //   - in_function, background: the shell function whose body holds the
 //     command, and whether it runs with & (a fork bomb is a function
 //     that runs itself in the background or a pipe).

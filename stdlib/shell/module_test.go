@@ -49,7 +49,7 @@ func TestModuleParse(t *testing.T) {
 			"paths":       []any{pathValue("cd", "cd", false, false), pathValue("/", "/", false, false)},
 			"roles":       []any{"name", "operand"},
 			"in_function": "", "background": false, "code_from": []any{}, "lang": "", "code": "", "calls": []any{},
-			"dir": "",
+			"dir": "", "alt_dirs": []any{},
 		},
 		map[string]any{
 			"name": "rm", "argv": []any{"rm", "-fr", "*"}, "wrapped_by": []any{"sudo"},
@@ -59,7 +59,7 @@ func TestModuleParse(t *testing.T) {
 				pathValue("*", ".", true, false)},
 			"roles":       []any{"name", "option", "operand"},
 			"in_function": "", "background": false, "code_from": []any{}, "lang": "", "code": "", "calls": []any{},
-			"dir": "/",
+			"dir": "/", "alt_dirs": []any{},
 		},
 	}
 	if !stdlib.Equal(got, want) {

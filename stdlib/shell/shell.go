@@ -73,6 +73,10 @@ type Command struct {
 	// tell (see dirs.go: subshells, pipeline elements, substitutions and
 	// nested shells keep their cd to themselves).
 	Dir string
+	// AltDirs are where else the command runs when a cd before it
+	// failed and the line went on (cd /tmp/gone; rm -rf * runs in the
+	// line's directory, ""), in the same form as Dir. Never nil.
+	AltDirs []string
 	// Calls are the calls in Code that delete files or run commands
 	// (see CodeCalls). The commands that "shell" calls with a literal
 	// command line and "exec" calls run are reported too, wrapped by
@@ -129,7 +133,8 @@ func (c Command) HasFlag(short, long string) bool { return HasFlag(c.Argv, short
 // name, argv, wrapped_by, redirects (maps of op, fd, target), pipeline,
 // position, dynamic, paths (maps of path, prefix, glob, dynamic), roles,
 // in_function, background, code_from, lang, code, calls (maps of kind,
-// func, args, paths, recursive, dynamic) and dir. Numbers are int64.
+// func, args, paths, recursive, dynamic), dir and alt_dirs. Numbers are
+// int64.
 func (c Command) Value() map[string]any {
 	redirs := make([]any, len(c.Redirects))
 	for i, r := range c.Redirects {
@@ -156,6 +161,7 @@ func (c Command) Value() map[string]any {
 		"code":        c.Code,
 		"calls":       CallValues(c.Calls),
 		"dir":         c.Dir,
+		"alt_dirs":    stringList(c.AltDirs),
 	}
 }
 

@@ -24,13 +24,12 @@ type walker struct {
 	// links are the substitutions whose output each reported command
 	// runs as code, resolved into CodeFrom once the walk is over.
 	links []link
-	// dir is the working directory of the next command, relative to
-	// where the line starts ("" there), or DirUnknown; pendingDir the
-	// one a cd being walked moves to (dirs.go). cdFuncs are the shell
-	// functions defined so far whose bodies change directory.
-	dir        string
-	pendingDir *string
-	cdFuncs    map[string]bool
+	// at is where the next command runs (dirs.go); pending where a cd
+	// being walked moves the shell. cdFuncs are the shell functions
+	// defined so far whose bodies change directory.
+	at      where
+	pending *where
+	cdFuncs map[string]bool
 }
 
 // A link says that the command at index cmd runs, as code, the output
@@ -110,8 +109,14 @@ func (sc *scope) within(sl *slot, redirs []Redirect, dyn bool) (*scope, error) {
 	return c, nil
 }
 
+// stmts walks a list of statements. Where a cd of one may have failed,
+// the next runs there too (statementEnd); after the last, what the list
+// is part of decides: its failure is the list's (eval "cd x" && y).
 func (w *walker) stmts(sc *scope, list []*syntax.Stmt) error {
-	for _, st := range list {
+	for i, st := range list {
+		if i > 0 {
+			w.statementEnd()
+		}
 		if err := w.stmt(sc, st); err != nil {
 			return err
 		}
@@ -170,20 +175,21 @@ func (w *walker) pipeline(sc *scope, st *syntax.Stmt) error {
 // directory the line was in; and cd x || exit (or return, or a block
 // that ends with one) goes on only where the cd succeeded.
 func (w *walker) andOr(sc *scope, st *syntax.Stmt) error {
-	entry := w.dir
+	entry := w.at
 	ors := orsBefore(st)
 	list := operands(st, func(op syntax.BinCmdOperator) bool { return !isPipe(op) })
-	succeeded, allLeave := "", true // where the line is when all before the first || succeeded
+	var succeeded where // where the line is when all before the first || succeeded
+	allLeave := true
 	for i, el := range list {
 		if ors[i] {
 			if !slices.Contains(ors[:i], true) {
-				succeeded = w.dir
+				succeeded = w.at
 			}
 			allLeave = allLeave && leaves(el)
 			if i == 1 && isCall(list[0]) {
-				w.dir, w.pendingDir = entry, nil // the lone command before failed
+				w.at, w.pending = entry, nil // the lone command before failed
 			} else {
-				w.unsureSince(entry)
+				w.unsureSince(entry.dir)
 			}
 		}
 		if err := w.stmt(sc, el); err != nil {
@@ -192,10 +198,11 @@ func (w *walker) andOr(sc *scope, st *syntax.Stmt) error {
 	}
 	switch {
 	case !slices.Contains(ors, true):
-	case allLeave:
-		w.dir = succeeded
-	case w.dir != entry || succeeded != entry:
-		w.dir = DirUnknown
+	case allLeave: // a cd that fails here ends the line
+		w.at = succeeded
+		w.at.failed = entry.failed
+	case w.at.dir != entry.dir || succeeded.dir != entry.dir:
+		w.at = where{dir: DirUnknown, errexit: w.at.errexit}
 	}
 	return nil
 }
@@ -342,7 +349,7 @@ func (w *walker) lists(sc *scope, lists ...[]*syntax.Stmt) error {
 // ifClause walks if/elif/else; a branch after a cd in an earlier one,
 // and what follows the clause, run where the line cannot tell.
 func (w *walker) ifClause(sc *scope, c *syntax.IfClause) error {
-	entry := w.dir
+	entry := w.at.dir
 	for ; c != nil; c = c.Else {
 		w.unsureSince(entry)
 		if err := w.lists(sc, c.Cond, c.Then); err != nil {
@@ -373,7 +380,7 @@ func (w *walker) caseClause(sc *scope, c *syntax.CaseClause) error {
 	if err := w.words(sc, c.Word); err != nil {
 		return err
 	}
-	entry := w.dir
+	entry := w.at.dir
 	for _, item := range c.Items {
 		w.unsureSince(entry) // only one branch runs
 		if err := w.words(sc, item.Patterns...); err != nil {
@@ -410,10 +417,10 @@ func (w *walker) funcBody(sc *scope, c *syntax.FuncDecl) error {
 	}
 	// The body runs when the function is called, not here; a call of a
 	// function whose body changes directory leaves it unknown.
-	entry := w.dir
+	entry := w.at.dir
 	return w.isolated(func() error {
 		err := w.stmt(inner, c.Body)
-		if w.dir != entry && c.Name != nil {
+		if w.at.dir != entry && c.Name != nil {
 			if w.cdFuncs == nil {
 				w.cdFuncs = map[string]bool{}
 			}

@@ -107,6 +107,8 @@ expect.eq(shell.parse("cd /tmp && rm x")[2].dir, "/tmp")
 expect.eq(shell.parse("(cd /tmp && true); rm -rf *")[3].dir, "")
 expect.eq(shell.parse('cd "$X"; ls')[2].dir, "?")
 expect.eq(shell.parse("ls")[1].dir, "")
+expect.eq(shell.parse("cd /tmp/gone; rm -rf *")[2].alt_dirs, {""})
+expect.eq(shell.parse("cd /tmp/x && rm -rf *")[2].alt_dirs, {})
 -- roles of a command a guard builds itself: an argv list, or a parsed command
 expect.eq(shell.roles({"find", ".", "-name", "*.o", "-delete"}), {"name", "operand", "option", "pattern", "option"})
 expect.eq(shell.roles({"rm", "-rf", "--", "-x", "-"}), {"name", "option", "option", "operand", "operand"})
