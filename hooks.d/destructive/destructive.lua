@@ -279,6 +279,41 @@ function Checker:rm(cmd)
   end
 end
 
+-- archives_away reports whether cmd deletes what it archives or copies,
+-- and which of its operands are what it deletes: tar --remove-files,
+-- zip -m/--move, 7z -sdel, rsync --remove-source-files (all but its
+-- last operand, the destination).
+local function archives_away(cmd)
+  local n, ops = cmd.name, operands(cmd)
+  if n == "tar" or n == "gtar" or n == "bsdtar" then
+    return shell.has_flag(cmd.argv, nil, "remove-files"), ops
+  elseif n == "zip" then
+    return shell.has_flag(cmd.argv, "m") or shell.has_flag(cmd.argv, nil, "move"), ops
+  elseif n == "7z" or n == "7za" or n == "7zz" then
+    return has(cmd.argv, "-sdel"), ops
+  elseif n == "rsync" then
+    ops[#ops] = nil
+    return shell.has_flag(cmd.argv, nil, "remove-source-files"), ops
+  end
+  return false, ops
+end
+
+-- archive_delete judges a program that deletes what it archives as an
+-- rm -r of those files: tar --remove-files -cf /tmp/x.tar . removes the
+-- workspace.
+function Checker:archive_delete(cmd)
+  local deletes, targets = archives_away(cmd)
+  if not deletes then return nil end
+  for _, p in ipairs(targets) do
+    local what = self:place(p)
+    if what then return "deny", cmd.name .. " deleting what it archives: " .. what end
+  end
+  for _, p in ipairs(targets) do
+    local _, unsure = self:place(p)
+    if unsure then return "ask", cmd.name .. " deleting what it archives, " .. p.path .. ", which is only known at run time" end
+  end
+end
+
 local function is_device(t)
   return type(t) == "string" and t:sub(1, 5) == "/dev/" and not HARMLESS_DEVICES[t]
       and not t:match("^/dev/fd/") and not t:match("^/dev/pts/") and not t:match("^/dev/shm/")
@@ -1142,6 +1177,7 @@ end
 local RULES = {
   function(self, cmd, runs_delete) if cmd.name == "find" then return self:find(cmd, runs_delete) end end,
   function(self, cmd) if DELETERS[cmd.name] then return self:rm(cmd) end end,
+  Checker.archive_delete,
   Checker.disk,
   Checker.perms,
   Checker.fork_bomb,
