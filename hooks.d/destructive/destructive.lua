@@ -556,7 +556,8 @@ end
 -- sets in the verdicts setting (deny, ask or allow); HOOK.md holds the
 -- defaults and says why.
 local THEMES = { system_files = "deny", machine_state = "deny", disks = "deny", kernel_modules = "deny",
-                 fork_bombs = "deny", download_then_run = "deny", deletes_outside_workspace = "ask" }
+                 fork_bombs = "deny", download_then_run = "deny", deletes_outside_workspace = "ask",
+                 git_history = "ask" }
 local VERDICTS = { deny = true, ask = true, allow = true }
 
 -- verdicts reads the verdicts setting over the defaults. A theme or a
@@ -1058,6 +1059,19 @@ local function home_cache(t)
   return false
 end
 
+-- git_history judges a recursive rm of a repository's .git: the
+-- history, stashes and commits not pushed anywhere else go with it.
+function Checker:git_history(cmd)
+  if not DELETERS[cmd.name] or not recursive(cmd) then return nil end
+  for _, p in ipairs(operands(cmd)) do
+    local t = not p.dynamic and path.clean(p.path)
+    if t and (t == ".git" or t:sub(-5) == "/.git") then
+      return self:theme("git_history", cmd.name .. " -r of the repository " .. p.path
+        .. ", with its history, stashes and commits not pushed anywhere")
+    end
+  end
+end
+
 function Checker:outside(cmd, runs_delete)
   if not DELETERS[cmd.name] and cmd.name ~= "find" then return nil end -- most commands
   local targets, verb = outside_targets(cmd, runs_delete)
@@ -1178,6 +1192,7 @@ local RULES = {
   function(self, cmd, runs_delete) if cmd.name == "find" then return self:find(cmd, runs_delete) end end,
   function(self, cmd) if DELETERS[cmd.name] then return self:rm(cmd) end end,
   Checker.archive_delete,
+  Checker.git_history,
   Checker.disk,
   Checker.perms,
   Checker.fork_bomb,
