@@ -393,6 +393,9 @@ function path.expand_home(p, home) end
 ---@field lang string  for a shell or interpreter reported itself: "sh", "python", "perl", "ruby", "node", "php" or "lua"; else ""
 ---@field code string  the code an interpreter runs from its command line (python -c, perl -e) or a here-document; else ""
 ---@field calls shell.Call[]  the calls in code that delete files or run commands
+---@field roles string[]  what the program does with each word: "name", "option", "value", "pattern", "code", "data", "subcommand", "command" or "operand"; roles[i] is argv[i]'s
+---@field dir string  where it runs as far as the line says, relative to where the line starts: "" there, a path after the cd commands before it in the same shell, "?" when the line cannot tell
+---@field alt_dirs string[]  where else it runs when a cd before it fails and the line goes on (cd /tmp/gone; rm -rf *)
 
 ---One word of a command read as a path, normalised lexically.
 ---@class shell.Path
@@ -451,6 +454,13 @@ function shell.split(line) end
 ---@param long? string
 ---@return boolean
 function shell.has_flag(cmd, short, long) end
+
+---The role of each word of argv, as shell.parse gives them in a
+---command's roles: for a command a guard builds itself (the words after
+---a launcher it does not know).
+---@param argv shell.Command|string[]
+---@return string[]
+function shell.roles(argv) end
 
 ---The calls in `code`, a program in `lang` ("python", "perl", "ruby",
 ---"node", "php" or "lua"), that delete files or run commands, in source
