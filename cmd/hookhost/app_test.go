@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -95,5 +96,30 @@ func TestRunMainInProcess(t *testing.T) {
 		`"payload":{"session_id":"s"},"messages":[],"trace":[]}` + "\n"
 	if stdout.String() != want {
 		t.Errorf("stdout = %q, want %q", stdout.String(), want)
+	}
+}
+
+// TestOneShotGC: GOGC is raised for a one-shot agent command only when
+// the environment chose no GOGC and the soft memory limit in force bounds
+// the garbage at the heap budget (see applyOneShotGC).
+func TestOneShotGC(t *testing.T) {
+	const budget = 512 << 20
+	for _, tc := range []struct {
+		name      string
+		gogc      string
+		softLimit int64
+		want      bool
+	}{
+		{"the config's limit", "", budget, true},
+		{"a lower GOMEMLIMIT", "", budget / 2, true},
+		{"a higher GOMEMLIMIT", "", budget + 1, false},
+		{"no limit at all", "", math.MaxInt64, false},
+		{"GOGC set", "100", budget, false},
+		{"GOGC off", "off", budget, false},
+	} {
+		percent, ok := oneShotGC(tc.gogc, tc.softLimit, budget)
+		if ok != tc.want || ok && percent != oneShotGCPercent {
+			t.Errorf("%s: oneShotGC(%q, %d, %d) = %d, %v; want ok %v", tc.name, tc.gogc, tc.softLimit, budget, percent, ok, tc.want)
+		}
 	}
 }
