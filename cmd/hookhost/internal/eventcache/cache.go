@@ -258,7 +258,7 @@ func (l listing) ReadDir(name string) ([]fs.DirEntry, error) {
 type hiding struct {
 	fs.FS
 	hide map[string]bool
-	data map[string][]byte       // content read by Plan, served by ReadFile
+	data map[string][]byte        // content read by Plan, served by ReadFile
 	dirs map[string][]fs.DirEntry // listings read by Plan, served by ReadDir
 }
 
