@@ -247,7 +247,7 @@ func (o *agentOptions) connector(logw io.Writer) adapter.Connector {
 		CacheSalt:  o.cacheSalt,
 		Load: func(ctx context.Context, l adapter.Load) (*host.Host, error) {
 			c := o.commonOptions.withLoad(l)
-			c.oneShot = true
+			c.oneShot = ownsProcess(ctx)
 			return c.openHost(ctx, logw)
 		},
 		GuardProblems: func(h *host.Host) error { return guardProblems(h) },

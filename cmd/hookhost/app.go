@@ -145,7 +145,8 @@ type commonOptions struct {
 	// the copy withLoad makes for that load.
 	load adapter.Load
 	// oneShot is set on the copy an agent command loads its hooks with in
-	// process, to answer one event and exit (see applyOneShotGC).
+	// process, to answer one event and exit, when the command runs in a
+	// process of its own (see applyOneShotGC and processKey).
 	oneShot bool
 }
 
@@ -260,7 +261,8 @@ const oneShotGCPercent = 400
 // it would leave GOGC's goal as the only bound, and 400 would let
 // garbage reach the budget from a fifth of it live (claude_gc.txtar runs
 // both). serve keeps Go's default: its heap lives on, and its latency
-// is not its start.
+// is not its start. So does runMain run inside another process (the
+// tests): GOGC is the whole process's.
 func applyOneShotGC(cfg *host.Config) {
 	if percent, ok := oneShotGC(os.Getenv("GOGC"), debug.SetMemoryLimit(-1), cfg.MemoryLimit()); ok {
 		debug.SetGCPercent(percent)
