@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // ErrOutsideDir is the error of a name in the hooks directory that is a
@@ -31,10 +32,76 @@ func (e *OutsideError) Is(target error) bool { return target == ErrOutsideDir }
 // directory should too.
 //
 // Every call opens dir afresh, so that a directory moved away, replaced
-// or made unreadable is seen as such at once, as with os.DirFS.
-func DirFS(dir string) fs.FS { return confinedFS{dir: dir} }
+// or made unreadable is seen as such at once, as with os.DirFS; but while
+// it is held (HoldDirFS), calls go through the one directory opened then.
+func DirFS(dir string) fs.FS { return confinedFS{dir: dir, held: &heldRoot{}} }
 
-type confinedFS struct{ dir string }
+type confinedFS struct {
+	dir  string
+	held *heldRoot
+}
+
+// A heldRoot is the directory of a DirFS while it is held: opened by the
+// first hold, closed by the last release.
+type heldRoot struct {
+	mu    sync.RWMutex // write-locked to hold and release; read-locked by a call using root
+	root  *os.Root
+	holds int
+}
+
+// HoldDirFS opens the directory of fsys, a DirFS, once, and returns what
+// ends the hold: until then every call of fsys goes through that open
+// directory instead of opening it again (a load reads dozens of files,
+// and opening a directory costs a few system calls each time). The
+// confinement is the same: the open directory is an os.Root. A directory
+// moved or replaced during the hold is seen as such once it ends; one
+// that cannot be opened is not held (each call reports why). Holds nest;
+// any other fs.FS is left as it is.
+func HoldDirFS(fsys fs.FS) (release func()) {
+	c, ok := fsys.(confinedFS)
+	if !ok || c.held == nil {
+		return func() {}
+	}
+	h := c.held
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.holds == 0 {
+		root, err := os.OpenRoot(c.dir)
+		if err != nil {
+			return func() {}
+		}
+		h.root = root
+	}
+	h.holds++
+	var once sync.Once
+	return func() { once.Do(h.release) }
+}
+
+func (h *heldRoot) release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.holds--; h.holds == 0 {
+		h.root.Close()
+		h.root = nil
+	}
+}
+
+// open is the directory as an os.Root for one call, and what ends the
+// call's use of it: the held one, or one opened for this call.
+func (c confinedFS) open() (*os.Root, func(), error) {
+	if c.held != nil {
+		c.held.mu.RLock()
+		if c.held.root != nil {
+			return c.held.root, c.held.mu.RUnlock, nil
+		}
+		c.held.mu.RUnlock()
+	}
+	root, err := os.OpenRoot(c.dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return root, func() { root.Close() }, nil
+}
 
 // Open implements fs.FS, confined to the directory (see do).
 func (c confinedFS) Open(name string) (f fs.File, err error) {
@@ -81,11 +148,11 @@ func (c confinedFS) do(op, name string, run func(fs.FS, string) error) error {
 	if !fs.ValidPath(name) {
 		return &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
 	}
-	root, err := os.OpenRoot(c.dir)
+	root, done, err := c.open()
 	if err != nil {
 		return err
 	}
-	defer root.Close()
+	defer done()
 	err = run(root.FS(), name)
 	if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 		return err

@@ -75,6 +75,8 @@ func (h *Host) reloadLocked(ctx context.Context, retryFailed bool) (ReloadReport
 		rep.Err = ErrClosed
 		return rep, nil
 	}
+	// A DirFS opens the directory once for the whole reload.
+	defer HoldDirFS(h.fsys)()
 	// The first load has no last good version to wait with: it reads
 	// what is there (and an empty file fails to load).
 	settle := h.current.Load() != nil

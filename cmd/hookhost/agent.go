@@ -246,7 +246,9 @@ func (o *agentOptions) connector(logw io.Writer) adapter.Connector {
 		EventCache: eventCachePath(),
 		CacheSalt:  o.cacheSalt,
 		Load: func(ctx context.Context, l adapter.Load) (*host.Host, error) {
-			return o.commonOptions.withLoad(l).openHost(ctx, logw)
+			c := o.commonOptions.withLoad(l)
+			c.oneShot = ownsProcess(ctx)
+			return c.openHost(ctx, logw)
 		},
 		GuardProblems: func(h *host.Host) error { return guardProblems(h) },
 	})

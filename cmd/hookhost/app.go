@@ -144,6 +144,10 @@ type commonOptions struct {
 	// a guard event, the event cache's view and programs): set only on
 	// the copy withLoad makes for that load.
 	load adapter.Load
+	// oneShot is set on the copy an agent command loads its hooks with in
+	// process, to answer one event and exit, when the command runs in a
+	// process of its own (see applyOneShotGC and processKey).
+	oneShot bool
 }
 
 // withLoad is a copy of o that loads the hooks as l says.
@@ -207,6 +211,9 @@ func (o *commonOptions) loadConfig() (*host.Config, error) {
 func (o *commonOptions) newHost(ctx context.Context, cfg *host.Config, problems, stderr io.Writer) (*host.Host, *problemPrinter, error) {
 	printer := &problemPrinter{w: problems}
 	applyMemoryLimit(cfg)
+	if o.oneShot {
+		applyOneShotGC(cfg)
+	}
 	hopts := host.Options{Dir: o.Dir, Config: cfg, Logger: newLogger(stderr, o.level), Observer: printer,
 		Strict: o.strict || o.load.Strict, Programs: o.load.Programs, Now: o.now, OpenState: openState(nil)}
 	if o.load.FS != nil {
@@ -228,6 +235,48 @@ func applyMemoryLimit(cfg *host.Config) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(cfg.MemoryLimit())
 	}
+}
+
+// oneShotGCPercent is the collector's GOGC for an agent command that
+// loads its hooks in process to answer one event: its heap reaches a few
+// MiB (the shipped packs, about 4) and the process exits, so a collection
+// started at Go's 4 MiB first goal is work thrown away, about a tenth of
+// the command's time. At 400 the first goal is 16 MiB.
+const oneShotGCPercent = 400
+
+// applyOneShotGC raises the collector's GOGC for a one-shot agent command
+// (oneShotGCPercent), unless the environment chose one.
+//
+// The host's watchdog (host/heapblame.go) interrupts the running hooks
+// when the heap it samples (live objects and garbage not yet swept)
+// passes limits.memory, so garbage left to pile up could be counted
+// against a legit hook. What keeps it from piling up past the budget is
+// the soft memory limit applyMemoryLimit sets to the same figure: the
+// collector's goal is the lower of GOGC's (live heap x (1 + GOGC/100))
+// and the soft limit's (the budget less the runtime's own memory, less
+// a margin). A larger GOGC raises only the first; near the budget the
+// soft limit's goal is the one that binds, as it already was for a live
+// heap over half the budget at GOGC=100. So GOGC is raised only when the
+// soft limit in force is no higher than the budget: a GOMEMLIMIT above
+// it would leave GOGC's goal as the only bound, and 400 would let
+// garbage reach the budget from a fifth of it live (claude_gc.txtar runs
+// both). serve keeps Go's default: its heap lives on, and its latency
+// is not its start. So does runMain run inside another process (the
+// tests): GOGC is the whole process's.
+func applyOneShotGC(cfg *host.Config) {
+	if percent, ok := oneShotGC(os.Getenv("GOGC"), debug.SetMemoryLimit(-1), cfg.MemoryLimit()); ok {
+		debug.SetGCPercent(percent)
+	}
+}
+
+// oneShotGC is the GOGC applyOneShotGC sets, given $GOGC, the soft memory
+// limit in force and the heap budget (limits.memory); ok is false to
+// leave the collector as it is.
+func oneShotGC(gogcEnv string, softLimit, budget int64) (percent int, ok bool) {
+	if gogcEnv != "" || softLimit > budget {
+		return 0, false
+	}
+	return oneShotGCPercent, true
 }
 
 // configError is a usage error; one made of config errors is printed

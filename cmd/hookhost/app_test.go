@@ -5,7 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
+	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"testing"
 
@@ -95,5 +98,63 @@ func TestRunMainInProcess(t *testing.T) {
 		`"payload":{"session_id":"s"},"messages":[],"trace":[]}` + "\n"
 	if stdout.String() != want {
 		t.Errorf("stdout = %q, want %q", stdout.String(), want)
+	}
+}
+
+// TestOneShotGC: GOGC is raised for a one-shot agent command only when
+// the environment chose no GOGC and the soft memory limit in force bounds
+// the garbage at the heap budget (see applyOneShotGC).
+func TestOneShotGC(t *testing.T) {
+	const budget = 512 << 20
+	for _, tc := range []struct {
+		name      string
+		gogc      string
+		softLimit int64
+		want      bool
+	}{
+		{"the config's limit", "", budget, true},
+		{"a lower GOMEMLIMIT", "", budget / 2, true},
+		{"a higher GOMEMLIMIT", "", budget + 1, false},
+		{"no limit at all", "", math.MaxInt64, false},
+		{"GOGC set", "100", budget, false},
+		{"GOGC off", "off", budget, false},
+	} {
+		percent, ok := oneShotGC(tc.gogc, tc.softLimit, budget)
+		if ok != tc.want || ok && percent != oneShotGCPercent {
+			t.Errorf("%s: oneShotGC(%q, %d, %d) = %d, %v; want ok %v", tc.name, tc.gogc, tc.softLimit, budget, percent, ok, tc.want)
+		}
+	}
+}
+
+// An agent command tunes GOGC only in a process of its own (main's
+// context, ownProcess): runMain run inside another process, as here,
+// leaves that process's GOGC alone.
+func TestOneShotGCOnlyInItsOwnProcess(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv(eventCacheEnv, "off")
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	gogc := func() uint64 {
+		s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	dir := t.TempDir()
+	run := func(ctx context.Context) {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		event := `{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
+		if code := runMain(ctx, []string{"hookhost", "claude", "--dir", dir}, strings.NewReader(event), &stdout, &stderr); code != 0 {
+			t.Fatalf("exit %d, stderr %q", code, stderr.String())
+		}
+	}
+	run(context.Background())
+	if got := gogc(); got != 100 {
+		t.Fatalf("runMain inside another process set GOGC to %d", got)
+	}
+	run(ownProcess(context.Background()))
+	if got := gogc(); got != oneShotGCPercent {
+		t.Fatalf("in its own process: GOGC %d, want %d", got, oneShotGCPercent)
 	}
 }

@@ -175,7 +175,8 @@ func (o ConnectOptions) loadFor(ctx context.Context, call Call) (*host.Host, err
 // and teaches the cache what this load learnt.
 func (o ConnectOptions) loadForEvent(ctx context.Context, event string, strict bool) (*host.Host, error) {
 	l := Load{Strict: strict}
-	cache, plan, ok := o.plan(event)
+	cache, plan, ok, release := o.plan(event)
+	defer release()
 	if ok {
 		l.FS, l.Programs, l.Hidden = plan.FS, cache.Programs(plan), plan.Hidden
 	}
@@ -191,14 +192,19 @@ func (o ConnectOptions) loadForEvent(ctx context.Context, event string, strict b
 // plan opens the event cache and plans the directory's view for event;
 // ok is false when there is no cache or the directory cannot be read
 // (then the host loads the directory itself and reports what is wrong).
-func (o ConnectOptions) plan(event string) (*eventcache.Cache, eventcache.Plan, bool) {
+// The view holds the directory open, for the plan and the load, until
+// release (see host.HoldDirFS).
+func (o ConnectOptions) plan(event string) (_ *eventcache.Cache, _ eventcache.Plan, ok bool, release func()) {
 	if o.EventCache == "" {
-		return nil, eventcache.Plan{}, false
+		return nil, eventcache.Plan{}, false, func() {}
 	}
 	cache := eventcache.Open(o.EventCache)
-	plan, err := cache.Plan(host.DirFS(o.Server.Dir), o.CacheSalt(), event, host.IsScript)
+	dir := host.DirFS(o.Server.Dir)
+	release = host.HoldDirFS(dir)
+	plan, err := cache.Plan(dir, o.CacheSalt(), event, host.IsScript)
 	if err != nil {
-		return nil, eventcache.Plan{}, false
+		release()
+		return nil, eventcache.Plan{}, false, func() {}
 	}
-	return cache, plan, true
+	return cache, plan, true, release
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A Verdict is how the agent reads a hook's answer to the canary.
@@ -168,7 +169,12 @@ func decodeAnswer(agent string, out []byte, a any) (Verdict, bool) {
 
 // notFound finds the word a shell could not find in its error message
 // ("sh: 1: hookhsot: not found", "bash: hookhsot: command not found").
-var notFound = regexp.MustCompile(`(?m)([^\s:]+): (?:command )?not found\s*$`)
+//
+// Compiled on first use, not at start: every hookhost process links this
+// package, and most never run doctor.
+var notFound = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)([^\s:]+): (?:command )?not found\s*$`)
+})
 
 // failedExit is an exit status the agent reads as a failed hook: one
 // that lets the call through, or, where errorBlocks, one that blocks
@@ -182,7 +188,7 @@ func failedExit(agent string, errorBlocks bool, exit int, stderr []byte) Verdict
 	if errorBlocks {
 		proceeds = fmt.Sprintf("exit status %d is a hook error to %s, which denies every tool call while the hook fails", exit, agent)
 	}
-	switch m := notFound.FindSubmatch(stderr); {
+	switch m := notFound().FindSubmatch(stderr); {
 	case exit == 127 && m != nil:
 		return failed(answer, fmt.Sprintf("command not found: %q (is it on the agent's PATH?); %s", m[1], proceeds))
 	case exit == 126:

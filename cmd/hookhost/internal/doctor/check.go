@@ -363,13 +363,17 @@ func post(ctx context.Context, a Agent, opts Options, e Entry, event []byte, tim
 }
 
 // envRef is a header's reference to an environment variable.
-var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+// Compiled on first use, as notFound.
+var envRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+})
 
 // expandAllowed fills in $VAR and ${VAR} from env for the variables
 // allowed lists and with nothing for the others, as Claude Code does.
 func expandAllowed(s string, allowed, env []string) string {
-	return envRef.ReplaceAllStringFunc(s, func(ref string) string {
-		m := envRef.FindStringSubmatch(ref)
+	re := envRef()
+	return re.ReplaceAllStringFunc(s, func(ref string) string {
+		m := re.FindStringSubmatch(ref)
 		name := m[1] + m[2]
 		if !slices.Contains(allowed, name) {
 			return ""

@@ -85,8 +85,8 @@ type Plan struct {
 // the executable's identity.
 func (c *Cache) Plan(fsys fs.FS, salt []byte, event string, isScript func(base string) bool) (Plan, error) {
 	p := Plan{keys: map[string]string{}, salt: salt}
-	view := hiding{FS: fsys, hide: map[string]bool{}, data: map[string][]byte{}}
-	err := walk(fsys, isScript, func(name string, data []byte) {
+	view := hiding{FS: fsys, hide: map[string]bool{}, data: map[string][]byte{}, dirs: map[string][]fs.DirEntry{}}
+	err := walk(listing{fsys, view.dirs}, isScript, func(name string, data []byte) {
 		key := fileKey(salt, data)
 		p.keys[name] = key
 		if events, ok := c.entries[key]; ok && !slices.Contains(events, event) {
@@ -237,12 +237,29 @@ func (c *Cache) Save() error {
 	return perr
 }
 
+// listing is an fs.FS that keeps each directory listing it reads in
+// dirs, for the view to serve again.
+type listing struct {
+	fs.FS
+	dirs map[string][]fs.DirEntry
+}
+
+// ReadDir implements fs.ReadDirFS, keeping what it read.
+func (l listing) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := fs.ReadDir(l.FS, name)
+	if err == nil {
+		l.dirs[name] = entries
+	}
+	return entries, err
+}
+
 // hiding is an fs.FS without some of its files, serving others from
 // memory.
 type hiding struct {
 	fs.FS
 	hide map[string]bool
-	data map[string][]byte // content read by Plan, served by ReadFile
+	data map[string][]byte        // content read by Plan, served by ReadFile
+	dirs map[string][]fs.DirEntry // listings read by Plan, served by ReadDir
 }
 
 // Open implements fs.FS: a hidden file does not exist.
@@ -254,11 +271,15 @@ func (h hiding) Open(name string) (fs.File, error) {
 }
 
 // ReadDir implements fs.ReadDirFS: the directory's entries without the
-// hidden ones.
+// hidden ones; a directory Plan listed already, as Plan listed it (a
+// copy), so that the host sees the directory Plan keyed.
 func (h hiding) ReadDir(name string) ([]fs.DirEntry, error) {
-	entries, err := fs.ReadDir(h.FS, name)
-	if err != nil {
-		return nil, err
+	entries, ok := slices.Clone(h.dirs[name]), h.dirs[name] != nil
+	if !ok {
+		var err error
+		if entries, err = fs.ReadDir(h.FS, name); err != nil {
+			return nil, err
+		}
 	}
 	return slices.DeleteFunc(entries, func(e fs.DirEntry) bool {
 		return h.hide[path.Join(name, e.Name())]

@@ -167,3 +167,45 @@ func TestPlanServesWhatItRead(t *testing.T) {
 		t.Errorf("pack/HOOK.md: %q, %v; want the directory's", got, err)
 	}
 }
+
+// The view lists each directory as Plan listed it, without the hidden
+// files: a file added or removed after the plan is not seen, so the host
+// loads the directory the plan keyed; what it returns is a copy.
+func TestPlanListsTheDirectoryItKeyed(t *testing.T) {
+	c := Open(filepath.Join(t.TempDir(), "events.json"))
+	c.entries[fileKey([]byte("salt"), []byte("post"))] = []string{"tool.execute.post"}
+	fsys := dir()
+	p, err := c.Plan(fsys, []byte("salt"), "tool.execute.pre", host.IsScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys["late.lua"] = &fstest.MapFile{Data: []byte("late")}
+	fsys["pack/late.lua"] = &fstest.MapFile{Data: []byte("late")}
+	delete(fsys, "none.lua")
+	names := func(dir string) []string {
+		t.Helper()
+		entries, err := fs.ReadDir(p.FS, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range entries {
+			out = append(out, e.Name())
+		}
+		clear(entries) // the caller's to change
+		return out
+	}
+	for _, tc := range []struct {
+		dir  string
+		want []string
+	}{
+		{".", []string{".hidden.lua", "broken.lua", "none.lua", "pack", "pre.lua"}},
+		{"pack", []string{"HOOK.md", "both.lua"}},
+	} {
+		for range 2 {
+			if got := names(tc.dir); !slices.Equal(got, tc.want) {
+				t.Errorf("%s: %v, want %v", tc.dir, got, tc.want)
+			}
+		}
+	}
+}
