@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/hookhost/hookhost/host"
 	"github.com/hookhost/hookhost/scripting"
@@ -93,42 +94,159 @@ func Denied() []Event {
 }
 
 // FireCalls is Fire on calls instead of Mix, its sub-benchmarks named
-// label/variant; Same still checks the variants on the whole Mix.
+// label/variant; Same still checks the variants on the whole Mix (and
+// Saves).
 func FireCalls(b *testing.B, label, pack string, variants []Variant, calls []Event) {
-	ctx := context.Background()
-	hosts := same(b, pack, variants)
-	for i, v := range variants {
-		h := hosts[i]
-		// Each variant starts alike: its host warm, and no garbage of
-		// the set-up or of the variant before it left to collect.
-		for range warmUp {
-			fire(b, ctx, h, calls)
-		}
-		runtime.GC()
-		b.Run(label+"/"+v.Name, func(b *testing.B) {
-			var res host.Result
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			start := benchcpu.Used(b)
-			for b.Loop() {
-				for _, e := range calls {
-					if err := h.FireInto(ctx, &res, e.Event, e.Payload); err != nil {
-						b.Fatal(err)
-					}
-				}
+	fireCalls(b, label, pack, variants, calls, "")
+}
+
+// fireCalls is FireCalls; when decides is not empty, it first checks
+// that each variant's host, warmed up, decides every call so (decided).
+func fireCalls(b *testing.B, label, pack string, variants []Variant, calls []Event, decides host.Action) {
+	// The hosts are made inside the label's benchmark, so that a -bench
+	// that selects none of its variants skips their set-up too (under
+	// callgrind, the set-up of every pack is most of a run).
+	b.Run(label, func(b *testing.B) {
+		ctx := context.Background()
+		hosts := same(b, pack, variants)
+		for i, v := range variants {
+			h := hosts[i]
+			// Each variant starts alike: its host warm, and no garbage of
+			// the set-up or of the variant before it left to collect.
+			for range warmUp {
+				fire(b, ctx, h, calls)
 			}
-			cpu := benchcpu.Used(b) - start
-			runtime.ReadMemStats(&after)
-			fires := float64(b.N * len(calls))
-			b.ReportMetric(float64(cpu)/fires, "cpu-ns/fire")
-			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/fires, "B/fire")
-			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/fires, "allocs/fire")
-		})
+			if decides != "" {
+				decided(b, ctx, h, label+"/"+v.Name, calls, decides)
+			}
+			runtime.GC()
+			b.Run(v.Name, func(b *testing.B) { timeFires(b, ctx, h, calls) })
+		}
+	})
+}
+
+// timeFires fires every call once per op, and reports cpu-ns/fire,
+// B/fire and allocs/fire.
+func timeFires(b *testing.B, ctx context.Context, h *host.Host, calls []Event) {
+	var res host.Result
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := benchcpu.Used(b)
+	for b.Loop() {
+		for _, e := range calls {
+			if err := h.FireInto(ctx, &res, e.Event, e.Payload); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	cpu := benchcpu.Used(b) - start
+	runtime.ReadMemStats(&after)
+	fires := float64(b.N * len(calls))
+	b.ReportMetric(float64(cpu)/fires, "cpu-ns/fire")
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/fires, "B/fire")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/fires, "allocs/fire")
+}
+
+// Saves are file.save.pre events (an editor's or an agent's save of a
+// file, which cannot ask) that the shipped packs with a save hook deny:
+// outside the workspace, an environment file, an agent's settings.
+func Saves() []Event {
+	save := func(name, path string) Event {
+		return Event{name, host.EventFileSavePre, map[string]any{
+			"path": path, "content": "x\n", "cwd": "/work/project", "workspace": "/work/project",
+		}}
+	}
+	return []Event{
+		save("save-outside", "/etc/cron.d/job"),
+		save("save-env", "/work/project/.env"),
+		save("save-settings", "/work/project/.claude/settings.json"),
+	}
+}
+
+// A Decided is calls that a shipped pack decides alike, fired in turn by
+// FireDecided: Label is the pack and what it decides (pack-ask,
+// pack-deny), Action what every call's fire comes to.
+type Decided struct {
+	Label  string
+	Action host.Action
+	Calls  []Event
+}
+
+// decidedCalls names, for each shipped pack, the calls of Mix and Saves
+// it decides, by what it decides: where a speed rewrite of a decision
+// (Starlark's hoisting, the reason shortcuts) can act on a shipped pack.
+var decidedCalls = map[string][]struct {
+	what   host.Action
+	events []string
+}{
+	"outside-workspace": {{host.Ask, []string{"write-outside"}}, {host.Deny, []string{"save-outside"}}},
+	// Over its 10 fetches a minute (the hosts' clock stands still).
+	"web-fetch-limit": {{host.Deny, []string{"web-fetch"}}},
+	// Sends the agent back to work three fires in four: its max_rounds
+	// is 3, and the fourth lets the agent stop and starts again.
+	"todo-continue":    {{host.Allow, []string{"stop"}}},
+	"destructive":      {{host.Deny, []string{"bash-rm-root"}}},
+	"git-risky":        {{host.Ask, []string{"bash-force-push"}}},
+	"protect-settings": {{host.Ask, []string{"bash-rm-root", "edit-settings"}}, {host.Deny, []string{"save-settings"}}},
+	"secrets":          {{host.Ask, []string{"write-key"}}, {host.Deny, []string{"save-env"}}},
+}
+
+// Decides is what the shipped pack decides, one Decided for each kind of
+// decision (ask, deny, allow with a reason).
+func Decides(pack string) []Decided {
+	byName := map[string]Event{}
+	for _, e := range append(Mix(), Saves()...) {
+		byName[e.Name] = e
+	}
+	var out []Decided
+	for _, d := range decidedCalls[pack] {
+		label := pack + "-" + string(d.what)
+		if d.what == host.Allow {
+			label = pack + "-continue"
+		}
+		calls := make([]Event, len(d.events))
+		for i, name := range d.events {
+			calls[i] = byName[name]
+		}
+		out = append(out, Decided{Label: label, Action: d.what, Calls: calls})
+	}
+	return out
+}
+
+// FireDecided is FireCalls on the calls of d, named d.Label/variant, after
+// checking that every variant's host decides each of them as d says.
+func FireDecided(b *testing.B, pack string, d Decided, variants []Variant) {
+	fireCalls(b, d.Label, pack, variants, d.Calls, d.Action)
+}
+
+// decided fails tb unless the host, fired on every call four times in a
+// row, decides each of them with the action want at least three times
+// (todo-continue lets the agent stop every fourth time), by a hook of its
+// own and not by a failure's error behaviour.
+func decided(tb testing.TB, ctx context.Context, h *host.Host, label string, calls []Event, want host.Action) {
+	for _, e := range calls {
+		n := 0
+		for range 4 {
+			res, err := h.Fire(ctx, e.Event, e.Payload)
+			if err != nil {
+				tb.Fatalf("%s, %s: %v", label, e.Name, err)
+			}
+			failed := false
+			for _, t := range res.Trace {
+				failed = failed || t.Error != ""
+			}
+			if res.Decision.Action == want && res.Decision.Hook != "" && !failed {
+				n++
+			}
+		}
+		if n < 3 {
+			tb.Fatalf("%s, %s: decided %s %d times in 4, want at least 3", label, e.Name, want, n)
+		}
 	}
 }
 
 // Same fails tb unless the pack, loaded on a host of each variant, gives
-// every event of Mix the same result with every variant, fired three
+// every event of Mix and Saves the same result with every variant, fired three
 // times (later fires find what earlier ones kept, such as a recycled
 // binding, and the packs' state): the decision, the messages, and each
 // hook's outcome, action and error.
@@ -140,7 +258,7 @@ func same(tb testing.TB, pack string, variants []Variant) []*host.Host {
 	ctx := context.Background()
 	hosts := make([]*host.Host, len(variants))
 	for i, v := range variants {
-		h, err := host.New(ctx, host.Options{FS: fsys, Engines: []scripting.Engine{v.Engine}})
+		h, err := host.New(ctx, host.Options{FS: fsys, Engines: []scripting.Engine{v.Engine}, Now: stoppedClock})
 		if err != nil {
 			tb.Fatalf("%s: %v", v.Name, err)
 		}
@@ -158,6 +276,12 @@ func same(tb testing.TB, pack string, variants []Variant) []*host.Host {
 	}
 	return hosts
 }
+
+// stoppedClock is the hosts' clock: it stands still, so that what a
+// pack keeps in its state (web-fetch-limit's fetches of the last minute,
+// todo-continue's rounds of the last hour) never expires while a
+// benchmark runs, however slowly (under callgrind, say).
+func stoppedClock() time.Time { return time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC) }
 
 // warmUp is how many times each variant fires the mix before it is timed.
 const warmUp = 20
@@ -188,11 +312,11 @@ type observedHook struct {
 	Error, Enforce string
 }
 
-// results fires every event of Mix three times and describes what each
+// results fires every event of Mix and Saves three times and describes what each
 // fire gave.
 func results(tb testing.TB, ctx context.Context, h *host.Host) []string {
 	var out []string
-	calls := Mix()
+	calls := append(Mix(), Saves()...)
 	for round := range 3 {
 		for _, e := range calls {
 			res, err := h.Fire(ctx, e.Event, e.Payload)

@@ -18,8 +18,15 @@ func BenchmarkSpeedRewrites(b *testing.B) {
 	for _, pack := range append(shippedPacks, packbench.SmallGuardStar) {
 		packbench.Fire(b, pack, speedVariants())
 	}
-	// The small guard on the call it denies alone: the decision rewrites
-	// only matter on a fire that decides.
+	// The decision rewrites only matter on a fire that decides: each
+	// shipped pack on the calls it decides (asks about, denies, sends the
+	// agent back to work on), by kind of decision, and the small guard on
+	// the call it denies, each alone.
+	for _, pack := range shippedPacks {
+		for _, d := range packbench.Decides(pack) {
+			packbench.FireDecided(b, pack, d, speedVariants())
+		}
+	}
 	packbench.FireCalls(b, packbench.SmallGuardStar+"-deny", packbench.SmallGuardStar, speedVariants(), packbench.Denied())
 }
 
