@@ -1,0 +1,87 @@
+package lua
+
+import (
+	"reflect"
+	"strconv"
+	"testing"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/hookhost/hookhost/scripting"
+)
+
+// A table built in one go (tables.go) is, field for field, the table
+// RawSetString builds from the same entries in the same order: next,
+// pairs, # and rawget cannot tell them apart. Checked on every table of
+// converted values, shell.parse's results among them.
+func TestStringTableIsRawSetString(t *testing.T) {
+	if stringTableFields == nil {
+		t.Fatal("gopher-lua's LTable has no strdict, keys and k2i fields of the expected types: update tables.go for this gopher-lua")
+	}
+	values := append(shellValues(t),
+		map[string]any{"a": "x", "b": int64(1), "c": nil, "d": []any{"p", nil, "q"}, "e": map[string]any{}},
+		map[string]any{"only": nil},
+		map[string]any{"n": 1.5, "big": int64(1) << 40, "neg": int64(-3), "t": true, "f": false,
+			"deep": map[string]any{"deeper": map[string]any{"k": "v"}}},
+	)
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
+	defer L.Close()
+	for _, v := range values {
+		lv, err := toLua(L, v, budget{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLikeRawSet(t, L, lv, scripting.Show(v))
+	}
+}
+
+// checkLikeRawSet checks every table reachable from lv against one built
+// with RawSetString in the order next walks it.
+func checkLikeRawSet(t *testing.T, L *lua.LState, lv lua.LValue, what string) {
+	t.Helper()
+	tb, ok := lv.(*lua.LTable)
+	if !ok {
+		return
+	}
+	again := L.CreateTable(0, 0)
+	for i := 1; i <= tb.MaxN(); i++ {
+		again.RawSetInt(i, tb.RawGetInt(i))
+	}
+	hashed := 0
+	for k, v := tb.Next(lua.LNil); k != lua.LNil; k, v = tb.Next(k) {
+		checkLikeRawSet(t, L, v, what)
+		if s, ok := k.(lua.LString); ok {
+			again.RawSetString(string(s), v)
+			hashed++
+		}
+	}
+	if hashed == 0 {
+		return // a list or an empty table: not built here
+	}
+	if !reflect.DeepEqual(tb, again) {
+		t.Errorf("%s: a table built in one go differs from the one RawSetString builds", what)
+	}
+}
+
+// A state boxes each short key once and keeps at most maxKeyBoxes of
+// them; a long key, or one past the bound, is boxed afresh each time.
+func TestKeyBoxesBounded(t *testing.T) {
+	kb := keyBoxes{}
+	first := kb.box("argv")
+	if again := kb.box("argv"); again != first || again != lua.LValue(lua.LString("argv")) {
+		t.Fatalf("boxing argv twice gave %v and %v", first, again)
+	}
+	long := string(make([]byte, maxBoxedKey+1))
+	if kb.box(long) != lua.LValue(lua.LString(long)) || len(kb) != 1 {
+		t.Fatalf("a %d-byte key was kept", len(long))
+	}
+	for i := range 2 * maxKeyBoxes {
+		key := "k" + strconv.Itoa(i)
+		if kb.box(key) != lua.LValue(lua.LString(key)) {
+			t.Fatalf("box(%q) is another string", key)
+		}
+	}
+	if len(kb) != maxKeyBoxes {
+		t.Fatalf("%d keys kept, want the bound %d", len(kb), maxKeyBoxes)
+	}
+}
