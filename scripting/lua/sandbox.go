@@ -50,6 +50,7 @@ func (st *state) openSandbox() {
 	g.RawSetString("rawset", L.NewFunction(st.rawsetGuarded))
 	g.RawSetString("setmetatable", L.NewFunction(st.setmetatableGuarded))
 	st.restrictOS(g)
+	st.patchBase(g)
 	st.patchString(g)
 	st.patchTable(g)
 	// math.randomseed would seed the generator every interpreter of the
