@@ -113,3 +113,14 @@ func (kb keyBoxes) box(key string) lua.LValue {
 	}
 	return lv
 }
+
+// hashKeys are the keys of t that are not in its array part, in the
+// order next gives them (a key whose value was set to nil stays listed),
+// or false when stringTableFields is nil. The slice is t's own: only
+// read it, and not across a change to t.
+func hashKeys(t *lua.LTable) ([]lua.LValue, bool) {
+	if stringTableFields == nil {
+		return nil, false
+	}
+	return *(*[]lua.LValue)(unsafe.Add(unsafe.Pointer(t), stringTableFields.keys)), true
+}

@@ -85,3 +85,57 @@ func TestKeyBoxesBounded(t *testing.T) {
 		t.Fatalf("%d keys kept, want the bound %d", len(kb), maxKeyBoxes)
 	}
 }
+
+// Freezing reaches, through the array part and the boxed keys
+// (hashKeys), every table ForEach reaches: values and keys alike, past
+// holes, removed keys and keys that are not strings.
+func TestFreezeReachesWhatForEachDoes(t *testing.T) {
+	if _, ok := hashKeys(&lua.LTable{}); !ok {
+		t.Fatal("hashKeys does not read gopher-lua's LTable: update tables.go for this gopher-lua")
+	}
+	L := lua.NewState()
+	defer L.Close()
+	err := L.DoString(`
+		local function leaf(name) return { name = name } end
+		root = { leaf("a1"), leaf("a2"), nil, leaf("a4") }
+		root[10] = leaf("a10")
+		root.s = leaf("s")
+		root.gone = leaf("gone")
+		root.gone = nil
+		root[0] = leaf("zero")
+		root[-1] = leaf("neg")
+		root[1.5] = leaf("half")
+		root[2^40] = leaf("big")
+		root[leaf("key")] = true
+		root[true] = { nested = { leaf("deep") } }
+		root.mt = setmetatable({}, { __index = leaf("meta") })
+	`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &state{L: L, frozen: map[*lua.LTable]struct{}{}}
+	w := walker{st: st, seenFn: map[*lua.LFunction]bool{}, seenUp: map[*lua.Upvalue]bool{}}
+	w.push(L.GetGlobal("root"))
+	w.run()
+	want := map[*lua.LTable]struct{}{}
+	var visit func(v lua.LValue)
+	visit = func(v lua.LValue) {
+		tb, ok := v.(*lua.LTable)
+		if !ok {
+			return
+		}
+		if _, seen := want[tb]; seen {
+			return
+		}
+		want[tb] = struct{}{}
+		visit(tb.Metatable)
+		tb.ForEach(func(k, v lua.LValue) { visit(k); visit(v) })
+	}
+	visit(L.GetGlobal("root"))
+	if len(want) < 15 {
+		t.Fatalf("the reference walk found %d tables, want the 15 built", len(want))
+	}
+	if !reflect.DeepEqual(st.frozen, want) {
+		t.Fatalf("freezing reached %d tables, ForEach %d", len(st.frozen), len(want))
+	}
+}
