@@ -73,8 +73,15 @@ func (s *stringTable) add(key string, v lua.LValue, boxes keyBoxes) {
 	if v == lua.LNil {
 		return
 	}
+	s.addBoxed(key, boxes.box(key), v)
+}
+
+// addBoxed is add with the key boxed already.
+func (s *stringTable) addBoxed(key string, lkey, v lua.LValue) {
+	if v == lua.LNil {
+		return
+	}
 	s.strdict[key] = v
-	lkey := boxes.box(key)
 	s.k2i[lkey] = len(s.keys)
 	s.keys = append(s.keys, lkey)
 }
