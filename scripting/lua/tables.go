@@ -131,3 +131,27 @@ func hashKeys(t *lua.LTable) ([]lua.LValue, bool) {
 	}
 	return *(*[]lua.LValue)(unsafe.Add(unsafe.Pointer(t), stringTableFields.keys)), true
 }
+
+// startStringKeys gives t, if it has no string keys yet, the structures
+// RawSetString would make for its first one, but small: RawSetString
+// makes room for 32 keys at once (over a kilobyte), while most tables a
+// hook fills key by key — a checker's fields, a set of names — get a
+// few. Later keys grow them as RawSetString always does.
+func startStringKeys(t *lua.LTable) {
+	l := stringTableFields
+	if l == nil {
+		return
+	}
+	p := unsafe.Pointer(t)
+	strdict := (*map[string]lua.LValue)(unsafe.Add(p, l.strdict))
+	if *strdict != nil {
+		return
+	}
+	*strdict = make(map[string]lua.LValue)
+	// keys and k2i are made together, and kept if a key of another
+	// type made them already.
+	if keys := (*[]lua.LValue)(unsafe.Add(p, l.keys)); *keys == nil {
+		*keys = make([]lua.LValue, 0, 4)
+		*(*map[lua.LValue]int)(unsafe.Add(p, l.k2i)) = make(map[lua.LValue]int)
+	}
+}

@@ -139,3 +139,41 @@ func TestFreezeReachesWhatForEachDoes(t *testing.T) {
 		t.Fatalf("freezing reached %d tables, ForEach %d", len(st.frozen), len(want))
 	}
 }
+
+// A table whose first string key a hook's assignment sets (rawSet,
+// startStringKeys) is, field for field, the table RawSetString alone
+// builds: with string keys only, after a key of another type, after a
+// key set to nil, and past the first few keys.
+func TestFirstStringKeyLikeRawSetString(t *testing.T) {
+	if stringTableFields == nil {
+		t.Fatal("gopher-lua's LTable has no strdict, keys and k2i fields of the expected types: update tables.go for this gopher-lua")
+	}
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
+	defer L.Close()
+	st := &state{L: L}
+	other := L.NewTable()
+	for _, keys := range [][]lua.LValue{
+		{lua.LString("a")},
+		{lua.LString("a"), lua.LString("b"), lua.LString("a")},
+		{lua.LNumber(0.5), lua.LString("a")},
+		{other, lua.LString("a"), lua.LNumber(-1)},
+		{lua.LNumber(1), lua.LNumber(2), lua.LString("x")},
+	} {
+		for _, n := range []int{1, 12} { // the keys once, or with 11 more
+			got, want := L.CreateTable(0, 0), L.CreateTable(0, 0)
+			all := append([]lua.LValue(nil), keys...)
+			for i := 1; i < n; i++ {
+				all = append(all, lua.LString("k"+strconv.Itoa(i)))
+			}
+			for i, k := range all {
+				st.rawSet(L, got, k, lua.LNumber(i))
+				want.RawSet(k, lua.LNumber(i))
+			}
+			st.rawSet(L, got, lua.LString("gone"), lua.LNil)
+			want.RawSet(lua.LString("gone"), lua.LNil)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("keys %v: the table differs from RawSetString's", all)
+			}
+		}
+	}
+}
