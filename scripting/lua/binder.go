@@ -141,7 +141,8 @@ func (bd *binder) written(t *lua.LTable) {
 // refilling what a holds when it can; strict as for luaBuilder.
 func (st *state) bind(a *boundArg, v any, depth int, strict bool) (lua.LValue, error) {
 	bd := &st.binder
-	lb := luaBuilder{L: st.L, b: st.budget(), strict: strict}
+	lb := st.builder(st.budget())
+	lb.strict = strict
 	if a.bound && !a.dirty {
 		lv, _, ok, err := bd.refill(&lb, a.v, v, depth)
 		if err != nil {

@@ -72,6 +72,21 @@ func toLua(L *lua.LState, v any, b budget) (lua.LValue, error) {
 	return lb.build(v, 0)
 }
 
+// toLua converts a neutral value into a fresh Lua value of st, with the
+// keys st has boxed already.
+func (st *state) toLua(v any, b budget) (lua.LValue, error) {
+	lb := st.builder(b)
+	return lb.build(v, 0)
+}
+
+// builder is a luaBuilder of st's.
+func (st *state) builder(b budget) luaBuilder {
+	if st.boxes == nil {
+		st.boxes = keyBoxes{}
+	}
+	return luaBuilder{L: st.L, b: b, boxes: st.boxes}
+}
+
 // A luaBuilder converts neutral values into Lua values.
 type luaBuilder struct {
 	L *lua.LState
@@ -86,6 +101,8 @@ type luaBuilder struct {
 	strict bool
 	// strBytes counts the bytes of the strings converted (binder.go).
 	strBytes int64
+	// boxes, when not nil, are the state's boxed keys (tables.go).
+	boxes keyBoxes
 }
 
 // build converts v, found depth levels down the payload.
@@ -117,6 +134,9 @@ func (lb *luaBuilder) build(v any, depth int) (lua.LValue, error) {
 		if err := lb.b.charge(tableCost + entryCost*int64(len(v))); err != nil {
 			return nil, err
 		}
+		if stringTableFields != nil && len(v) > 0 {
+			return lb.stringKeyed(v, depth)
+		}
 		t := lb.L.CreateTable(0, len(v))
 		if lb.rec != nil {
 			lb.rec.table(t, nonNil(v), false)
@@ -134,6 +154,26 @@ func (lb *luaBuilder) build(v any, depth int) (lua.LValue, error) {
 	}
 }
 
+// stringKeyed builds the table of a map, already charged, in one go
+// (tables.go): what RawSetString of each entry, in the map's order,
+// would build.
+func (lb *luaBuilder) stringKeyed(v map[string]any, depth int) (lua.LValue, error) {
+	t := lb.L.CreateTable(0, 0)
+	if lb.rec != nil {
+		lb.rec.table(t, nonNil(v), false)
+	}
+	st := newStringTable(len(v))
+	for k, e := range v {
+		lv, err := lb.build(e, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		st.add(k, lv, lb.boxes)
+	}
+	st.into(t)
+	return t, nil
+}
+
 // scalar converts a value that is not a list or a map.
 func (lb *luaBuilder) scalar(v any) (lua.LValue, error) {
 	switch v := v.(type) {
@@ -142,6 +182,9 @@ func (lb *luaBuilder) scalar(v any) (lua.LValue, error) {
 	case bool:
 		return lua.LBool(v), nil
 	case int64:
+		if uint64(v) < 256 {
+			return intValue(int(v)), nil // no boxing
+		}
 		return lua.LNumber(v), nil
 	case float64:
 		if lb.strict && (math.IsNaN(v) || math.IsInf(v, 0)) {

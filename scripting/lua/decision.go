@@ -164,7 +164,7 @@ func (st *state) decisionIndex(L *lua.LState) int {
 		L.Push(lua.LNil)
 		return 1
 	}
-	lv, err := toLua(L, v, st.budget())
+	lv, err := st.toLua(v, st.budget())
 	if err != nil {
 		L.RaiseError("%v", err)
 	}

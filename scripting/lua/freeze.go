@@ -112,10 +112,25 @@ func (w *walker) table(t *lua.LTable) {
 	}
 	w.st.frozen[t] = struct{}{}
 	w.push(t.Metatable)
-	t.ForEach(func(k, v lua.LValue) {
-		w.push(k)
-		w.push(v)
-	})
+	keys, ok := hashKeys(t)
+	if !ok {
+		t.ForEach(func(k, v lua.LValue) {
+			w.push(k)
+			w.push(v)
+		})
+		return
+	}
+	// What ForEach visits, without boxing every key it gives: the
+	// array part by index, the rest through its boxed keys.
+	for i, n := 1, t.MaxN(); i <= n; i++ {
+		w.push(t.RawGetInt(i))
+	}
+	for _, k := range keys {
+		if v := t.RawGetH(k); v != lua.LNil {
+			w.push(k)
+			w.push(v)
+		}
+	}
 }
 
 func (w *walker) function(f *lua.LFunction) {

@@ -165,8 +165,15 @@ func (st *state) setIndex(L *lua.LState, obj, key, value lua.LValue) {
 // rawSet is L.RawSet that charges an integer key far past the table's end
 // for the slots gopher-lua will fill up to it.
 func (st *state) rawSet(L *lua.LState, t *lua.LTable, key, value lua.LValue) {
-	if n, ok := key.(lua.LNumber); ok && value != lua.LNil {
-		st.chargeIndex(L, t, float64(n))
+	switch k := key.(type) {
+	case lua.LNumber:
+		if value != lua.LNil {
+			st.chargeIndex(L, t, float64(k))
+		}
+	case lua.LString:
+		if value != lua.LNil {
+			startStringKeys(t) // tables.go
+		}
 	}
 	L.RawSet(t, key, value)
 }

@@ -84,7 +84,7 @@ func (st *state) bindModule(m *stdlib.Module) *lua.LTable {
 		t.RawSetString(f.Name, L.NewFunction(st.builtin(m.Name, f)))
 	}
 	for k, v := range m.Consts {
-		lv, err := toLua(L, v, st.budget())
+		lv, err := st.toLua(v, st.budget())
 		if err != nil { // only inside a call (a require), where raising is safe
 			L.RaiseError("%s: %v", m.Name, err)
 		}
@@ -117,7 +117,7 @@ func (st *state) builtin(module string, f *stdlib.Func) lua.LGFunction {
 		}
 		b := st.budget()
 		b.strings = true // a module's result is new memory
-		lv, err := toLua(L, out, b)
+		lv, err := st.toLua(out, b)
 		if err != nil {
 			L.RaiseError("%s: %v", prefix, err)
 		}

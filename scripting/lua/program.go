@@ -205,7 +205,7 @@ func (st *state) arg(c *scripting.Call, name string, a *boundArg) (lua.LValue, e
 // to be neutral values as they are converted (scripting.Hook.Binds).
 func (st *state) convertArg(a *boundArg, v any, depth int) (lua.LValue, error) {
 	if a == nil {
-		return toLua(st.L, v, st.budget())
+		return st.toLua(v, st.budget())
 	}
 	return st.bind(a, v, depth, true)
 }

@@ -195,6 +195,85 @@ func BenchmarkCompile(b *testing.B) {
 	}
 }
 
+// BenchmarkCompileShipped measures what a `hookhost claude` process
+// spends on its Lua files once the program cache is warm: every shipped
+// pack's hook file decoded from the cache and its first interpreter made
+// (sandbox opened, top level run, frozen), as one operation; and the
+// same steps apart: "decode" decodes the cached prototypes only, "state"
+// makes one more interpreter of each program.
+func BenchmarkCompileShipped(b *testing.B) {
+	paths, err := filepath.Glob("../../hooks.d/*/*.lua")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var srcs []scripting.Source
+	for _, path := range paths {
+		if strings.HasSuffix(path, "_test.lua") {
+			continue // a pack's tests are not loaded by a hook process
+		}
+		code, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs = append(srcs, scripting.Source{Name: filepath.Base(path), Code: code})
+	}
+	if len(srcs) < 4 {
+		b.Fatalf("found %d shipped Lua hook files, want the shipped packs", len(srcs))
+	}
+	env := &scripting.Env{Programs: &programtest.MemPrograms{}, Modules: std.Modules(std.Options{})}
+	var progs []*program
+	for _, src := range srcs { // warm the cache
+		p, err := Engine{}.Compile(context.Background(), src, env)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer p.Close()
+		progs = append(progs, p.(*program))
+	}
+	b.Run("compile", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, src := range srcs {
+				p, err := Engine{}.Compile(context.Background(), src, env)
+				if err != nil {
+					b.Fatal(err)
+				}
+				p.Close()
+			}
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		var entries [][]byte
+		for _, src := range srcs {
+			data, ok := scripting.Unseal(env.Programs.Get(programKey(src)))
+			if !ok {
+				b.Fatalf("%s is not in the warm cache", src.Name)
+			}
+			entries = append(entries, data)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, data := range entries {
+				if _, err := decodeProto(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("state", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, p := range progs {
+				st, err := p.newState()
+				if err != nil {
+					b.Fatal(err)
+				}
+				st.close()
+			}
+		}
+	})
+}
+
 // A program sealed in the cache by someone who can write it (the cache is
 // as trusted as the hooks directory) but whose bytecode is nonsense is a
 // load error naming the file, never a crash: the host then treats the

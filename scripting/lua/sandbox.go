@@ -23,33 +23,14 @@ var keptOS = []string{"time", "clock", "date"}
 
 func (st *state) openSandbox() {
 	L := st.L
-	for _, open := range []struct {
-		name string
-		fn   lua.LGFunction
-	}{
-		{lua.BaseLibName, lua.OpenBase},
-		{lua.TabLibName, lua.OpenTable},
-		{lua.StringLibName, lua.OpenString},
-		{lua.MathLibName, lua.OpenMath},
-		{lua.OsLibName, lua.OpenOs},
-	} {
-		L.Push(L.NewFunction(open.fn))
-		L.Push(lua.LString(open.name))
-		L.Call(1, 0)
-	}
-	// Opening a library also records it in the registry's _LOADED table,
-	// which only gopher-lua's require (removed) reads: dropping it lets
-	// the full os table go.
-	L.G.Registry.RawSetString("_LOADED", lua.LNil)
+	openLibraries(L)
 	g := L.G.Global
-	for _, name := range removedBase {
-		g.RawSetString(name, lua.LNil)
-	}
 	g.RawSetString("print", L.NewFunction(st.print))
 	g.RawSetString("require", L.NewFunction(st.require))
 	g.RawSetString("rawset", L.NewFunction(st.rawsetGuarded))
 	g.RawSetString("setmetatable", L.NewFunction(st.setmetatableGuarded))
 	st.restrictOS(g)
+	st.patchBase(g)
 	st.patchString(g)
 	st.patchTable(g)
 	// math.randomseed would seed the generator every interpreter of the

@@ -57,6 +57,8 @@ type state struct {
 	// ctx the read-only ctx value (see binder.go).
 	binder binder
 	ctx    *callContext
+	// boxes are the table keys the state's conversions boxed (tables.go).
+	boxes keyBoxes
 }
 
 type registration struct {

@@ -37,3 +37,41 @@ local t = setmetatable({}, { __index = function(_, k) return k .. "!" end })
 expect.eq(t.hi, "hi!")
 expect.eq(math.max(1, 5, 3), 5)
 expect.eq(table.concat({ "a", "b" }, ","), "a,b")
+
+-- ipairs and type (baselib.go) answer as Lua's
+do
+  local seen = {}
+  for i, v in ipairs({ "a", "b", nil, "d" }) do seen[#seen + 1] = i .. "=" .. v end
+  expect.eq(table.concat(seen, ","), "1=a,2=b")
+  local big = {}
+  for i = 1, 300 do big[i] = i * 2 end
+  local n, sum = 0, 0
+  for i, v in ipairs(big) do
+    n = n + 1
+    sum = sum + v
+    expect.eq(v, 2 * i)
+  end
+  expect.eq(n, 300)
+  expect.eq(sum, 300 * 301)
+  local step, tab, start = ipairs(big)
+  expect.eq(step == (ipairs({})), true)
+  expect.eq(tab == big, true)
+  expect.eq(start, 0)
+  expect.eq(select("#", step(big, 300)), 0)
+  local i, v = step(big, 299)
+  expect.eq(i, 300)
+  expect.eq(v, 600)
+  expect.eq(type(i), "number")
+  expect.fails(function() return ipairs(nil) end, "bad argument #1")
+  expect.fails(function() return ipairs("abc") end, "table expected")
+  expect.fails(function() return step(big, "x") end, "bad argument #2")
+  for _ in ipairs({}) do error("an empty table has no elements") end
+end
+expect.eq(type(nil), "nil")
+expect.eq(type(true), "boolean")
+expect.eq(type(1.5), "number")
+expect.eq(type("s"), "string")
+expect.eq(type({}), "table")
+expect.eq(type(print), "function")
+expect.eq(type(type), "function")
+expect.fails(function() return type() end, "bad argument #1")

@@ -1,0 +1,57 @@
+package lua
+
+import (
+	"context"
+	"testing"
+
+	lua "github.com/yuin/gopher-lua"
+
+	"github.com/hookhost/hookhost/scripting"
+	"github.com/hookhost/hookhost/scripting/benchcpu"
+	"github.com/hookhost/hookhost/stdlib/shell"
+)
+
+// shellLines are typical shell lines of an agent's tool calls, as in
+// cmd/hookhost's BenchmarkDestructiveInProcess.
+var shellLines = []string{
+	"git status && go test ./... 2>&1 | tail -20",
+	`grep -rn "TODO" src/ | head -50`,
+	"cd frontend && npm run build -- --mode production",
+	"rm -rf ./build && mkdir -p build && cp -r assets build/",
+}
+
+// shellValues are shell.parse's results for shellLines, as a script
+// receives them before conversion.
+func shellValues(tb testing.TB) []any {
+	tb.Helper()
+	var out []any
+	for _, line := range shellLines {
+		cmds, err := shell.Parse(context.Background(), line)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, shell.Values(cmds))
+	}
+	return out
+}
+
+// BenchmarkToLuaShell measures converting shell.parse's result for each
+// of the typical lines into Lua tables (what a module function's result
+// costs a script, charged as a call charges it), the four lines per op.
+func BenchmarkToLuaShell(b *testing.B) {
+	values := shellValues(b)
+	L := lua.NewState(lua.Options{SkipOpenLibs: true})
+	defer L.Close()
+	boxes := keyBoxes{}
+	b.ReportAllocs()
+	defer benchcpu.PerOp(b)()
+	for b.Loop() {
+		c := &scripting.Call{}
+		for _, v := range values {
+			lb := luaBuilder{L: L, b: budget{call: c, limit: 1 << 30, strings: true}, boxes: boxes}
+			if _, err := lb.build(v, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
