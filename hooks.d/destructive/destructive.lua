@@ -284,18 +284,20 @@ end
 -- zip -m/--move, 7z -sdel, rsync --remove-source-files (all but its
 -- last operand, the destination).
 local function archives_away(cmd)
-  local n, ops = cmd.name, operands(cmd)
+  local n, deletes = cmd.name, false
   if n == "tar" or n == "gtar" or n == "bsdtar" then
-    return shell.has_flag(cmd.argv, nil, "remove-files"), ops
+    deletes = shell.has_flag(cmd.argv, nil, "remove-files")
   elseif n == "zip" then
-    return shell.has_flag(cmd.argv, "m") or shell.has_flag(cmd.argv, nil, "move"), ops
+    deletes = shell.has_flag(cmd.argv, "m") or shell.has_flag(cmd.argv, nil, "move")
   elseif n == "7z" or n == "7za" or n == "7zz" then
-    return has(cmd.argv, "-sdel"), ops
+    deletes = has(cmd.argv, "-sdel")
   elseif n == "rsync" then
-    ops[#ops] = nil
-    return shell.has_flag(cmd.argv, nil, "remove-source-files"), ops
+    deletes = shell.has_flag(cmd.argv, nil, "remove-source-files")
   end
-  return false, ops
+  if not deletes then return false end
+  local ops = operands(cmd)
+  if n == "rsync" then ops[#ops] = nil end
+  return true, ops
 end
 
 -- archive_delete judges a program that deletes what it archives as an
