@@ -263,17 +263,25 @@ function Checker:find(cmd, runs_delete)
   end
 end
 
-function Checker:rm(cmd)
-  if not recursive(cmd) then return nil end
-  local targets = operands(cmd) -- under find -exec, the find rule judged what it finds
+-- deletes judges the recursive delete of targets: deny when one is a
+-- protected place, ask when one is only known at run time; what names
+-- the delete in the reason ("rm -r of ", "tar deleting what it archives: ").
+function Checker:deletes(targets, what)
   for _, p in ipairs(targets) do
-    local what = self:place(p)
-    if what then return "deny", cmd.name .. " -r of " .. what end
+    local place = self:place(p)
+    if place then return "deny", what .. place end
   end
   for _, p in ipairs(targets) do
     local _, unsure = self:place(p)
-    if unsure then return "ask", "recursive " .. cmd.name .. " of " .. p.path .. ", which is only known at run time" end
+    if unsure then return "ask", what .. p.path .. ", which is only known at run time" end
   end
+end
+
+function Checker:rm(cmd)
+  if not recursive(cmd) then return nil end
+  -- under find -exec, the find rule judged what it finds
+  local verdict, why = self:deletes(operands(cmd), cmd.name .. " -r of ")
+  if verdict then return verdict, why end
   if has(cmd.wrapped_by, "xargs") then
     return "ask", "recursive " .. cmd.name .. " of what xargs reads, which is only known at run time"
   end
@@ -306,14 +314,7 @@ end
 function Checker:archive_delete(cmd)
   local deletes, targets = archives_away(cmd)
   if not deletes then return nil end
-  for _, p in ipairs(targets) do
-    local what = self:place(p)
-    if what then return "deny", cmd.name .. " deleting what it archives: " .. what end
-  end
-  for _, p in ipairs(targets) do
-    local _, unsure = self:place(p)
-    if unsure then return "ask", cmd.name .. " deleting what it archives, " .. p.path .. ", which is only known at run time" end
-  end
+  return self:deletes(targets, cmd.name .. " deleting what it archives: ")
 end
 
 local function is_device(t)
