@@ -16,12 +16,7 @@ import (
 func TestHeldDirFSConfined(t *testing.T) {
 	dir, out := t.TempDir(), t.TempDir()
 	writeFile(t, filepath.Join(out, "secret.lua"), "SECRET")
-	writeFile(t, filepath.Join(dir, "..2026_01_01", "x.lua"), denyLua("x"))
-	symlink(t, "..2026_01_01", filepath.Join(dir, "..data"))
-	symlink(t, filepath.Join("..data", "x.lua"), filepath.Join(dir, "x.lua"))
-	writeFile(t, filepath.Join(dir, "p", "HOOK.md"), "---\n---\n")
-	writeFile(t, filepath.Join(dir, "p", "y.star"), denyStar("y"))
-	symlink(t, filepath.Join(dir, "p", "y.star"), filepath.Join(dir, "abs.star"))
+	configMapTree(t, dir)
 	writeFile(t, filepath.Join(dir, "swapped.lua"), denyLua("swapped"))
 
 	fsys := DirFS(dir)

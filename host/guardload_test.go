@@ -623,12 +623,7 @@ func TestWatchDirectoryMovedAway(t *testing.T) {
 // absolute link inside followed.
 func TestDirFSConforms(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "..2026_01_01", "x.lua"), denyLua("x"))
-	symlink(t, "..2026_01_01", filepath.Join(dir, "..data"))
-	symlink(t, filepath.Join("..data", "x.lua"), filepath.Join(dir, "x.lua"))
-	writeFile(t, filepath.Join(dir, "p", "HOOK.md"), "---\n---\n")
-	writeFile(t, filepath.Join(dir, "p", "y.star"), denyStar("y"))
-	symlink(t, filepath.Join(dir, "p", "y.star"), filepath.Join(dir, "abs.star"))
+	configMapTree(t, dir)
 	if err := fstest.TestFS(DirFS(dir), "x.lua", "abs.star", "p/HOOK.md", "p/y.star", "..2026_01_01/x.lua"); err != nil {
 		t.Fatal(err)
 	}
@@ -695,4 +690,17 @@ func TestPackDirectoryUnreadableOrOutside(t *testing.T) {
 			}
 		})
 	}
+}
+
+// configMapTree lays out in dir the links of a Kubernetes ConfigMap
+// (x.lua through ..data to a dated directory), a pack p with y.star, and
+// abs.star, an absolute link to it inside dir.
+func configMapTree(t *testing.T, dir string) {
+	t.Helper()
+	writeFile(t, filepath.Join(dir, "..2026_01_01", "x.lua"), denyLua("x"))
+	symlink(t, "..2026_01_01", filepath.Join(dir, "..data"))
+	symlink(t, filepath.Join("..data", "x.lua"), filepath.Join(dir, "x.lua"))
+	writeFile(t, filepath.Join(dir, "p", "HOOK.md"), "---\n---\n")
+	writeFile(t, filepath.Join(dir, "p", "y.star"), denyStar("y"))
+	symlink(t, filepath.Join(dir, "p", "y.star"), filepath.Join(dir, "abs.star"))
 }
