@@ -85,7 +85,7 @@ Checker.__index = Checker
 -- Codex's workdir), which may be relative to it.
 local function new_checker(ctx, cwd, params)
   local c = setmetatable({ cwd = nil, root = nil, moved = false, protected = {}, aliases = {},
-                          verdicts = {}, downloads = {}, scripts = {}, wrote = false }, Checker)
+                          downloads = {}, scripts = {}, wrote = false }, Checker)
   if type(cwd) == "string" and cwd:sub(1, 1) == "/" then c.cwd = path.clean(cwd) end
   c.root = c.cwd -- the workspace; cwd follows the line's cd commands
   local dir = type(params) == "table" and (params.directory or params.workdir)
@@ -563,14 +563,14 @@ local THEMES = { system_files = "deny", machine_state = "deny", disks = "deny", 
                  git_history = "ask" }
 local VERDICTS = { deny = true, ask = true, allow = true }
 
--- verdicts reads the verdicts setting over the defaults. A theme or a
--- verdict it does not know is an error: the guard then denies, and the
--- operator learns of the typo rather than meeting a rule that never fires.
+-- verdicts reads the verdicts setting, which theme overlays on the
+-- defaults (not copied: this runs on every call). A theme or a verdict it
+-- does not know is an error: the guard then denies, and the operator
+-- learns of the typo rather than meeting a rule that never fires.
+local NO_VERDICTS = {}
 local function verdicts(ctx)
-  local v = {}
-  for k, d in pairs(THEMES) do v[k] = d end
   local set = ctx.config.verdicts
-  if set == nil then return v end
+  if set == nil then return NO_VERDICTS end
   if type(set) ~= "table" then error("setting verdicts: want a map of theme to deny, ask or allow", 0) end
   for k, x in pairs(set) do
     if THEMES[k] == nil then
@@ -580,14 +580,13 @@ local function verdicts(ctx)
       error("setting verdicts: unknown theme " .. tostring(k) .. " (themes: " .. table.concat(names, ", ") .. ")", 0)
     end
     if not VERDICTS[x] then error("setting verdicts." .. k .. ": want deny, ask or allow, got " .. tostring(x), 0) end
-    v[k] = x
   end
-  return v
+  return set
 end
 
 -- theme returns the operator's verdict for a finding of a theme.
 function Checker:theme(name, why)
-  local v = self.verdicts[name]
+  local v = self.verdicts[name] or THEMES[name]
   if v == "allow" then return nil end
   return v, why
 end
@@ -1187,42 +1186,86 @@ local function inner_commands(cmd)
   return out
 end
 
--- judge returns the verdict of the rules for one command.
 -- RULES are the checks of one command, in order; each returns a verdict
--- and why, or nothing. They are built once: a fire runs them for every
--- command of the line.
+-- and why, or nothing. Each names the programs it judges (names: a set,
+-- or a list of sets), and what else of any command makes it look (when):
+-- redirects, code from another command's output, an interpreter's calls
+-- or code, a name known only at run time, or a file the line wrote
+-- earlier. A rule must return nothing for a command it neither names nor
+-- looks at; judge runs no other (a fire runs the rules for every command
+-- of the line, most of which no rule names).
+local function set_of(...)
+  local out = {}
+  for _, x in ipairs({ ... }) do
+    if type(x) == "string" then out[x] = true
+    else for k, v in pairs(x) do if v then out[k] = true end end end
+  end
+  return out
+end
+
 local RULES = {
-  function(self, cmd, runs_delete) if cmd.name == "find" then return self:find(cmd, runs_delete) end end,
-  function(self, cmd) if DELETERS[cmd.name] then return self:rm(cmd) end end,
-  Checker.archive_delete,
-  Checker.git_history,
-  Checker.disk,
-  Checker.perms,
-  Checker.fork_bomb,
-  function(_, cmd) return code_from(cmd) end,
-  Checker.calls,
-  function(self, cmd) if unknown_word(cmd) then return self:unknown(cmd) end end,
-  function(self, cmd)
-    local verdict, why = self:mv(cmd)
-    if verdict then return self:theme("system_files", why) end
-  end,
-  Checker.system_integrity,
-  function(_, cmd) return sysrq(cmd) end,
-  Checker.machine_state,
-  Checker.disks,
-  Checker.kernel,
-  Checker.download_then_run,
-  Checker.outside,
-  function(self, cmd) return self:embedded(cmd) end,
+  { names = set_of("find"), function(self, cmd, runs_delete) return self:find(cmd, runs_delete) end },
+  { names = DELETERS, Checker.rm },
+  { names = set_of("tar", "gtar", "bsdtar", "zip", "7z", "7za", "7zz", "rsync"), Checker.archive_delete },
+  { names = DELETERS, Checker.git_history },
+  { names = set_of("mkfs", "mke2fs", "mkswap", "shred", "blkdiscard", "dd", "tee", "cp"), when = "redirects", Checker.disk },
+  { names = set_of("chmod", "chown", "chgrp"), Checker.perms },
+  { when = "code", Checker.fork_bomb },
+  { when = "code_from", function(_, cmd) return code_from(cmd) end },
+  { when = "calls", Checker.calls },
+  { when = "unknown", function(self, cmd) return self:unknown(cmd) end },
+  { names = set_of("mv"), function(self, cmd)
+      local verdict, why = self:mv(cmd)
+      if verdict then return self:theme("system_files", why) end
+    end },
+  { names = set_of("visudo", WRITERS, DELETERS), when = "redirects", Checker.system_integrity },
+  { names = set_of("tee"), when = "redirects", function(_, cmd) return sysrq(cmd) end },
+  { names = set_of(POWER, "init", "telinit", "systemctl", "loginctl", "service", "killall", "pkill", "skill",
+                   "killall5", "kill"), Checker.machine_state },
+  { names = DISK_TOOLS, Checker.disks },
+  { names = set_of("insmod", "rmmod", "modprobe", "kmod"), Checker.kernel },
+  { when = "wrote", Checker.download_then_run },
+  { names = set_of(DELETERS, "find"), Checker.outside },
+  { names = set_of(AWKS, VIMS, "Rscript", "R", "git"), function(self, cmd) return self:embedded(cmd) end },
 }
+
+-- PLANS holds, for each program a rule names, the rules judge runs for
+-- it, in RULES' order: a rule that names it (when true), or that looks
+-- at any command (when the rule's when). DEFAULT_PLAN is for the others.
+-- A plan is a flat list of rule, when pairs.
+local PLANS, DEFAULT_PLAN = {}, {}
+for _, rule in ipairs(RULES) do
+  for name in pairs(rule.names or {}) do PLANS[name] = PLANS[name] or {} end
+end
+for _, rule in ipairs(RULES) do
+  for name, plan in pairs(PLANS) do
+    if rule.names and rule.names[name] then
+      plan[#plan + 1], plan[#plan + 2] = rule[1], true
+    elseif rule.when then
+      plan[#plan + 1], plan[#plan + 2] = rule[1], rule.when
+    end
+  end
+  if rule.when then DEFAULT_PLAN[#DEFAULT_PLAN + 1], DEFAULT_PLAN[#DEFAULT_PLAN + 2] = rule[1], rule.when end
+end
 
 -- judge returns the verdict of the rules for one command.
 function Checker:judge(cmd, runs_delete)
+  local name = cmd.name
+  local plan = PLANS[name] or (name:sub(1, 4) == "mkfs" and PLANS.mkfs) or DEFAULT_PLAN
   local ask
-  for _, rule in ipairs(RULES) do
-    local verdict, why = rule(self, cmd, runs_delete)
-    if verdict == "deny" then return "deny", why end
-    if verdict == "ask" then ask = ask or why end
+  for i = 1, #plan, 2 do
+    local when = plan[i + 1]
+    if when == true
+        or (when == "redirects" and #cmd.redirects > 0)
+        or (when == "code" and (cmd.in_function ~= "" or (cmd.lang ~= "" and cmd.lang ~= "sh" and cmd.code ~= "")))
+        or (when == "code_from" and #cmd.code_from > 0)
+        or (when == "calls" and #cmd.calls > 0)
+        or (when == "unknown" and unknown_word(cmd))
+        or (when == "wrote" and self.wrote) then
+      local verdict, why = plan[i](self, cmd, runs_delete)
+      if verdict == "deny" then return "deny", why end
+      if verdict == "ask" then ask = ask or why end
+    end
   end
   if ask then return "ask", ask end
 end
