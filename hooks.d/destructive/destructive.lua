@@ -84,10 +84,12 @@ Checker.__index = Checker
 -- directory the tool call names to run in (Gemini CLI's directory,
 -- Codex's workdir), which may be relative to it.
 local function new_checker(ctx, cwd, params)
-  local c = setmetatable({ cwd = nil, root = nil, moved = false, protected = {}, aliases = {},
-                          downloads = {}, scripts = {}, wrote = false }, Checker)
-  if type(cwd) == "string" and cwd:sub(1, 1) == "/" then c.cwd = path.clean(cwd) end
-  c.root = c.cwd -- the workspace; cwd follows the line's cd commands
+  -- every field is set here (false for none): a field added later grows
+  -- the table, on every call
+  local start = type(cwd) == "string" and cwd:sub(1, 1) == "/" and path.clean(cwd)
+  -- root is the workspace; cwd follows the line's cd commands
+  local c = setmetatable({ cwd = start, root = start, moved = false, protected = {}, aliases = {},
+                          downloads = {}, scripts = {}, wrote = false, verdicts = false }, Checker)
   local dir = type(params) == "table" and (params.directory or params.workdir)
   if type(dir) == "string" and dir ~= "" then
     c:move_to(dir)
@@ -177,7 +179,10 @@ end
 -- "?" where the line cannot tell), from cwd, where the line started
 -- (moved: not known).
 function Checker:enter(dir, cwd, moved)
-  self.cwd, self.moved = cwd, moved
+  -- a write is a call into the host (see docs/scripting.md): most
+  -- commands run where the one before them ran
+  if self.cwd ~= cwd then self.cwd = cwd end
+  if self.moved ~= moved then self.moved = moved end
   if dir == "?" then self.moved = true
   elseif dir and dir ~= "" then self:move_to(dir) end
 end
@@ -1361,9 +1366,11 @@ function Checker:check_from(cmds, depth, cwd, moved)
     if verdict == "ask" then ask = ask or why end
     return verdict == "deny"
   end
-  for i, cmd in ipairs(cmds) do
+  for i = 1, #cmds do
+    local cmd = cmds[i]
+    local name = cmd.name
     local runs_delete = false
-    if cmd.name == "find" then -- its -exec commands follow it, wrapped by find
+    if name == "find" then -- its -exec commands follow it, wrapped by find
       for j = i + 1, #cmds do
         if not has(cmds[j].wrapped_by, "find") then break end
         if DELETERS[cmds[j].name] then runs_delete = true end
@@ -1371,8 +1378,9 @@ function Checker:check_from(cmds, depth, cwd, moved)
     end
     -- where it runs should a cd before it fail and the line go on
     -- (cd /tmp/gone; rm -rf *), then where it runs
-    for _, dir in ipairs(cmd.alt_dirs or {}) do
-      self:enter(dir, cwd, moved)
+    local alts = cmd.alt_dirs
+    for j = 1, alts and #alts or 0 do
+      self:enter(alts[j], cwd, moved)
       for _, judged in ipairs({ { self:judge(cmd, runs_delete) }, { self:launched(cmd) } }) do
         local verdict, why = judged[1], judged[2] and (judged[2] .. " (where it runs if a cd before it fails)")
         if note(verdict, why) then return "deny", why end
@@ -1380,18 +1388,23 @@ function Checker:check_from(cmds, depth, cwd, moved)
     end
     self:enter(cmd.dir, cwd, moved)
     local verdict, why = self:judge(cmd, runs_delete)
-    if note(verdict, why) then return "deny", why end
-    verdict, why = self:launched(cmd)
-    if note(verdict, why) then return "deny", why end
-    if #cmd.wrapped_by == 0 and self.aliases[cmd.argv[1]] then
+    if verdict and note(verdict, why) then return "deny", why end
+    -- launched looks at no other command's words
+    if not NOT_LAUNCHERS[name] and #cmd.argv > 1 then
+      verdict, why = self:launched(cmd)
+      if verdict and note(verdict, why) then return "deny", why end
+    end
+    local by = cmd.wrapped_by
+    if #by == 0 and self.aliases[cmd.argv[1]] then
       verdict, why = self:expand(cmd, depth)
       if note(verdict, why) then return "deny", why end
     end
-    self:record_download(cmd)
+    -- record_download knows only downloaders' files
+    if DOWNLOADERS[name] then self:record_download(cmd) end
     if self.wrote or #cmd.redirects > 0 then self:record_script(cmd) end
-    if has(cmd.wrapped_by, "alias") then
+    if #by > 0 and has(by, "alias") then
       -- an alias's value runs only where the alias is used
-    elseif cmd.name == "alias" then
+    elseif name == "alias" then
       self:define(cmd)
     end
   end
