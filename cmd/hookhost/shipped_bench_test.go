@@ -22,9 +22,14 @@ var typicalLines = []string{
 // typical line, in process (a host loaded with only that pack; no
 // process start, no JSON decoding). docs/performance.md, "The
 // destructive pack in process", reports it; the target is 100 µs.
+// HOOKHOST_BENCH_PACK names another version's directory (HOOK.md and
+// destructive.lua) to measure instead, alternated with this one.
 func BenchmarkDestructiveInProcess(b *testing.B) {
 	dir := filepath.Join(b.TempDir(), "hooks.d")
 	src := filepath.Join(shippedDir, "destructive")
+	if d := os.Getenv("HOOKHOST_BENCH_PACK"); d != "" {
+		src = d // another version of the pack, to compare in one run
+	}
 	if err := os.MkdirAll(filepath.Join(dir, "destructive"), 0o755); err != nil {
 		b.Fatal(err)
 	}

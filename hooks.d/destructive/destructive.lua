@@ -1237,8 +1237,10 @@ local RULES = {
 -- PLANS holds, for each program a rule names, the rules judge runs for
 -- it, in RULES' order: a rule that names it (when true), or that looks
 -- at any command (when the rule's when). DEFAULT_PLAN is for the others.
--- A plan is a flat list of rule, when pairs.
-local PLANS, DEFAULT_PLAN = {}, {}
+-- A plan is a flat list of rule, when pairs. NAMED[plan] is the plan
+-- without the rules that look at any command: what judge runs for a
+-- command with none of the facts they look at, most commands.
+local PLANS, DEFAULT_PLAN, NAMED = {}, {}, {}
 for _, rule in ipairs(RULES) do
   for name in pairs(rule.names or {}) do PLANS[name] = PLANS[name] or {} end
 end
@@ -1252,11 +1254,24 @@ for _, rule in ipairs(RULES) do
   end
   if rule.when then DEFAULT_PLAN[#DEFAULT_PLAN + 1], DEFAULT_PLAN[#DEFAULT_PLAN + 2] = rule[1], rule.when end
 end
+for _, plan in pairs(PLANS) do
+  local named = {}
+  for i = 1, #plan, 2 do
+    if plan[i + 1] == true then named[#named + 1], named[#named + 2] = plan[i], true end
+  end
+  NAMED[plan] = named
+end
+NAMED[DEFAULT_PLAN] = {}
 
 -- judge returns the verdict of the rules for one command.
 function Checker:judge(cmd, runs_delete)
   local name = cmd.name
   local plan = PLANS[name] or (name:sub(1, 4) == "mkfs" and PLANS.mkfs) or DEFAULT_PLAN
+  -- a name a rule names is never one known only at run time
+  if not (#cmd.redirects > 0 or cmd.in_function ~= "" or cmd.lang ~= "" or #cmd.code_from > 0
+          or #cmd.calls > 0 or self.wrote or (plan == DEFAULT_PLAN and unknown_word(cmd))) then
+    plan = NAMED[plan]
+  end
   local ask
   for i = 1, #plan, 2 do
     local when = plan[i + 1]
