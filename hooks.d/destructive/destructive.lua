@@ -1234,55 +1234,56 @@ local RULES = {
   { names = set_of(AWKS, VIMS, "Rscript", "R", "git"), function(self, cmd) return self:embedded(cmd) end },
 }
 
--- PLANS holds, for each program a rule names, the rules judge runs for
--- it, in RULES' order: a rule that names it (when true), or that looks
--- at any command (when the rule's when). DEFAULT_PLAN is for the others.
--- A plan is a flat list of rule, when pairs. NAMED[plan] is the plan
--- without the rules that look at any command: what judge runs for a
--- command with none of the facts they look at, most commands.
-local PLANS, DEFAULT_PLAN, NAMED = {}, {}, {}
+-- BY_NAME holds, for each program a rule names, those rules in RULES'
+-- order (built once per process, so kept to one pass over the names);
+-- GENERAL the rules with a when, in that order.
+local BY_NAME, GENERAL = {}, {}
 for _, rule in ipairs(RULES) do
-  for name in pairs(rule.names or {}) do PLANS[name] = PLANS[name] or {} end
-end
-for _, rule in ipairs(RULES) do
-  for name, plan in pairs(PLANS) do
-    if rule.names and rule.names[name] then
-      plan[#plan + 1], plan[#plan + 2] = rule[1], true
-    elseif rule.when then
-      plan[#plan + 1], plan[#plan + 2] = rule[1], rule.when
+  if rule.when then GENERAL[#GENERAL + 1] = rule end
+  for name in pairs(rule.names or {}) do
+    local list = BY_NAME[name]
+    if not list then
+      list = {}
+      BY_NAME[name] = list
     end
+    list[#list + 1] = rule[1]
   end
-  if rule.when then DEFAULT_PLAN[#DEFAULT_PLAN + 1], DEFAULT_PLAN[#DEFAULT_PLAN + 2] = rule[1], rule.when end
 end
-for _, plan in pairs(PLANS) do
-  local named = {}
-  for i = 1, #plan, 2 do
-    if plan[i + 1] == true then named[#named + 1], named[#named + 2] = plan[i], true end
-  end
-  NAMED[plan] = named
-end
-NAMED[DEFAULT_PLAN] = {}
 
--- judge returns the verdict of the rules for one command.
+-- opens reports whether a rule's when holds for cmd.
+local function opens(self, when, cmd)
+  return (when == "redirects" and #cmd.redirects > 0)
+      or (when == "code" and (cmd.in_function ~= "" or (cmd.lang ~= "" and cmd.lang ~= "sh" and cmd.code ~= "")))
+      or (when == "code_from" and #cmd.code_from > 0)
+      or (when == "calls" and #cmd.calls > 0)
+      or (when == "unknown" and unknown_word(cmd))
+      or (when == "wrote" and self.wrote)
+end
+
+-- judge returns the verdict of the rules for one command: those that
+-- name its program, and those whose when holds for it.
 function Checker:judge(cmd, runs_delete)
   local name = cmd.name
-  local plan = PLANS[name] or (name:sub(1, 4) == "mkfs" and PLANS.mkfs) or DEFAULT_PLAN
-  -- a name a rule names is never one known only at run time
-  if not (#cmd.redirects > 0 or cmd.in_function ~= "" or cmd.lang ~= "" or #cmd.code_from > 0
-          or #cmd.calls > 0 or self.wrote or (plan == DEFAULT_PLAN and unknown_word(cmd))) then
-    plan = NAMED[plan]
-  end
+  local key = (BY_NAME[name] and name) or (name:sub(1, 4) == "mkfs" and "mkfs") or nil
   local ask
-  for i = 1, #plan, 2 do
-    local when = plan[i + 1]
-    if when == true
-        or (when == "redirects" and #cmd.redirects > 0)
-        or (when == "code" and (cmd.in_function ~= "" or (cmd.lang ~= "" and cmd.lang ~= "sh" and cmd.code ~= "")))
-        or (when == "code_from" and #cmd.code_from > 0)
-        or (when == "calls" and #cmd.calls > 0)
-        or (when == "unknown" and unknown_word(cmd))
-        or (when == "wrote" and self.wrote) then
-      local verdict, why = plan[i](self, cmd, runs_delete)
+  -- most commands have none of the facts a rule's when looks at (a name
+  -- a rule names is never one known only at run time): only the rules
+  -- that name the program can judge them
+  if not (#cmd.redirects > 0 or cmd.in_function ~= "" or cmd.lang ~= "" or #cmd.code_from > 0
+          or #cmd.calls > 0 or self.wrote or (not key and unknown_word(cmd))) then
+    local named = key and BY_NAME[key]
+    if not named then return nil end
+    for i = 1, #named do
+      local verdict, why = named[i](self, cmd, runs_delete)
+      if verdict == "deny" then return "deny", why end
+      if verdict == "ask" then ask = ask or why end
+    end
+    if ask then return "ask", ask end
+    return nil
+  end
+  for _, rule in ipairs(key and RULES or GENERAL) do
+    if (key and rule.names and rule.names[key]) or (rule.when and opens(self, rule.when, cmd)) then
+      local verdict, why = rule[1](self, cmd, runs_delete)
       if verdict == "deny" then return "deny", why end
       if verdict == "ask" then ask = ask or why end
     end
