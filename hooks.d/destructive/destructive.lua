@@ -1192,46 +1192,39 @@ local function inner_commands(cmd)
 end
 
 -- RULES are the checks of one command, in order; each returns a verdict
--- and why, or nothing. Each names the programs it judges (names: a set,
--- or a list of sets), and what else of any command makes it look (when):
+-- and why, or nothing. Each names the programs it judges (names: a list
+-- of sets of names, mostly the sets above), and what else of any command makes it look (when):
 -- redirects, code from another command's output, an interpreter's calls
 -- or code, a name known only at run time, or a file the line wrote
 -- earlier. A rule must return nothing for a command it neither names nor
 -- looks at; judge runs no other (a fire runs the rules for every command
 -- of the line, most of which no rule names).
-local function set_of(...)
-  local out = {}
-  for _, x in ipairs({ ... }) do
-    if type(x) == "string" then out[x] = true
-    else for k, v in pairs(x) do if v then out[k] = true end end end
-  end
-  return out
-end
-
 local RULES = {
-  { names = set_of("find"), function(self, cmd, runs_delete) return self:find(cmd, runs_delete) end },
-  { names = DELETERS, Checker.rm },
-  { names = set_of("tar", "gtar", "bsdtar", "zip", "7z", "7za", "7zz", "rsync"), Checker.archive_delete },
-  { names = DELETERS, Checker.git_history },
-  { names = set_of("mkfs", "mke2fs", "mkswap", "shred", "blkdiscard", "dd", "tee", "cp"), when = "redirects", Checker.disk },
-  { names = set_of("chmod", "chown", "chgrp"), Checker.perms },
+  { names = { { find = true } }, function(self, cmd, runs_delete) return self:find(cmd, runs_delete) end },
+  { names = { DELETERS }, Checker.rm },
+  { names = { { tar = true, gtar = true, bsdtar = true, zip = true, ["7z"] = true, ["7za"] = true, ["7zz"] = true,
+                rsync = true } }, Checker.archive_delete },
+  { names = { DELETERS }, Checker.git_history },
+  { names = { { mkfs = true, mke2fs = true, mkswap = true, shred = true, blkdiscard = true, dd = true, tee = true,
+                cp = true } }, when = "redirects", Checker.disk },
+  { names = { { chmod = true, chown = true, chgrp = true } }, Checker.perms },
   { when = "code", Checker.fork_bomb },
   { when = "code_from", function(_, cmd) return code_from(cmd) end },
   { when = "calls", Checker.calls },
   { when = "unknown", function(self, cmd) return self:unknown(cmd) end },
-  { names = set_of("mv"), function(self, cmd)
+  { names = { { mv = true } }, function(self, cmd)
       local verdict, why = self:mv(cmd)
       if verdict then return self:theme("system_files", why) end
     end },
-  { names = set_of("visudo", WRITERS, DELETERS), when = "redirects", Checker.system_integrity },
-  { names = set_of("tee"), when = "redirects", function(_, cmd) return sysrq(cmd) end },
-  { names = set_of(POWER, "init", "telinit", "systemctl", "loginctl", "service", "killall", "pkill", "skill",
-                   "killall5", "kill"), Checker.machine_state },
-  { names = DISK_TOOLS, Checker.disks },
-  { names = set_of("insmod", "rmmod", "modprobe", "kmod"), Checker.kernel },
+  { names = { { visudo = true }, WRITERS, DELETERS }, when = "redirects", Checker.system_integrity },
+  { names = { { tee = true } }, when = "redirects", function(_, cmd) return sysrq(cmd) end },
+  { names = { POWER, { init = true, telinit = true, systemctl = true, loginctl = true, service = true, killall = true,
+                       pkill = true, skill = true, killall5 = true, kill = true } }, Checker.machine_state },
+  { names = { DISK_TOOLS }, Checker.disks },
+  { names = { { insmod = true, rmmod = true, modprobe = true, kmod = true } }, Checker.kernel },
   { when = "wrote", Checker.download_then_run },
-  { names = set_of(DELETERS, "find"), Checker.outside },
-  { names = set_of(AWKS, VIMS, "Rscript", "R", "git"), function(self, cmd) return self:embedded(cmd) end },
+  { names = { DELETERS, { find = true } }, Checker.outside },
+  { names = { AWKS, VIMS, { Rscript = true, R = true, git = true } }, function(self, cmd) return self:embedded(cmd) end },
 }
 
 -- BY_NAME holds, for each program a rule names, those rules in RULES'
@@ -1240,14 +1233,24 @@ local RULES = {
 local BY_NAME, GENERAL = {}, {}
 for _, rule in ipairs(RULES) do
   if rule.when then GENERAL[#GENERAL + 1] = rule end
-  for name in pairs(rule.names or {}) do
-    local list = BY_NAME[name]
-    if not list then
-      list = {}
-      BY_NAME[name] = list
+  for _, set in ipairs(rule.names or {}) do
+    for name, on in pairs(set) do
+      local list = on and BY_NAME[name] -- AWKS.busybox is false
+      if on and not list then
+        list = {}
+        BY_NAME[name] = list
+      end
+      if list and list[#list] ~= rule[1] then list[#list + 1] = rule[1] end -- a name in two of its sets
     end
-    list[#list + 1] = rule[1]
   end
+end
+
+-- names reports whether a rule names the program key.
+local function names(rule, key)
+  for _, set in ipairs(rule.names or {}) do
+    if set[key] then return true end
+  end
+  return false
 end
 
 -- opens reports whether a rule's when holds for cmd.
@@ -1282,7 +1285,7 @@ function Checker:judge(cmd, runs_delete)
     return nil
   end
   for _, rule in ipairs(key and RULES or GENERAL) do
-    if (key and rule.names and rule.names[key]) or (rule.when and opens(self, rule.when, cmd)) then
+    if (key and names(rule, key)) or (rule.when and opens(self, rule.when, cmd)) then
       local verdict, why = rule[1](self, cmd, runs_delete)
       if verdict == "deny" then return "deny", why end
       if verdict == "ask" then ask = ask or why end
