@@ -57,6 +57,7 @@
 local shell = require("shell")
 local path = require("path")
 local tool = require("tool")
+local setting = require("setting")
 
 local SYSTEM = {}
 for _, d in ipairs({ "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32",
@@ -566,27 +567,18 @@ end
 local THEMES = { system_files = "deny", machine_state = "deny", disks = "deny", kernel_modules = "deny",
                  fork_bombs = "deny", download_then_run = "deny", deletes_outside_workspace = "ask",
                  git_history = "ask" }
-local VERDICTS = { deny = true, ask = true, allow = true }
+
+-- THEME_NAMES are THEMES' names, which the verdicts setting may use.
+local THEME_NAMES = {}
+for name in pairs(THEMES) do THEME_NAMES[#THEME_NAMES + 1] = name end
 
 -- verdicts reads the verdicts setting, which theme overlays on the
 -- defaults (not copied: this runs on every call). A theme or a verdict it
--- does not know is an error: the guard then denies, and the operator
--- learns of the typo rather than meeting a rule that never fires.
-local NO_VERDICTS = {}
+-- does not know is an error (setting module): the guard then denies, and
+-- the operator learns of the typo rather than meeting a rule that never
+-- fires.
 local function verdicts(ctx)
-  local set = ctx.config.verdicts
-  if set == nil then return NO_VERDICTS end
-  if type(set) ~= "table" then error("setting verdicts: want a map of theme to deny, ask or allow", 0) end
-  for k, x in pairs(set) do
-    if THEMES[k] == nil then
-      local names = {}
-      for n in pairs(THEMES) do names[#names + 1] = n end
-      table.sort(names)
-      error("setting verdicts: unknown theme " .. tostring(k) .. " (themes: " .. table.concat(names, ", ") .. ")", 0)
-    end
-    if not VERDICTS[x] then error("setting verdicts." .. k .. ": want deny, ask or allow, got " .. tostring(x), 0) end
-  end
-  return set
+  return setting.verdicts(ctx.config.verdicts, THEME_NAMES, "theme")
 end
 
 -- theme returns the operator's verdict for a finding of a theme.

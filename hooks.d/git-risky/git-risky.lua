@@ -19,6 +19,7 @@
 -- Settings (ctx.config): see HOOK.md, which holds their defaults.
 local shell = require("shell")
 local tool = require("tool")
+local setting = require("setting")
 
 -- subcommand returns git's subcommand and the argv from it on
 -- ({"push", "-f", "origin", "main"}), with the roles of those words, or
@@ -183,25 +184,17 @@ local RULES = {
   end,
 }
 
+-- RULE_NAMES are the git subcommands RULES judges, which the verdicts
+-- setting may use.
+local RULE_NAMES = {}
+for name in pairs(RULES) do RULE_NAMES[#RULE_NAMES + 1] = name end
+
 -- verdict_of returns the operator's verdict for a rule (the verdicts
 -- setting: deny, ask or allow by subcommand; ask when unset). A rule or
--- a verdict it does not know is an error, so that a typo fails closed
--- rather than leave a rule that never fires.
-local VERDICTS = { deny = true, ask = true, allow = true }
+-- a verdict it does not know is an error (setting module), so that a typo
+-- fails closed rather than leave a rule that never fires.
 local function verdict_of(ctx, sub)
-  local set = ctx.config.verdicts
-  if set == nil then return "ask" end
-  if type(set) ~= "table" then error("setting verdicts: want a map of git subcommand to deny, ask or allow", 0) end
-  for k, v in pairs(set) do
-    if not RULES[k] then
-      local names = {}
-      for n in pairs(RULES) do names[#names + 1] = n end
-      table.sort(names)
-      error("setting verdicts: no rule for git " .. tostring(k) .. " (rules: " .. table.concat(names, ", ") .. ")", 0)
-    end
-    if not VERDICTS[v] then error("setting verdicts." .. k .. ": want deny, ask or allow, got " .. tostring(v), 0) end
-  end
-  local v = set[sub]
+  local v = setting.verdicts(ctx.config.verdicts, RULE_NAMES, "git subcommand")[sub]
   return v == "allow" and nil or v or "ask"
 end
 

@@ -15,6 +15,7 @@ import (
 	hhlog "github.com/hookhost/hookhost/stdlib/log"
 	"github.com/hookhost/hookhost/stdlib/path"
 	"github.com/hookhost/hookhost/stdlib/re"
+	"github.com/hookhost/hookhost/stdlib/setting"
 	"github.com/hookhost/hookhost/stdlib/shell"
 	"github.com/hookhost/hookhost/stdlib/state"
 	hhtime "github.com/hookhost/hookhost/stdlib/time"
@@ -49,6 +50,7 @@ func Modules(opts Options) []stdlib.Module {
 		path.New(),
 		shell.New(),
 		tool.New(),
+		setting.New(),
 		hhtime.New(opts.Now),
 		hhlog.New(opts.Logger),
 		state.NewOver(opts.Backend),

@@ -529,6 +529,25 @@ function tool.paths(tool_name, params, cwd, config) end
 function tool.mcp(tool_name) end
 
 --------------------------------------------------------------------------
+-- setting: local setting = require("setting")
+--------------------------------------------------------------------------
+
+---Checks of a pack's settings that more than one pack makes. A setting a
+---guard cannot use is an error, never ignored (see docs/stdlib.md#setting).
+---@class setting
+local setting = {}
+
+---`value` (a pack's ctx.config.verdicts), a map of name to "deny", "ask"
+---or "allow", checked against the names the pack knows: an unknown name
+---or verdict is an error naming the choices. nil gives an empty map. `of`
+---says what a name is, for the message ("theme"; default "name").
+---@param value? table<string, '"deny"'|'"ask"'|'"allow"'>
+---@param names string[]
+---@param of? string
+---@return table<string, '"deny"'|'"ask"'|'"allow"'>
+function setting.verdicts(value, names, of) end
+
+--------------------------------------------------------------------------
 -- time: local time = require("time")
 --------------------------------------------------------------------------
 
