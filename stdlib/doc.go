@@ -1,5 +1,5 @@
 // Package stdlib defines the shape of the modules hook scripts can load
-// (json, re, path, shell, tool, time, log, state) and the helpers their
+// (json, re, path, shell, tool, setting, time, log, state) and the helpers their
 // functions use to read arguments.
 //
 // A module is written once, in Go, over neutral values: nil, bool, int64,

@@ -1,5 +1,5 @@
 // Package std assembles the standard modules hook scripts can load —
-// json, re, path, shell, tool, time, log and state — for one host.
+// json, re, path, shell, tool, setting, time, log and state — for one host.
 //
 // Modules are built once per host with the host-wide resources they
 // need: the clock (time, state), the logger (log) and the shared state
