@@ -577,8 +577,11 @@ for name in pairs(THEMES) do THEME_NAMES[#THEME_NAMES + 1] = name end
 -- does not know is an error (setting module): the guard then denies, and
 -- the operator learns of the typo rather than meeting a rule that never
 -- fires.
+local NO_VERDICTS = {}
 local function verdicts(ctx)
-  return setting.verdicts(ctx.config.verdicts, THEME_NAMES, "theme")
+  local set = ctx.config.verdicts
+  if type(set) == "table" and next(set) == nil then return NO_VERDICTS end -- the default: none
+  return setting.verdicts(set, THEME_NAMES, "theme")
 end
 
 -- theme returns the operator's verdict for a finding of a theme.
