@@ -149,6 +149,37 @@ func (lb *luaBuilder) build(v any, depth int) (lua.LValue, error) {
 			t.RawSetString(k, lv)
 		}
 		return t, nil
+	case stdlib.Record:
+		// a module's result (shell.parse's commands): the table of the
+		// map it stands for, its keys in their order
+		if lb.strict {
+			return nil, scripting.ErrNotNeutral // never a payload
+		}
+		if err := lb.b.charge(tableCost + entryCost*int64(len(v.Values))); err != nil {
+			return nil, err
+		}
+		if stringTableFields == nil {
+			t := lb.L.CreateTable(0, len(v.Values))
+			for i, name := range v.Keys.Names() {
+				lv, err := lb.build(v.Values[i], depth+1)
+				if err != nil {
+					return nil, err
+				}
+				t.RawSetString(name, lv)
+			}
+			return t, nil
+		}
+		t := lb.L.CreateTable(0, 0)
+		st := newStringTable(len(v.Values))
+		for i, name := range v.Keys.Names() {
+			lv, err := lb.build(v.Values[i], depth+1)
+			if err != nil {
+				return nil, err
+			}
+			st.add(name, lv, lb.boxes)
+		}
+		st.into(t)
+		return t, nil
 	default:
 		return lb.scalar(v)
 	}

@@ -20,8 +20,8 @@ var shellLines = []string{
 	"rm -rf ./build && mkdir -p build && cp -r assets build/",
 }
 
-// shellValues are shell.parse's results for shellLines, as a script
-// receives them before conversion.
+// shellValues are shell.parse's results for shellLines, as the module
+// gives them to the engine (stdlib.Records) before conversion.
 func shellValues(tb testing.TB) []any {
 	tb.Helper()
 	var out []any
@@ -30,7 +30,7 @@ func shellValues(tb testing.TB) []any {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		out = append(out, shell.Values(cmds))
+		out = append(out, shell.Records(cmds))
 	}
 	return out
 }

@@ -74,6 +74,11 @@ func (m *meter) convert(v any, depth int, strict bool) (starlark.Value, error) {
 			return nil, scripting.ErrNotNeutral
 		}
 		return m.mapToStarlark(v, depth, strict)
+	case stdlib.Record:
+		if strict {
+			return nil, scripting.ErrNotNeutral // a module's result, never a payload
+		}
+		return m.recordToStarlark(v, depth)
 	default:
 		if strict {
 			return nil, scripting.ErrNotNeutral
@@ -95,6 +100,26 @@ func (m *meter) listToStarlark(v []any, depth int, strict bool) (starlark.Value,
 		elems[i] = sv
 	}
 	return starlark.NewList(elems), nil
+}
+
+// recordToStarlark converts a module's Record into the dict of the map
+// it stands for (its keys are sorted already), charged as the map is.
+func (m *meter) recordToStarlark(r stdlib.Record, depth int) (starlark.Value, error) {
+	if err := m.spendN(len(r.Values), entrySize); err != nil {
+		return nil, err
+	}
+	if err := m.spend(dictSize); err != nil {
+		return nil, err
+	}
+	d := starlark.NewDict(len(r.Values))
+	for i, k := range r.Keys.Names() {
+		sv, err := m.convert(r.Values[i], depth+1, false)
+		if err != nil {
+			return nil, err
+		}
+		_ = d.SetKey(starlark.String(k), sv) // a fresh dict with string keys cannot fail
+	}
+	return d, nil
 }
 
 func (m *meter) mapToStarlark(v map[string]any, depth int, strict bool) (starlark.Value, error) {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/hookhost/hookhost/stdlib"
 )
 
 // A Call is a call found in the code of an interpreter one-liner that
@@ -38,15 +40,18 @@ type Call struct {
 }
 
 // Value returns the call as the neutral map scripts receive.
-func (c Call) Value() map[string]any {
+func (c Call) Value() map[string]any { return c.record().Map() }
+
+// callKeys are the keys of a call's record, in byte order: args,
+// dynamic, func, kind, paths, recursive.
+var callKeys = stdlib.NewRecordKeys("kind", "func", "args", "paths", "recursive", "dynamic")
+
+func (c Call) record() stdlib.Record {
 	paths := make([]any, len(c.Paths))
 	for i, p := range c.Paths {
-		paths[i] = p.Value()
+		paths[i] = p.record()
 	}
-	return map[string]any{
-		"kind": c.Kind, "func": c.Func, "args": stringList(c.Args), "paths": paths,
-		"recursive": c.Recursive, "dynamic": c.Dynamic,
-	}
+	return stdlib.Record{Keys: callKeys, Values: []any{stringList(c.Args), c.Dynamic, c.Func, c.Kind, paths, c.Recursive}}
 }
 
 // Languages lists the languages CodeCalls reads.

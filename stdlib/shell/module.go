@@ -66,7 +66,7 @@ func parseImpl(c *stdlib.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Values(cmds), nil
+	return Records(cmds), nil
 }
 
 func salvageImpl(c *stdlib.Call) (any, error) {
@@ -78,7 +78,7 @@ func salvageImpl(c *stdlib.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"commands": Values(cmds), "unparsed": stringList(unparsed)}, nil
+	return map[string]any{"commands": Records(cmds), "unparsed": stringList(unparsed)}, nil
 }
 
 func codeCallsImpl(c *stdlib.Call) (any, error) {
@@ -94,7 +94,7 @@ func codeCallsImpl(c *stdlib.Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return CallValues(calls), nil
+	return callRecords(calls), nil
 }
 
 func splitImpl(c *stdlib.Call) (any, error) {

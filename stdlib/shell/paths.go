@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hookhost/hookhost/stdlib"
 )
 
 // A PathInfo is one word of a command read as a path, normalised
@@ -31,8 +33,14 @@ type PathInfo struct {
 }
 
 // Value returns the path as the neutral map scripts receive.
-func (p PathInfo) Value() map[string]any {
-	return map[string]any{"path": p.Path, "prefix": p.Prefix, "glob": p.Glob, "dynamic": p.Dynamic}
+func (p PathInfo) Value() map[string]any { return p.record().Map() }
+
+// pathKeys are the keys of a path's record, in byte order: dynamic,
+// glob, path, prefix.
+var pathKeys = stdlib.NewRecordKeys("path", "prefix", "glob", "dynamic")
+
+func (p PathInfo) record() stdlib.Record {
+	return stdlib.Record{Keys: pathKeys, Values: []any{p.Dynamic, p.Glob, p.Path, p.Prefix}}
 }
 
 // staticPath reads a word known in advance (its quotes removed) as a

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hookhost/hookhost/stdlib"
 )
 
 // A Command is one simple command that a line would run.
@@ -135,50 +137,69 @@ func (c Command) HasFlag(short, long string) bool { return HasFlag(c.Argv, short
 // in_function, background, code_from, lang, code, calls (maps of kind,
 // func, args, paths, recursive, dynamic), dir and alt_dirs. Numbers are
 // int64.
-func (c Command) Value() map[string]any {
+func (c Command) Value() map[string]any { return c.record().Map() }
+
+// commandKeys are the keys of a command's record (Value lists them).
+var commandKeys = stdlib.NewRecordKeys("name", "argv", "wrapped_by", "redirects", "pipeline", "position",
+	"dynamic", "paths", "roles", "in_function", "background", "code_from", "lang", "code", "calls", "dir",
+	"alt_dirs")
+
+// redirectKeys are the keys of a redirection's record.
+var redirectKeys = stdlib.NewRecordKeys("op", "fd", "target")
+
+// record is the command as the Record engines convert (one home for the
+// keys and values Value returns).
+func (c Command) record() stdlib.Record {
 	redirs := make([]any, len(c.Redirects))
 	for i, r := range c.Redirects {
-		redirs[i] = map[string]any{"op": r.Op, "fd": int64(r.Fd), "target": r.Target}
+		redirs[i] = stdlib.Record{Keys: redirectKeys, Values: []any{int64(r.Fd), r.Op, r.Target}} // fd, op, target
 	}
 	paths := make([]any, len(c.Paths))
 	for i, p := range c.Paths {
-		paths[i] = p.Value()
+		paths[i] = p.record()
 	}
-	return map[string]any{
-		"name":        c.Name,
-		"argv":        stringList(c.Argv),
-		"wrapped_by":  stringList(c.WrappedBy),
-		"redirects":   redirs,
-		"pipeline":    int64(c.Pipeline),
-		"position":    int64(c.Position),
-		"dynamic":     c.Dynamic,
-		"paths":       paths,
-		"roles":       stringList(c.Roles),
-		"in_function": c.Function,
-		"background":  c.Background,
-		"code_from":   stringList(c.CodeFrom),
-		"lang":        c.Lang,
-		"code":        c.Code,
-		"calls":       CallValues(c.Calls),
-		"dir":         c.Dir,
-		"alt_dirs":    stringList(c.AltDirs),
-	}
+	// in the order of commandKeys (byte order); TestRecordKeys checks it
+	return stdlib.Record{Keys: commandKeys, Values: []any{
+		stringList(c.AltDirs),   // alt_dirs
+		stringList(c.Argv),      // argv
+		c.Background,            // background
+		callRecords(c.Calls),    // calls
+		c.Code,                  // code
+		stringList(c.CodeFrom),  // code_from
+		c.Dir,                   // dir
+		c.Dynamic,               // dynamic
+		c.Function,              // in_function
+		c.Lang,                  // lang
+		c.Name,                  // name
+		paths,                   // paths
+		int64(c.Pipeline),       // pipeline
+		int64(c.Position),       // position
+		redirs,                  // redirects
+		stringList(c.Roles),     // roles
+		stringList(c.WrappedBy), // wrapped_by
+	}}
 }
 
 // CallValues converts calls to the neutral list scripts receive.
-func CallValues(calls []Call) []any {
+func CallValues(calls []Call) []any { return stdlib.Plain(callRecords(calls)).([]any) }
+
+func callRecords(calls []Call) []any {
 	out := make([]any, len(calls))
 	for i, c := range calls {
-		out[i] = c.Value()
+		out[i] = c.record()
 	}
 	return out
 }
 
 // Values converts commands to the neutral list Parse's binding returns.
-func Values(cmds []Command) []any {
+func Values(cmds []Command) []any { return stdlib.Plain(Records(cmds)).([]any) }
+
+// Records converts commands to what Parse's binding returns: Values'
+// maps as stdlib.Records, which engines convert without the maps.
+func Records(cmds []Command) []any {
 	out := make([]any, len(cmds))
 	for i, c := range cmds {
-		out[i] = c.Value()
+		out[i] = c.record()
 	}
 	return out
 }

@@ -34,5 +34,7 @@ func CallKw(t testing.TB, m stdlib.Module, fn string, kwargs map[string]any, arg
 	}
 	full := make([]any, len(f.Params))
 	copy(full, args)
-	return f.Impl(&stdlib.Call{Context: context.Background(), Hook: Hook, Func: f, Args: full, Kwargs: kwargs})
+	out, err := f.Impl(&stdlib.Call{Context: context.Background(), Hook: Hook, Func: f, Args: full, Kwargs: kwargs})
+	// the neutral value a result stands for (a module may return Records)
+	return stdlib.Plain(out), err
 }
