@@ -24,7 +24,7 @@ func TestRecordKeys(t *testing.T) {
 	want := map[string]any{
 		"name": "n", "argv": []any{"argv"}, "wrapped_by": []any{"wrapped_by"},
 		"redirects": []any{map[string]any{"op": ">", "fd": int64(2), "target": "target"}},
-		"pipeline": int64(3), "position": int64(4), "dynamic": true, "paths": []any{path}, "roles": []any{"roles"},
+		"pipeline":  int64(3), "position": int64(4), "dynamic": true, "paths": []any{path}, "roles": []any{"roles"},
 		"in_function": "in_function", "background": false, "code_from": []any{"code_from"}, "lang": "lang",
 		"code": "code", "dir": "dir", "alt_dirs": []any{"alt_dirs"},
 		"calls": []any{map[string]any{"kind": "kind", "func": "func", "args": []any{"args"}, "paths": []any{path},
