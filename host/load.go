@@ -2,14 +2,17 @@ package host
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -97,21 +100,27 @@ func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, prevP
 	}
 	packs, packOutcomes := loadPacks(sc, prevPacks)
 	set := &fileSet{files: make(map[string]*loadedFile, len(sc.files)), packs: packs, notes: sc.notes, outcomes: packOutcomes}
-	for _, name := range sc.names() {
-		if err := ctx.Err(); err != nil {
-			set.discard()
-			return nil, err
-		}
+	names := sc.names()
+	results := loadAll(ctx, names, func(name string) loadResult {
 		f, outcome, err := h.loadFile(ctx, prev[name], sc.files[name], events, cfg, retryFailed, settle)
-		if err != nil {
-			set.discard()
-			return nil, err
+		return loadResult{f, outcome, err}
+	}, func(name string) bool { return cfg.isolationOf(name, sc.files[name].pack) != ProcessIsolation })
+	var firstErr error
+	for i, name := range names {
+		r := results[i]
+		if r.outcome.fresh != nil {
+			set.fresh = append(set.fresh, r.outcome.fresh)
 		}
-		if outcome.fresh != nil {
-			set.fresh = append(set.fresh, outcome.fresh)
+		if r.err != nil {
+			firstErr = cmp.Or(firstErr, r.err)
+			continue
 		}
-		set.files[name] = f
-		set.outcomes = append(set.outcomes, outcome.FileOutcome)
+		set.files[name] = r.f
+		set.outcomes = append(set.outcomes, r.outcome.FileOutcome)
+	}
+	if firstErr != nil {
+		set.discard()
+		return nil, firstErr
 	}
 	for name, f := range prev {
 		if set.files[name] == nil {
@@ -120,6 +129,57 @@ func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, prevP
 	}
 	sort.Slice(set.outcomes, func(i, j int) bool { return set.outcomes[i].Path < set.outcomes[j].Path })
 	return set, nil
+}
+
+// A loadResult is what loadFile gave for one file.
+type loadResult struct {
+	f       *loadedFile
+	outcome fileOutcome
+	err     error
+}
+
+// loadAll runs load for each of names and returns the results in the
+// same order. The files that run in process (inProcess) load in
+// parallel, up to one per processor: a command an agent starts for each
+// tool call must load every pack the event needs before it can answer,
+// the packs are independent of one another, and the engines, their
+// program cache and the directory are safe for concurrent use. Files
+// that run in a worker process load one after another, in order. Once
+// ctx is done, the files not started yet fail with its error.
+func loadAll(ctx context.Context, names []string, load func(string) loadResult, inProcess func(string) bool) []loadResult {
+	results := make([]loadResult, len(names))
+	one := func(i int) {
+		if err := ctx.Err(); err != nil {
+			results[i].err = err
+			return
+		}
+		results[i] = load(names[i])
+	}
+	var parallel []int
+	for i, name := range names {
+		if inProcess(name) {
+			parallel = append(parallel, i)
+		}
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(parallel)) - 1 { // and this goroutine
+		wg.Go(func() {
+			for j := int(next.Add(1)) - 1; j < len(parallel); j = int(next.Add(1)) - 1 {
+				one(parallel[j])
+			}
+		})
+	}
+	for j := int(next.Add(1)) - 1; j < len(parallel); j = int(next.Add(1)) - 1 {
+		one(parallel[j])
+	}
+	wg.Wait()
+	for i, name := range names {
+		if !inProcess(name) {
+			one(i)
+		}
+	}
+	return results
 }
 
 // A DirError is a reload's error when the hooks directory itself, or a
