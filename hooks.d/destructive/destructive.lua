@@ -323,6 +323,13 @@ function Checker:archive_delete(cmd)
   return self:deletes(targets, cmd.name .. " deleting what it archives: ")
 end
 
+-- writes_to reports whether a redirection may write its target file:
+-- any with > in it (>, >>, >|, &>, <>, >& file) but a copy, move or
+-- close of a descriptor (2>&1, >&2, >&3-, >&-).
+local function writes_to(r)
+  return r.op:find(">", 1, true) ~= nil and not (r.op == ">&" and r.target:match("^%d*%-?$") ~= nil)
+end
+
 local function is_device(t)
   return type(t) == "string" and t:sub(1, 5) == "/dev/" and not HARMLESS_DEVICES[t]
       and not t:match("^/dev/fd/") and not t:match("^/dev/pts/") and not t:match("^/dev/shm/")
@@ -348,7 +355,7 @@ function Checker:disk(cmd)
     end
   end
   for _, r in ipairs(cmd.redirects) do
-    if r.op:find(">", 1, true) and r.op ~= ">&" and is_device(r.target) then
+    if writes_to(r) and is_device(r.target) then
       return "deny", "writing onto the disk " .. r.target
     end
   end
@@ -524,7 +531,7 @@ local CRITICAL_FILES = { ["/etc/passwd"] = true, ["/etc/shadow"] = true, ["/etc/
 local function sysrq(cmd)
   for _, r in ipairs(cmd.redirects) do
     local t = type(r.target) == "string" and r.target:sub(1, 1) == "/" and path.clean(r.target)
-    if t == "/proc/sysrq-trigger" and r.op:find(">", 1, true) then return "deny", "writing to /proc/sysrq-trigger" end
+    if t == "/proc/sysrq-trigger" and writes_to(r) then return "deny", "writing to /proc/sysrq-trigger" end
   end
   if cmd.name == "tee" then
     for _, p in ipairs(operands(cmd)) do
@@ -684,7 +691,7 @@ function Checker:system_integrity(cmd)
   if #cmd.redirects == 0 and not WRITERS[cmd.name] and not DELETERS[cmd.name] then return nil end
   local resolve = function(p) return (self:resolve(p)) end
   for _, r in ipairs(cmd.redirects) do
-    if r.op:find(">", 1, true) and r.op ~= ">&" then
+    if writes_to(r) then
       local what = system_file(resolve(r.target))
       if what then return self:theme("system_files", "writing " .. what) end
     end
@@ -1248,9 +1255,20 @@ local function names(rule, key)
   return false
 end
 
+-- writes reports whether a redirection of cmd may write a file: the
+-- redirects rules look at no other (2>&1, < file and <<EOF write
+-- nothing).
+local function writes(cmd)
+  local rs = cmd.redirects
+  for i = 1, #rs do
+    if writes_to(rs[i]) then return true end
+  end
+  return false
+end
+
 -- opens reports whether a rule's when holds for cmd.
 local function opens(self, when, cmd)
-  return (when == "redirects" and #cmd.redirects > 0)
+  return (when == "redirects" and writes(cmd))
       or (when == "code" and (cmd.in_function ~= "" or (cmd.lang ~= "" and cmd.lang ~= "sh" and cmd.code ~= "")))
       or (when == "code_from" and #cmd.code_from > 0)
       or (when == "calls" and #cmd.calls > 0)
@@ -1267,7 +1285,7 @@ function Checker:judge(cmd, runs_delete)
   -- most commands have none of the facts a rule's when looks at (a name
   -- a rule names is never one known only at run time): only the rules
   -- that name the program can judge them
-  if not (#cmd.redirects > 0 or cmd.in_function ~= "" or cmd.lang ~= "" or #cmd.code_from > 0
+  if not ((#cmd.redirects > 0 and writes(cmd)) or cmd.in_function ~= "" or cmd.lang ~= "" or #cmd.code_from > 0
           or #cmd.calls > 0 or self.wrote or (not key and unknown_word(cmd))) then
     local named = key and BY_NAME[key]
     if not named then return nil end
