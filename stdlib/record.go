@@ -54,43 +54,23 @@ func (k *RecordKeys) Index(name string) int {
 // Index (or in the order of Names).
 func (k *RecordKeys) New() Record { return Record{Keys: k, Values: make([]any, len(k.names))} }
 
-// Map returns the map r stands for, its values made Plain.
+// Map returns the map r stands for, a copy (Copy) of its values.
 func (r Record) Map() map[string]any {
 	m := make(map[string]any, len(r.Values))
 	for i, name := range r.Keys.names {
-		m[name] = Plain(r.Values[i])
+		m[name] = Copy(r.Values[i])
 	}
 	return m
 }
 
 // Plain returns v with every Record in it, at any depth, turned into
 // the map it stands for: the neutral value a module function's result
-// stands for. Lists and maps are copied only when they hold a Record.
+// stands for. v itself when it holds no Record, else a copy (Copy).
 func Plain(v any) any {
-	switch v := v.(type) {
-	case Record:
-		return v.Map()
-	case []any:
-		if !hasRecord(v) {
-			return v
-		}
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = Plain(e)
-		}
-		return out
-	case map[string]any:
-		if !hasRecord(v) {
-			return v
-		}
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = Plain(e)
-		}
-		return out
-	default:
+	if !hasRecord(v) {
 		return v
 	}
+	return Copy(v)
 }
 
 // hasRecord reports whether v holds a Record at any depth.

@@ -176,7 +176,8 @@ func PathKey(path, key string) string {
 }
 
 // Copy returns a deep copy of the neutral value v. Scalars are returned
-// as they are; lists and maps are copied at every level.
+// as they are; lists and maps are copied at every level, and a Record
+// becomes the map it stands for.
 func Copy(v any) any {
 	switch v := v.(type) {
 	case []any:
@@ -191,6 +192,8 @@ func Copy(v any) any {
 			out[k] = Copy(e)
 		}
 		return out
+	case Record: // a module's result (record.go): the map it stands for
+		return v.Map()
 	default:
 		return v
 	}
