@@ -33,6 +33,9 @@ func HookModule() stdlib.Module {
 			reason(denyAction),
 			{Name: "ask", Params: []stdlib.Param{stdlib.P("reason"), stdlib.Opt("opts")}, Doc: "ask a human to approve",
 				Impl: ask},
+			{Name: "verdict", Params: []stdlib.Param{stdlib.Opt("verdict"), stdlib.P("reason"), stdlib.Opt("opts")},
+				Doc: `the decision of a verdict ("deny", "ask" with opts, or none for "allow" and nil), as a pack's verdicts setting gives it`,
+				Impl: verdict},
 			{Name: "modify", Params: []stdlib.Param{stdlib.P("fields")}, Doc: "replace top-level payload fields",
 				Impl: modify},
 			{Name: "respond", Params: []stdlib.Param{stdlib.P("result")}, Doc: "skip the real action and use this result",
@@ -63,26 +66,58 @@ func withReason(c *stdlib.Call, a ReasonAction) (any, error) {
 // approvalKeys are the options hook.ask accepts.
 var approvalKeys = map[string]bool{"title": true, "severity": true, "timeout": true, "timeout_behavior": true}
 
-func ask(c *stdlib.Call) (any, error) {
-	r, err := c.String(0)
+func ask(c *stdlib.Call) (any, error) { return askWith(c, 0, 1) }
+
+// askWith is hook.ask of the reason and opts in arguments reason and opt.
+func askWith(c *stdlib.Call, reason, opt int) (any, error) {
+	r, err := c.String(reason)
 	if err != nil {
 		return nil, err
 	}
 	d := Decision{action: "ask", reason: r, has: hasAction | hasReason}
-	if !c.Present(1) {
+	if !c.Present(opt) {
 		return newDecision(d), nil
 	}
-	opts, err := c.Map(1)
+	opts, err := c.Map(opt)
 	if err != nil {
 		return nil, err
 	}
 	for k := range opts {
 		if !approvalKeys[k] {
-			return nil, fmt.Errorf("argument 2 (opts): unknown option %q (want title, severity, timeout, timeout_behavior)", k)
+			return nil, fmt.Errorf("argument %d (opts): unknown option %q (want title, severity, timeout, timeout_behavior)", opt+1, k)
 		}
 	}
 	d.approval, d.has = opts, d.has|hasApproval
 	return newDecision(d), nil
+}
+
+// verdict is the decision of a verdict, the value a pack's verdicts
+// setting gives a rule (setting.verdicts checks the setting): deny with
+// the reason, ask with the reason and opts, no decision for allow or nil.
+// The reason is checked whatever the verdict, so that a call that works
+// for one verdict works for all.
+func verdict(c *stdlib.Call) (any, error) {
+	if _, err := c.String(1); err != nil {
+		return nil, err
+	}
+	if !c.Present(0) {
+		return nil, nil
+	}
+	v, err := c.String(0)
+	if err != nil {
+		return nil, err
+	}
+	switch v {
+	case "deny":
+		r, _ := c.String(1)
+		d := ReasonDecision(denyAction.Name, r)
+		return &d, nil
+	case "ask":
+		return askWith(c, 1, 2)
+	case "allow":
+		return nil, nil
+	}
+	return nil, fmt.Errorf("argument 1 (verdict): want deny, ask, allow or nil, got %q", v)
 }
 
 func modify(c *stdlib.Call) (any, error) {

@@ -220,10 +220,10 @@ hook.on("tool.execute.pre", function(tool_name, params, ctx)
     local rule = args and RULES[args[1]]
     local why = rule and rule(args, protected, roles)
     local verdict = why and verdict_of(ctx, args[1])
-    if verdict == "deny" then
-      return hook.deny("refusing a risky git command: " .. why)
-    elseif verdict == "ask" then
-      return hook.ask("risky git command: " .. why, { title = "Approve this git command", severity = "medium" })
+    if verdict then
+      -- deny or ask, as the operator set the rule (ask by default)
+      return hook.verdict(verdict, "risky git command: " .. why,
+        { title = "Approve this git command", severity = "medium" })
     end
   end
 end, { name = "ask-risky-git", priority = 90, timeout = "2s" })

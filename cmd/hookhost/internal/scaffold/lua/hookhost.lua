@@ -133,6 +133,16 @@ function hook.deny(reason) end
 ---@return hook.Decision
 function hook.ask(reason, opts) end
 
+---The decision of a verdict an operator set (a pack's verdicts setting,
+---see setting.verdicts): "deny" is hook.deny(reason), "ask" is
+---hook.ask(reason, opts), "allow" and nil are no decision. Another value
+---is an error.
+---@param verdict? '"deny"'|'"ask"'|'"allow"'
+---@param reason string
+---@param opts? hook.AskOptions
+---@return hook.Decision|nil
+function hook.verdict(verdict, reason, opts) end
+
 ---Replace these top-level payload fields (not a deep merge).
 ---@param fields table<string, any>
 ---@return hook.Decision
