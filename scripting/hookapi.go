@@ -34,7 +34,7 @@ func HookModule() stdlib.Module {
 			{Name: "ask", Params: []stdlib.Param{stdlib.P("reason"), stdlib.Opt("opts")}, Doc: "ask a human to approve",
 				Impl: ask},
 			{Name: "verdict", Params: []stdlib.Param{stdlib.Opt("verdict"), stdlib.P("reason"), stdlib.Opt("opts")},
-				Doc: `the decision of a verdict ("deny", "ask" with opts, or none for "allow" and nil), as a pack's verdicts setting gives it`,
+				Doc:  `the decision of a verdict ("deny", "ask" with opts, or none for "allow" and nil), as a pack's verdicts setting gives it`,
 				Impl: verdict},
 			{Name: "modify", Params: []stdlib.Param{stdlib.P("fields")}, Doc: "replace top-level payload fields",
 				Impl: modify},
