@@ -3,6 +3,7 @@ package starlark
 import (
 	"fmt"
 	"math/big"
+	"sync"
 
 	"go.starlark.net/starlark"
 )
@@ -34,8 +35,12 @@ const maxIntBits = 1 << 18
 
 // decimalLimit is 10^maxDecimalDigits, the smallest magnitude with more
 // digits than the limit allows; comparing with it reads no more words
-// than the int has, and allocates nothing.
-var decimalLimit = starlark.MakeBigInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(maxDecimalDigits), nil))
+// than the int has, and allocates nothing. Computed on first use, not at
+// init: every hookhost process would pay for the power (a tenth of a
+// millisecond), and only a script writing a big int in decimal needs it.
+var decimalLimit = sync.OnceValue(func() starlark.Int {
+	return starlark.MakeBigInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(maxDecimalDigits), nil))
+})
 
 // errDecimalText is the failure to write an int of more than
 // maxDecimalDigits digits in decimal.
@@ -50,7 +55,7 @@ func checkDecimal(i starlark.Int) error {
 	if i.Sign() < 0 {
 		i = starlark.MakeInt(0).Sub(i)
 	}
-	if c, _ := i.Cmp(decimalLimit, 0); c >= 0 {
+	if c, _ := i.Cmp(decimalLimit(), 0); c >= 0 {
 		return errDecimalText
 	}
 	return nil
