@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hookhost/hookhost/scripting"
@@ -76,15 +77,16 @@ func checkCase(c Case, fires []Fire) (line int, err error) {
 	return 0, nil
 }
 
-// expectFuncs are the expect module's assertions by name.
-var expectFuncs = func() map[string]*stdlib.Func {
+// expectFuncs are the expect module's assertions by name, built on
+// first use: every hookhost process links this package, few run tests.
+var expectFuncs = sync.OnceValue(func() map[string]*stdlib.Func {
 	m := scripting.ExpectModule()
 	out := map[string]*stdlib.Func{}
 	for i := range m.Funcs {
 		out[m.Funcs[i].Name] = &m.Funcs[i]
 	}
 	return out
-}()
+})
 
 // checkExpectation runs one expectation: a key named after an expect
 // function calls it on the result; reason compares exactly; payload
@@ -151,7 +153,7 @@ func checkShadow(result map[string]any, id, action string) error {
 // assert calls expect.name(args...) and returns its failure as
 // "expect.name: …".
 func assert(name string, args ...any) error {
-	f := expectFuncs[name]
+	f := expectFuncs()[name]
 	_, err := f.Impl(&stdlib.Call{Context: context.Background(), Func: f, Args: args})
 	if err != nil {
 		return fmt.Errorf("expect.%s: %s", name, strings.TrimSpace(err.Error()))
