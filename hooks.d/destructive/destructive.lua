@@ -90,7 +90,8 @@ local function new_checker(ctx, cwd, params)
   local start = type(cwd) == "string" and cwd:sub(1, 1) == "/" and path.clean(cwd)
   -- root is the workspace; cwd follows the line's cd commands
   local c = setmetatable({ cwd = start, root = start, moved = false, protected = {}, aliases = {},
-                          downloads = {}, scripts = {}, wrote = false, verdicts = false }, Checker)
+                          downloads = {}, scripts = {}, wrote = false, verdicts = false,
+                          recursive_of = false, is_recursive = false }, Checker)
   local dir = type(params) == "table" and (params.directory or params.workdir)
   if type(dir) == "string" and dir ~= "" then
     c:move_to(dir)
@@ -222,6 +223,13 @@ local function recursive(cmd)
   return shell.has_flag(cmd.argv, "r", "recursive") or shell.has_flag(cmd.argv, "R")
 end
 
+-- recursive is the local recursive(cmd), kept for the last command asked
+-- about: four rules ask it of an rm, and each answer is a call into Go.
+function Checker:recursive(cmd)
+  if self.recursive_of ~= cmd then self.recursive_of, self.is_recursive = cmd, recursive(cmd) end
+  return self.is_recursive
+end
+
 -- find_parts returns find's starting points and whether a test narrows
 -- what it finds (-name, -type, -mtime, …).
 local NARROWING = { ["-name"] = true, ["-iname"] = true, ["-path"] = true, ["-ipath"] = true,
@@ -273,18 +281,17 @@ end
 -- protected place, ask when one is only known at run time; what names
 -- the delete in the reason ("rm -r of ", "tar deleting what it archives: ").
 function Checker:deletes(targets, what)
+  local unknown -- the first target known only at run time
   for _, p in ipairs(targets) do
-    local place = self:place(p)
+    local place, unsure = self:place(p)
     if place then return "deny", what .. place end
+    if unsure and not unknown then unknown = p end
   end
-  for _, p in ipairs(targets) do
-    local _, unsure = self:place(p)
-    if unsure then return "ask", what .. p.path .. ", which is only known at run time" end
-  end
+  if unknown then return "ask", what .. unknown.path .. ", which is only known at run time" end
 end
 
 function Checker:rm(cmd)
-  if not recursive(cmd) then return nil end
+  if not self:recursive(cmd) then return nil end
   -- under find -exec, the find rule judged what it finds
   local verdict, why = self:deletes(operands(cmd), cmd.name .. " -r of ")
   if verdict then return verdict, why end
@@ -363,7 +370,7 @@ end
 
 function Checker:perms(cmd)
   local n = cmd.name
-  if (n ~= "chmod" and n ~= "chown" and n ~= "chgrp") or not recursive(cmd) then return nil end
+  if (n ~= "chmod" and n ~= "chown" and n ~= "chgrp") or not self:recursive(cmd) then return nil end
   local ops = operands(cmd)
   for i = 2, #ops do -- the first operand is the mode or owner
     local what = self:place(ops[i])
@@ -623,9 +630,10 @@ end
 
 -- System integrity. BINARY_DIRS hold the programs and libraries the
 -- machine runs; CRITICAL_FILES (above) are /etc's login and boot files.
-local BINARY_DIRS = { "/boot", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/usr/bin",
-                      "/usr/sbin", "/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libexec", "/System",
-                      "/etc/sudoers.d", "/etc/pam.d" }
+local BINARY_DIRS = { ["/boot"] = true, ["/bin"] = true, ["/sbin"] = true, ["/lib"] = true, ["/lib32"] = true,
+                      ["/lib64"] = true, ["/libx32"] = true, ["/usr/bin"] = true, ["/usr/sbin"] = true,
+                      ["/usr/lib"] = true, ["/usr/lib32"] = true, ["/usr/lib64"] = true, ["/usr/libexec"] = true,
+                      ["/System"] = true, ["/etc/sudoers.d"] = true, ["/etc/pam.d"] = true }
 
 -- system_file says what a path names when writing it breaks the system:
 -- a critical file of /etc or anything in a binary directory (the
@@ -635,8 +643,12 @@ local function system_file(t)
   if type(t) ~= "string" or t:sub(1, 1) ~= "/" then return nil end
   t = path.clean(t)
   if CRITICAL_FILES[t] then return "the system file " .. t end
-  for _, d in ipairs(BINARY_DIRS) do
-    if within(d, t) then return "the system " .. (t == d and "directory " or "file ") .. t end
+  -- t or a directory holding it, walked up (a few steps, not a test per
+  -- binary directory: this runs for every path a command writes)
+  local d = t
+  while d and d ~= "" do
+    if BINARY_DIRS[d] then return "the system " .. (t == d and "directory " or "file ") .. t end
+    d = d:match("^(.*)/[^/]*$")
   end
 end
 
@@ -1053,10 +1065,10 @@ local HOME_CACHES = { "^~/Library/Caches/" }
 -- outside_targets returns what cmd deletes recursively, as paths
 -- entries, and how to say so: rm -r's operands, or the starting points
 -- of a find that deletes what it finds (-delete, -exec rm).
-local function outside_targets(cmd, runs_delete)
+local function outside_targets(self, cmd, runs_delete)
   if cmd.name == "find" then
     if has(cmd.argv, "-delete") or runs_delete then return (find_parts(cmd)), "find deleting in " end
-  elseif DELETERS[cmd.name] and recursive(cmd) then
+  elseif DELETERS[cmd.name] and self:recursive(cmd) then
     return operands(cmd), cmd.name .. " -r of "
   end
 end
@@ -1071,7 +1083,7 @@ end
 -- git_history judges a recursive rm of a repository's .git: the
 -- history, stashes and commits not pushed anywhere else go with it.
 function Checker:git_history(cmd)
-  if not DELETERS[cmd.name] or not recursive(cmd) then return nil end
+  if not DELETERS[cmd.name] or not self:recursive(cmd) then return nil end
   for _, p in ipairs(operands(cmd)) do
     local t = not p.dynamic and path.clean(p.path)
     if t and (t == ".git" or t:sub(-5) == "/.git") then
@@ -1083,7 +1095,7 @@ end
 
 function Checker:outside(cmd, runs_delete)
   if not DELETERS[cmd.name] and cmd.name ~= "find" then return nil end -- most commands
-  local targets, verb = outside_targets(cmd, runs_delete)
+  local targets, verb = outside_targets(self, cmd, runs_delete)
   if not targets then return nil end
   for _, p in ipairs(targets) do
     -- a path written absolute (../x is the agent's own neighbourhood)
