@@ -13,7 +13,7 @@ import (
 // (hook.message adds a message, with no action), and every action a
 // constructor builds is one the host knows.
 func TestHookModuleActions(t *testing.T) {
-	args := map[string]any{"reason": "why", "fields": map[string]any{"k": "v"}, "result": "r", "text": "t"}
+	args := map[string]any{"reason": "why", "verdict": "ask", "fields": map[string]any{"k": "v"}, "result": "r", "text": "t"}
 	m := scripting.HookModule()
 	for i := range m.Funcs {
 		f := &m.Funcs[i]

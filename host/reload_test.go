@@ -97,12 +97,23 @@ func TestReloadCancelledCompileIsRetried(t *testing.T) {
 	if gen, _ := h.Generation(); gen != 1 {
 		t.Fatalf("generation %d after a cancelled reload", gen)
 	}
-	progs := eng.programs()
-	if len(progs) != 3 || progs[2].reason != "a2" || !progs[2].closed.Load() {
-		t.Fatalf("the cancelled reload's a2 program should be closed: %+v", progs)
-	}
-	if progs[0].closed.Load() || progs[1].closed.Load() {
-		t.Fatal("a cancelled reload closed a serving program")
+	// Files compile in parallel: a2 may have compiled before the cancel
+	// (then the cancelled reload closed it) or not have started (then it
+	// was never compiled). Either is right; a serving program is never
+	// closed.
+	for _, p := range eng.programs() {
+		switch p.reason {
+		case "a1", "b1":
+			if p.closed.Load() {
+				t.Fatalf("a cancelled reload closed the serving program %s", p.reason)
+			}
+		case "a2":
+			if !p.closed.Load() {
+				t.Fatal("the cancelled reload's a2 program should be closed")
+			}
+		default:
+			t.Fatalf("unexpected program %s", p.reason)
+		}
 	}
 
 	eng.slow.Store(false)
