@@ -1207,12 +1207,13 @@ end
 
 -- RULES are the checks of one command, in order; each returns a verdict
 -- and why, or nothing. Each names the programs it judges (names: a list
--- of sets of names, mostly the sets above), and what else of any command makes it look (when):
--- redirects, code from another command's output, an interpreter's calls
--- or code, a name known only at run time, or a file the line wrote
--- earlier. A rule must return nothing for a command it neither names nor
--- looks at; judge runs no other (a fire runs the rules for every command
--- of the line, most of which no rule names).
+-- of sets of names, mostly the sets above) and what else of any command
+-- makes it look (when): a redirection that may write, a shell function
+-- or an interpreter's code, code from another command's output, an
+-- interpreter's calls, a name known only at run time, or a file the line
+-- wrote earlier. A rule must return nothing for a command it neither
+-- names nor looks at: judge runs no other (a fire runs the rules for
+-- every command of the line, and most commands no rule names).
 local RULES = {
   { names = { { find = true } }, function(self, cmd, runs_delete) return self:find(cmd, runs_delete) end },
   { names = { DELETERS }, Checker.rm },
