@@ -7,16 +7,8 @@ import (
 	"testing"
 
 	"github.com/hookhost/hookhost/host"
+	"github.com/hookhost/hookhost/stdlib/shell/shelltest"
 )
-
-// typicalLines are shell lines of the kind an agent runs all day: the
-// destructive pack's cost on them is what every tool call pays.
-var typicalLines = []string{
-	"git status && go test ./... 2>&1 | tail -20",
-	`grep -rn "TODO" src/ | head -50`,
-	"cd frontend && npm run build -- --mode production",
-	"rm -rf ./build && mkdir -p build && cp -r assets build/",
-}
 
 // BenchmarkDestructiveInProcess: the destructive pack alone deciding a
 // typical line, in process (a host loaded with only that pack; no
@@ -48,7 +40,7 @@ func BenchmarkDestructiveInProcess(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer h.Close()
-	for _, line := range typicalLines {
+	for _, line := range shelltest.TypicalLines() {
 		payload := map[string]any{"tool_name": "Bash", "params": map[string]any{"command": line}, "cwd": "/work/project"}
 		b.Run(line[:min(len(line), 24)], func(b *testing.B) {
 			cpu := cpuTime(b)

@@ -9,23 +9,15 @@ import (
 	"github.com/hookhost/hookhost/scripting"
 	"github.com/hookhost/hookhost/scripting/benchcpu"
 	"github.com/hookhost/hookhost/stdlib/shell"
+	"github.com/hookhost/hookhost/stdlib/shell/shelltest"
 )
 
-// shellLines are typical shell lines of an agent's tool calls, as in
-// cmd/hookhost's BenchmarkDestructiveInProcess.
-var shellLines = []string{
-	"git status && go test ./... 2>&1 | tail -20",
-	`grep -rn "TODO" src/ | head -50`,
-	"cd frontend && npm run build -- --mode production",
-	"rm -rf ./build && mkdir -p build && cp -r assets build/",
-}
-
-// shellValues are shell.parse's results for shellLines, as the module
+// shellValues are shell.parse's results for the typical lines, as the module
 // gives them to the engine (stdlib.Records) before conversion.
 func shellValues(tb testing.TB) []any {
 	tb.Helper()
 	var out []any
-	for _, line := range shellLines {
+	for _, line := range shelltest.TypicalLines() {
 		cmds, err := shell.Parse(context.Background(), line)
 		if err != nil {
 			tb.Fatal(err)
