@@ -191,7 +191,8 @@ func callRecords(calls []Call) []any {
 	return out
 }
 
-// Values converts commands to the neutral list Parse's binding returns.
+// Values converts commands to neutral values: the list of maps that
+// Parse's binding (which returns Records) stands for.
 func Values(cmds []Command) []any { return stdlib.Plain(Records(cmds)).([]any) }
 
 // Records converts commands to what Parse's binding returns: Values'
