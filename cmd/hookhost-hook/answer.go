@@ -1,9 +1,6 @@
 package main
 
-import (
-	"bytes"
-	"strconv"
-)
+import "strconv"
 
 // refusalHeader marks the server's 200 that blocks a guard event it
 // could not decide (busy, an event that does not decode): the full
@@ -14,28 +11,30 @@ const refusalHeader = "hookhost-refusal"
 // with a Content-Length that matches it and no refusal mark; ok is false
 // for anything else.
 func parseAnswer(resp []byte) ([]byte, bool) {
-	head, body, found := bytes.Cut(resp, []byte("\r\n\r\n"))
+	text := string(resp)
+	head, body, found := cutString(text, "\r\n\r\n")
 	if !found {
 		return nil, false
 	}
-	lines := bytes.Split(head, []byte("\r\n"))
-	status := lines[0]
-	if !bytes.HasPrefix(status, []byte("HTTP/1.1 200 ")) && !bytes.Equal(status, []byte("HTTP/1.1 200")) {
+	status, head, _ := cutString(head, "\r\n")
+	if status != "HTTP/1.1 200" && !hasPrefix(status, "HTTP/1.1 200 ") {
 		return nil, false
 	}
 	length := -1
-	for _, line := range lines[1:] {
-		name, value, ok := bytes.Cut(line, []byte(":"))
+	for head != "" {
+		var line string
+		line, head, _ = cutString(head, "\r\n")
+		name, value, ok := cut(line, ':')
 		if !ok {
 			return nil, false
 		}
-		switch string(bytes.ToLower(bytes.TrimSpace(name))) {
+		switch lowerASCII(trimSpace(name)) {
 		case refusalHeader:
 			return nil, false
 		case "transfer-encoding":
 			return nil, false // the server gives every answer a length
 		case "content-length":
-			n, err := strconv.Atoi(string(bytes.TrimSpace(value)))
+			n, err := strconv.Atoi(trimSpace(value))
 			if err != nil || n < 0 || length >= 0 {
 				return nil, false
 			}
@@ -45,5 +44,5 @@ func parseAnswer(resp []byte) ([]byte, bool) {
 	if length != len(body) || length > maxAnswer {
 		return nil, false
 	}
-	return body, true
+	return resp[len(resp)-len(body):], true
 }

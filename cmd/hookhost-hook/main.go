@@ -1,15 +1,19 @@
 package main
 
 import (
-	"io"
-	"os"
-	"path/filepath"
-	"strings"
+	"path"
+	"strconv"
 	"syscall"
-	"time"
 
 	"github.com/hookhost/hookhost/cmd/internal/autosock"
 )
+
+// On Linux hookhost-hook links neither os, time, strings nor crypto:
+// their packages' initialisation, run at every start, was a third of
+// what its own code costs beyond an empty Go program's start
+// (docs/performance.md, "The small command hook"). It speaks to the
+// system through package syscall; its few string functions are in
+// text.go.
 
 // What hookhost-hook shares with hookhost's client is in autosock.
 const (
@@ -34,12 +38,15 @@ const (
 var eventAgents = []string{"copilot"}
 
 func main() {
-	args := os.Args[1:]
-	req, ok := parse(args, os.Getenv)
-	if !ok {
+	args, err := commandLine()
+	if err != nil {
+		fail("reading the command line: " + err.Error() + " (run hookhost itself)")
+	}
+	req, ok := parse(args, getenv)
+	if !ok || !fastPath {
 		execFull(args, nil)
 	}
-	body, err := io.ReadAll(io.LimitReader(os.Stdin, maxEvent+1))
+	body, err := readAll(0, maxEvent+1)
 	if err != nil || len(body) > maxEvent {
 		execFull(args, body)
 	}
@@ -47,20 +54,25 @@ func main() {
 	if !ok {
 		execFull(args, body)
 	}
-	if _, err := os.Stdout.Write(answer); err != nil {
+	if err := writeAll(1, answer); err != nil {
 		// The answer could not be given, and the event has fired: the
 		// agent must not proceed as if it had been answered.
-		os.Stderr.WriteString("hookhost-hook: writing the answer: " + err.Error() + "\n")
-		os.Exit(2)
+		printErr("hookhost-hook: writing the answer: " + err.Error() + "\n")
+		syscall.Exit(2)
 	}
-	os.Exit(0)
+	syscall.Exit(0)
+}
+
+func getenv(key string) string {
+	v, _ := syscall.Getenv(key)
+	return v
 }
 
 // A request is what a command line asks of the server.
 type request struct {
 	agent, event string
 	dir, config  string
-	timeout      time.Duration
+	timeout      int64 // nanoseconds
 }
 
 // parse reads an agent command line with --server auto: the agent, then
@@ -72,73 +84,82 @@ func parse(args []string, env func(string) string) (request, bool) {
 	}
 	r := request{agent: args[0], timeout: requestTimeout}
 	server := env("HOOKHOST_SERVER")
-	seen := map[string]bool{}
-	values := map[string]*string{}
 	var timeout, idle, log string
-	values["dir"], values["d"] = &r.dir, &r.dir
-	values["config"], values["c"] = &r.config, &r.config
-	values["server"], values["event"], values["log"] = &server, &r.event, &log
-	values["server-timeout"], values["auto-idle-exit"] = &timeout, &idle
-	canonical := map[string]string{"d": "dir", "c": "config"}
+	// The flags it reads, under each of their names; a slice, not maps,
+	// which would cost this process's start more than the lookups save.
+	flags := [...]struct {
+		name, short string
+		dst         *string // nil: a switch (--fail-open, --fail-closed)
+		seen        bool
+	}{
+		{name: "dir", short: "d", dst: &r.dir}, {name: "config", short: "c", dst: &r.config},
+		{name: "server", dst: &server}, {name: "event", dst: &r.event}, {name: "log", dst: &log},
+		{name: "server-timeout", dst: &timeout}, {name: "auto-idle-exit", dst: &idle},
+		{name: "fail-open"}, {name: "fail-closed"},
+	}
 	for i := 1; i < len(args); i++ {
 		a := args[i]
-		if !strings.HasPrefix(a, "-") || a == "-" || a == "--" {
+		if len(a) < 2 || a[0] != '-' || a == "--" {
 			return request{}, false
 		}
-		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
-		key := name
-		if c, ok := canonical[name]; ok {
-			key = c
+		name, value, hasValue := cut(trimPrefix(a[1:], "-"), '=')
+		f := -1
+		for j := range flags {
+			if name == flags[j].name || (name == flags[j].short && name != "") {
+				f = j
+			}
 		}
-		if seen[key] {
+		switch {
+		case f < 0:
+			return request{}, false
+		case flags[f].seen:
 			return request{}, false // twice, or under two names: the full command says what it makes of it
-		}
-		seen[key] = true
-		switch dst, ok := values[name]; {
-		case name == "fail-open" || name == "fail-closed":
+		case flags[f].dst == nil:
 			if hasValue {
 				return request{}, false
 			}
-		case !ok:
-			return request{}, false
 		case hasValue:
-			*dst = value
+			*flags[f].dst = value
 		case i+1 < len(args):
 			i++
-			*dst = args[i]
+			*flags[f].dst = args[i]
 		default:
 			return request{}, false
 		}
+		flags[f].seen = true
 	}
 	named := contains(eventAgents, r.agent) // only their commands have --event
 	if server != "auto" || named != (r.event != "") || (named && !pathWord(r.event)) {
 		return request{}, false
 	}
-	if !seen["server-timeout"] {
-		timeout = env("HOOKHOST_SERVER_TIMEOUT")
-	}
-	if !seen["auto-idle-exit"] {
-		idle = env("HOOKHOST_AUTO_IDLE_EXIT")
+	for _, f := range flags { // a flag not given is read from the environment
+		switch {
+		case f.seen:
+		case f.name == "server-timeout":
+			timeout = env("HOOKHOST_SERVER_TIMEOUT")
+		case f.name == "auto-idle-exit":
+			idle = env("HOOKHOST_AUTO_IDLE_EXIT")
+		}
 	}
 	for _, d := range []struct {
 		text string
-		dst  *time.Duration
-	}{{timeout, &r.timeout}, {idle, new(time.Duration)}} {
+		dst  *int64
+	}{{timeout, &r.timeout}, {idle, new(int64)}} {
 		if d.text == "" {
 			continue
 		}
-		v, err := time.ParseDuration(d.text)
-		if err != nil || v <= 0 {
+		v, ok := parseDuration(d.text)
+		if !ok || v <= 0 {
 			return request{}, false
 		}
 		*d.dst = v
 	}
 	if log != "" { // the full command creates --log at every run, and fails when it cannot
-		f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		fd, err := openFile(log, syscall.O_WRONLY|syscall.O_APPEND|syscall.O_CREAT, 0o600)
 		if err != nil {
 			return request{}, false
 		}
-		f.Close()
+		syscall.Close(fd)
 	}
 	var ok bool
 	if r.dir, r.config, ok = resolvePaths(r.dir, r.config, env); !ok {
@@ -150,7 +171,7 @@ func parse(args []string, env func(string) string) (request, bool) {
 // resolvePaths settles the hooks directory and the config as hookhost
 // does (its resolvePaths: the flag, else the environment, else
 // ./hooks.d and DIR/hookhost.yaml when it is there), made absolute as
-// --server auto makes them to name the socket.
+// --server auto makes them to name the socket (autosock.Abs).
 func resolvePaths(dir, config string, env func(string) string) (string, string, bool) {
 	if dir == "" {
 		dir = env("HOOKHOST_DIR")
@@ -162,31 +183,24 @@ func resolvePaths(dir, config string, env func(string) string) (string, string, 
 		config = env("HOOKHOST_CONFIG")
 	}
 	if config == "" {
-		path := filepath.Join(dir, dirConfigName)
-		if _, err := os.Stat(path); err == nil {
-			config = path
-		} else if !os.IsNotExist(err) && !isNotDir(err) {
-			config = path // there but unreadable: the full command names it too
+		file := path.Join(dir, dirConfigName)
+		var st syscall.Stat_t
+		if err := syscall.Stat(file, &st); err == nil {
+			config = file
+		} else if err != syscall.ENOENT && err != syscall.ENOTDIR {
+			config = file // there but unreadable: the full command names it too
 		}
 	}
-	dir, err := filepath.Abs(dir)
+	dir, err := autosock.Abs(dir)
 	if err != nil {
 		return "", "", false
 	}
 	if config != "" {
-		if config, err = filepath.Abs(config); err != nil {
+		if config, err = autosock.Abs(config); err != nil {
 			return "", "", false
 		}
 	}
 	return dir, config, true
-}
-
-func isNotDir(err error) bool {
-	var errno syscall.Errno
-	if pe, ok := err.(*os.PathError); ok {
-		errno, _ = pe.Err.(syscall.Errno)
-	}
-	return errno == syscall.ENOTDIR
 }
 
 // pathWord reports whether s may stand in the request's path as it is:
@@ -231,20 +245,20 @@ func (r request) ask(body []byte) ([]byte, bool) {
 // untouched). If that cannot be done, hookhost-hook fails as hookhost
 // fails when it cannot start: exit 2, which blocks.
 func execFull(args []string, read []byte) {
-	bin := os.Getenv(fullEnv)
+	bin := getenv(fullEnv)
 	if bin == "" {
-		exe, err := os.Executable()
+		exe, err := executable()
 		if err != nil {
 			fail("cannot find the full hookhost: " + err.Error() + " (set $" + fullEnv + ")")
 		}
-		bin = filepath.Join(filepath.Dir(exe), "hookhost")
+		bin = path.Join(path.Dir(exe), "hookhost")
 	}
 	if read != nil {
 		if err := replayStdin(read); err != nil {
 			fail("replaying stdin to hookhost: " + err.Error())
 		}
 	}
-	err := syscall.Exec(bin, append([]string{bin}, args...), os.Environ())
+	err := syscall.Exec(bin, append([]string{bin}, args...), syscall.Environ())
 	fail("executing " + bin + ": " + err.Error() + " (install hookhost beside hookhost-hook, or set $" + fullEnv + ")")
 }
 
@@ -252,26 +266,139 @@ func execFull(args []string, read []byte) {
 // read cut short by the limit or an error): an unlinked temporary file
 // holding both becomes file descriptor 0.
 func replayStdin(read []byte) error {
-	f, err := os.CreateTemp("", "hookhost-hook-")
+	fd, err := tempFile()
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	os.Remove(f.Name())
-	if _, err := f.Write(read); err != nil {
+	defer syscall.Close(fd)
+	if err := writeAll(fd, read); err != nil {
 		return err
 	}
-	if _, err := io.Copy(f, os.Stdin); err != nil {
+	if err := copyRest(fd, 0); err != nil {
 		return err
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	if _, err := syscall.Seek(fd, 0, 0); err != nil {
 		return err
 	}
-	return dupOnto(int(f.Fd()), 0)
+	return dupOnto(fd, 0)
 }
+
+// tempFile creates a file only this user can read in the temporary
+// directory ($TMPDIR, else /tmp) and unlinks it at once.
+func tempFile() (int, error) {
+	dir := getenv("TMPDIR")
+	if dir == "" {
+		dir = "/tmp"
+	}
+	var tv syscall.Timeval
+	syscall.Gettimeofday(&tv)
+	seed := uint64(tv.Nano()) ^ uint64(syscall.Getpid())<<32
+	for try := range 100 {
+		// O_EXCL: a name someone else made (even a symbolic link) is
+		// never opened, only skipped.
+		name := path.Join(dir, "hookhost-hook-"+strconv.FormatUint(seed+uint64(try)*0x9e3779b97f4a7c15, 36))
+		fd, err := openFile(name, syscall.O_RDWR|syscall.O_CREAT|syscall.O_EXCL, 0o600)
+		if err == syscall.EEXIST {
+			continue
+		}
+		if err != nil {
+			return -1, err
+		}
+		syscall.Unlink(name)
+		return fd, nil
+	}
+	return -1, syscall.EEXIST
+}
+
+// copyRest copies what is left to read on from into to.
+func copyRest(to, from int) error {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := read(from, buf)
+		if n > 0 {
+			if err := writeAll(to, buf[:n]); err != nil {
+				return err
+			}
+		}
+		if err != nil || n == 0 {
+			return err
+		}
+	}
+}
+
+// readAll reads fd to its end, or until it has read more than limit
+// bytes (the caller tells those apart).
+func readAll(fd, limit int) ([]byte, error) {
+	buf := make([]byte, 0, 16<<10)
+	for len(buf) <= limit {
+		if len(buf) == cap(buf) {
+			buf = append(buf, make([]byte, len(buf))...)[:len(buf)]
+		}
+		n, err := read(fd, buf[len(buf):min(cap(buf), limit+1)])
+		buf = buf[:len(buf)+n]
+		if err != nil || n == 0 {
+			return buf, err
+		}
+	}
+	return buf, nil
+}
+
+// read is one read(2) of fd, waiting when fd does not block (an agent's
+// pipe may not) and retrying when a signal cuts it short.
+func read(fd int, b []byte) (int, error) {
+	for {
+		n, err := syscall.Read(fd, b)
+		switch err {
+		case nil:
+			return n, nil
+		case syscall.EINTR:
+		case syscall.EAGAIN:
+			if err := waitFD(fd, false); err != nil {
+				return 0, err
+			}
+		default:
+			return 0, err
+		}
+	}
+}
+
+// writeAll writes all of b to fd, as read reads.
+func writeAll(fd int, b []byte) error {
+	for len(b) > 0 {
+		n, err := syscall.Write(fd, b)
+		switch err {
+		case nil:
+			if n <= 0 {
+				return syscall.EIO
+			}
+			b = b[n:]
+		case syscall.EINTR:
+		case syscall.EAGAIN:
+			if err := waitFD(fd, true); err != nil {
+				return err
+			}
+		default:
+			return err
+		}
+	}
+	return nil
+}
+
+// openFile is open(2), close-on-exec, retried when a signal cuts it short.
+func openFile(name string, flags int, perm uint32) (int, error) {
+	for {
+		fd, err := syscall.Open(name, flags|syscall.O_CLOEXEC, perm)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// printErr writes msg to stderr, whatever comes of it.
+func printErr(msg string) { writeAll(2, []byte(msg)) }
 
 // fail reports that hookhost could not be run at all, and blocks.
 func fail(msg string) {
-	os.Stderr.WriteString("hookhost-hook: " + msg + "\n")
-	os.Exit(2)
+	printErr("hookhost-hook: " + msg + "\n")
+	syscall.Exit(2)
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/hookhost/hookhost/cmd/internal/autosock"
 )
@@ -424,4 +425,63 @@ func runIn(t *testing.T, dir string, env []string, stdin, name string, args ...s
 		t.Fatal(err)
 	}
 	return run{stdout.String(), stderr.String(), code}
+}
+
+// TestNonBlockingStdin: an agent may hand its hook a pipe that does not
+// block, and write the event a little at a time; hookhost-hook waits for
+// it (and replays it whole to the full command when it hands over).
+func TestNonBlockingStdin(t *testing.T) {
+	if goruntime.GOOS != "linux" {
+		t.Skip("hookhost-hook reads stdin on Linux only")
+	}
+	dir := shipped(t)
+	runtime := privateDir(t)
+	t.Cleanup(func() { stopServers(t, runtime) })
+	env := []string{"XDG_RUNTIME_DIR=" + runtime, "HOOKHOST_AUTO_IDLE_EXIT=1m"}
+	claude := agentCases[0]
+	args := []string{"claude", "--dir", dir, "--server", "auto"}
+	for _, tc := range []struct {
+		name  string
+		alone bool
+	}{{"the server starting (handed over)", false}, {"the server up (answered alone)", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Not os.Pipe and r.Fd(): Fd, which exec calls too, makes a
+			// pipe that os made non-blocking block again.
+			var fds [2]int
+			if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
+				t.Fatal(err)
+			}
+			r, w := os.NewFile(uintptr(fds[0]), "stdin"), os.NewFile(uintptr(fds[1]), "event")
+			defer r.Close()
+			if err := syscall.SetNonblock(fds[0], true); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(filepath.Join(binDir, "hookhost-hook"), args...)
+			cmd.Env = append(append(os.Environ(), "HOOKHOST_EVENT_CACHE=off"), env...)
+			if tc.alone {
+				cmd.Env = append(cmd.Env, fullEnv+"="+filepath.Join(binDir, "absent"))
+			}
+			cmd.Stdin = r
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			event := claude.deny
+			for i := 0; i < len(event); i += 16 {
+				time.Sleep(2 * time.Millisecond)
+				if _, err := w.Write([]byte(event[i:min(i+16, len(event))])); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w.Close()
+			flags, _, _ := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fds[0]), syscall.F_GETFL, 0)
+			if flags&syscall.O_NONBLOCK == 0 {
+				t.Error("the test's pipe blocks: it tests nothing")
+			}
+			if err := cmd.Wait(); err != nil || !strings.Contains(stdout.String(), claude.denyMark) {
+				t.Errorf("hookhost-hook: %v\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
+			}
+		})
+	}
 }

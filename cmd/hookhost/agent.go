@@ -20,6 +20,7 @@ import (
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/adapter/gemini"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/eventcache"
 	"github.com/hookhost/hookhost/cmd/hookhost/internal/initlog"
+	"github.com/hookhost/hookhost/cmd/internal/autosock"
 	"github.com/hookhost/hookhost/host"
 )
 
@@ -266,13 +267,14 @@ func guardEvents(d adapter.CommandDialect) string {
 	return strings.Join(names, ", ")
 }
 
-// absPaths are --dir and --config made absolute.
+// absPaths are --dir and --config made absolute, as hookhost-hook makes
+// them (autosock.Abs): the socket of --server auto is named after them.
 func (o *agentOptions) absPaths() (dir, cfg string, err error) {
-	if dir, err = filepath.Abs(o.Dir); err != nil {
+	if dir, err = autosock.Abs(o.Dir); err != nil {
 		return "", "", usageErrorf("--dir: %v", err)
 	}
 	if o.Config != "" {
-		if cfg, err = filepath.Abs(o.Config); err != nil {
+		if cfg, err = autosock.Abs(o.Config); err != nil {
 			return "", "", usageErrorf("--config: %v", err)
 		}
 	}

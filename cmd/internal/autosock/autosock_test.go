@@ -1,9 +1,9 @@
 package autosock
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -33,8 +33,9 @@ func TestPath(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum := sha256.Sum256([]byte(tc.dir + "\x00" + tc.config))
-		if want := filepath.Join(tc.base, "serve-"+hex.EncodeToString(sum[:6])+".sock"); got != want {
+		h := fnv.New128a()
+		h.Write([]byte(tc.dir + "\x00" + tc.config))
+		if want := filepath.Join(tc.base, "serve-"+hex.EncodeToString(h.Sum(nil)[:6])+".sock"); got != want {
 			t.Errorf("Path(%q, %q) with $XDG_RUNTIME_DIR=%s = %s, want %s", tc.dir, tc.config, tc.runtime, got, want)
 		}
 	}
@@ -66,5 +67,39 @@ func TestTrusted(t *testing.T) {
 		if got := Trusted(tc.uid, tc.self); got != tc.want {
 			t.Errorf("Trusted(%d, %d) = %v", tc.uid, tc.self, got)
 		}
+	}
+}
+
+// TestAbs: Abs names paths as filepath.Abs does, which hookhost's own
+// client used to name them — also in a working directory reached through
+// a symbolic link, where both keep the name $PWD gives it.
+func TestAbs(t *testing.T) {
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	link := filepath.Join(base, "link")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, wd, pwd string }{
+		{"a plain directory", real, real},
+		{"through a symbolic link", link, link},
+		{"$PWD elsewhere", real, base},
+		{"$PWD relative", real, "real"},
+		{"no $PWD", real, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Chdir(tc.wd)
+			t.Setenv("PWD", tc.pwd)
+			for _, p := range []string{"hooks.d", "./hooks.d/", "../x/../hooks.d", ".", "/abs//p/./q/..", "/"} {
+				got, err := Abs(p)
+				want, werr := filepath.Abs(p)
+				if got != want || (err == nil) != (werr == nil) {
+					t.Errorf("Abs(%q) = %q, %v; filepath.Abs: %q, %v", p, got, err, want, werr)
+				}
+			}
+		})
 	}
 }

@@ -39,14 +39,14 @@ var ErrBusy = errors.New("the server is busy")
 
 // ConnectTimeout bounds connecting to a server: one that does not accept
 // within it counts as unavailable.
-const ConnectTimeout = autosock.ConnectTimeout
+const ConnectTimeout = time.Duration(autosock.ConnectTimeout)
 
 // RequestTimeout is the default bound of a whole request, connection
 // included (--server-timeout): above the longest hook chain a server
 // should take, well under the agents' own hook timeouts (60 s for
 // Claude Code and Gemini CLI), so that hookhost, not the agent, decides
 // what a hung server means.
-const RequestTimeout = autosock.RequestTimeout
+const RequestTimeout = time.Duration(autosock.RequestTimeout)
 
 // MaxAnswer bounds the answer a client reads from a server: whoever
 // answers cannot make it hold more.
