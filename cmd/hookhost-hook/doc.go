@@ -1,7 +1,9 @@
 // Command hookhost-hook is the small command hook of "hookhost AGENT
 // --server auto": it links almost nothing (no interpreters, no YAML, no
-// shell parser, no command-line library, not even package net), so that
-// its start costs little more than a process's. It reads the agent's
+// shell parser, no command-line library, not even package net; on Linux
+// not os, time, strings or crypto either, whose initialisation every
+// start would pay), so that its start costs little more than a
+// process's. It reads the agent's
 // event from stdin, finds the server "--server auto" runs for the hooks
 // directory and config (the same socket, the same check that this user
 // or root serves it: SO_PEERCRED), posts the event to the server's
