@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hookhost/hookhost/host"
 )
@@ -85,7 +86,8 @@ type Plan struct {
 // the executable's identity.
 func (c *Cache) Plan(fsys fs.FS, salt []byte, event string, isScript func(base string) bool) (Plan, error) {
 	p := Plan{keys: map[string]string{}, salt: salt}
-	view := hiding{FS: fsys, hide: map[string]bool{}, data: map[string][]byte{}, dirs: map[string][]fs.DirEntry{}}
+	view := hiding{FS: fsys, hide: map[string]bool{}, data: map[string][]byte{}, dirs: map[string][]fs.DirEntry{},
+		given: &handedOut{names: map[string]bool{}}, keys: p.keys, salt: salt}
 	err := walk(listing{fsys, view.dirs}, isScript, func(name string, data []byte) {
 		key := fileKey(salt, data)
 		p.keys[name] = key
@@ -257,9 +259,12 @@ func (l listing) ReadDir(name string) ([]fs.DirEntry, error) {
 // memory.
 type hiding struct {
 	fs.FS
-	hide map[string]bool
-	data map[string][]byte        // content read by Plan, served by ReadFile
-	dirs map[string][]fs.DirEntry // listings read by Plan, served by ReadDir
+	hide  map[string]bool
+	data  map[string][]byte // content read by Plan, served by ReadFile
+	given *handedOut        // files whose content ReadFile handed out
+	keys  map[string]string // the plan's keys, to check a later read
+	salt  []byte
+	dirs  map[string][]fs.DirEntry // listings read by Plan, served by ReadDir
 }
 
 // Open implements fs.FS: a hidden file does not exist.
@@ -295,14 +300,47 @@ func (h hiding) Stat(name string) (fs.FileInfo, error) {
 }
 
 // ReadFile implements fs.ReadFileFS: a hidden file does not exist, and a
-// file Plan read already is served from memory (a copy, as fs.ReadFileFS
-// asks) rather than read twice.
+// file Plan read already is served from memory rather than read twice.
+// The first read of a file is handed the very bytes Plan read (nothing
+// else holds them, and in a one-shot command a copy would cost a page
+// touched for every 4 KiB of script); a later one gets a copy, as
+// fs.ReadFileFS asks.
 func (h hiding) ReadFile(name string) ([]byte, error) {
 	if h.hide[name] {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
 	if data, ok := h.data[name]; ok {
+		if h.given.first(name) {
+			return data, nil
+		}
+		if fileKey(h.salt, data) != h.keys[name] {
+			// Whoever was handed the bytes changed them (the host never
+			// does): serve nothing rather than what the plan did not key.
+			return nil, &fs.PathError{Op: "read", Path: name, Err: errChangedInMemory}
+		}
 		return slices.Clone(data), nil
 	}
 	return fs.ReadFile(h.FS, name)
+}
+
+// errChangedInMemory is a later read of a file whose content, handed out
+// by the first, was changed since.
+var errChangedInMemory = errors.New("changed in memory since the plan read it")
+
+// handedOut is the set of names whose content hiding.ReadFile handed out
+// uncopied; the host reads its files from several goroutines at once.
+type handedOut struct {
+	mu    sync.Mutex
+	names map[string]bool
+}
+
+// first reports whether this is the first call for name.
+func (h *handedOut) first(name string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.names[name] {
+		return false
+	}
+	h.names[name] = true
+	return true
 }

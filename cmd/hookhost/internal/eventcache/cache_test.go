@@ -159,9 +159,19 @@ func TestPlanServesWhatItRead(t *testing.T) {
 	if err != nil || string(got) != "pre" {
 		t.Errorf("pre.lua: %q, %v; want the content the plan read", got, err)
 	}
+	again, err := fs.ReadFile(p.FS, "pre.lua")
+	if err != nil || string(again) != "pre" {
+		t.Errorf("pre.lua again: %q, %v; want the content the plan read", again, err)
+	}
+	again[0] = 'Y' // a copy: the first reader's bytes stay as read
+	if string(got) != "pre" {
+		t.Errorf("a later reader changed the first one's bytes: %q", got)
+	}
+	// The first read is handed the plan's own bytes; if its reader
+	// changes them, a later read gets nothing rather than other content.
 	got[0] = 'X'
-	if again, _ := fs.ReadFile(p.FS, "pre.lua"); string(again) != "pre" {
-		t.Errorf("a caller changed what the plan serves: %q", again)
+	if changed, err := fs.ReadFile(p.FS, "pre.lua"); err == nil {
+		t.Errorf("after a caller changed what the plan read, served %q", changed)
 	}
 	if got, err := fs.ReadFile(p.FS, "pack/HOOK.md"); err != nil || string(got) != "new manifest" {
 		t.Errorf("pack/HOOK.md: %q, %v; want the directory's", got, err)

@@ -78,11 +78,39 @@ func (p *programs) Get(key string) []byte {
 		return nil
 	}
 	defer f.Close()
-	data, err = io.ReadAll(io.LimitReader(f, MaxProgramBytes+1))
-	if err != nil || len(data) > MaxProgramBytes {
+	return readSized(f, MaxProgramBytes)
+}
+
+// readSized reads all of f, up to limit bytes, into one buffer of the
+// size its stat gives (io.ReadAll would grow a buffer by doubling, and
+// in a one-shot command every byte allocated is a page touched for the
+// first time); nil when f cannot be read or holds more than limit bytes.
+func readSized(f *os.File, limit int64) []byte {
+	info, err := f.Stat()
+	if err != nil || info.Size() > limit {
 		return nil
 	}
-	return data
+	return readExpecting(f, info.Size(), limit)
+}
+
+// readExpecting reads all of r, expected to hold size bytes, up to
+// limit bytes; nil when r cannot be read or holds more than limit.
+func readExpecting(r io.Reader, size, limit int64) []byte {
+	// One byte more than expected shows whether the file grew since
+	// its stat: a file is read to its end, never cut at its old size.
+	data := make([]byte, size+1)
+	n, err := io.ReadFull(r, data)
+	switch {
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		return data[:n]
+	case err != nil:
+		return nil
+	}
+	rest, err := io.ReadAll(io.LimitReader(r, limit+1-int64(n)))
+	if err != nil || int64(n+len(rest)) > limit {
+		return nil
+	}
+	return append(data, rest...)
 }
 
 // Put implements scripting.ProgramCache.

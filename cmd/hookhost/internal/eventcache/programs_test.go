@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hookhost/hookhost/host"
@@ -114,5 +115,68 @@ func TestProgramsPrune(t *testing.T) {
 	progs = c.Programs(p)
 	if !bytes.Equal(progs.Get("old7"), []byte("old")) || !bytes.Equal(progs.Get("new"), []byte("new")) || progs.Get("old8") != nil {
 		t.Error("the prune kept the wrong programs")
+	}
+}
+
+// readSized reads a whole file into one buffer, and nothing past the
+// limit.
+func TestReadSized(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		size  int
+		limit int64
+		want  bool
+	}{
+		{"empty", 0, 10, true},
+		{"small", 3, 10, true},
+		{"at the limit", 10, 10, true},
+		{"over the limit", 11, 10, false},
+		{"large", 300 << 10, 1 << 20, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "f")
+			content := bytes.Repeat([]byte("x"), tc.size)
+			if err := os.WriteFile(path, content, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			got := readSized(f, tc.limit)
+			switch {
+			case !tc.want && got != nil:
+				t.Fatalf("read %d bytes past the limit %d", len(got), tc.limit)
+			case tc.want && (got == nil || !bytes.Equal(got, content)):
+				t.Fatalf("got %d bytes, want %d", len(got), tc.size)
+			}
+		})
+	}
+}
+
+// A file that grew after its stat is still read whole, and still
+// refused past the limit.
+func TestReadExpectingGrown(t *testing.T) {
+	for _, tc := range []struct {
+		content string
+		size    int64
+		limit   int64
+		want    string
+		refused bool
+	}{
+		{content: "abcdefgh", size: 3, limit: 100, want: "abcdefgh"},
+		{content: "abcdefgh", size: 7, limit: 100, want: "abcdefgh"},
+		{content: "abcdefgh", size: 3, limit: 8, want: "abcdefgh"},
+		{content: "abcdefgh", size: 3, limit: 7, refused: true},
+		{content: "ab", size: 3, limit: 7, want: "ab"}, // shrank
+	} {
+		got := readExpecting(strings.NewReader(tc.content), tc.size, tc.limit)
+		switch {
+		case tc.refused && got != nil:
+			t.Errorf("%+v: read %q past the limit", tc, got)
+		case !tc.refused && string(got) != tc.want:
+			t.Errorf("%+v: got %q, want %q", tc, got, tc.want)
+		}
 	}
 }
