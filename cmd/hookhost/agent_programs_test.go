@@ -42,7 +42,7 @@ func testAgentProgramCache(t *testing.T, file string, source func(string) string
 			t.Fatal(err)
 		}
 	}
-	cache := filepath.Join(work, "cache", "events.json")
+	cache := filepath.Join(work, "cache", "events.txt")
 	progDir := filepath.Join(work, "cache", "programs-v1")
 	t.Setenv(eventCacheEnv, cache)
 	run := func(wantReason string, extra ...string) {

@@ -30,7 +30,7 @@ func copilotPre(toolInput string) string {
 // Cursor and Copilot send it, through each way they send it.
 func TestShippedGuardsCursorCopilot(t *testing.T) {
 	dir := copyShipped(t)
-	cache := filepath.Join(t.TempDir(), "events.json")
+	cache := filepath.Join(t.TempDir(), "events.txt")
 	for _, tc := range []struct {
 		name, stdin string
 		args        []string
@@ -69,7 +69,7 @@ func TestCopilotFailsClosed(t *testing.T) {
 			dir := guardPacks(t)
 			stdin, args := route.setup(t, d, dir)
 			args = append([]string{"copilot", "--event", "preToolUse", "--dir", dir}, args...)
-			cache := filepath.Join(t.TempDir(), "events.json")
+			cache := filepath.Join(t.TempDir(), "events.txt")
 			for range 2 {
 				r := runHookhost(t, cache, []byte(stdin), args...)
 				if r.code != 2 || !strings.HasPrefix(r.stdout, `{"permissionDecision":"deny","permissionDecisionReason":"hookhost: `) || r.stderr == "" {

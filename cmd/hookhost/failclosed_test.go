@@ -245,7 +245,7 @@ func TestAgentsFailClosed(t *testing.T) {
 		t.Run(d.name, func(t *testing.T) {
 			t.Parallel()
 			dir := guardPacks(t)
-			cache := filepath.Join(t.TempDir(), "events.json")
+			cache := filepath.Join(t.TempDir(), "events.txt")
 			if r := runHookhost(t, cache, []byte(d.guard(rmRoot)), d.name, "--dir", dir); r.code != 0 || !strings.Contains(r.stdout, `"deny"`) {
 				t.Fatalf("the guards, intact: %v, want a denial", r)
 			}
@@ -255,7 +255,7 @@ func TestAgentsFailClosed(t *testing.T) {
 					dir := guardPacks(t)
 					stdin, args := route.setup(t, d, dir)
 					args = append([]string{d.name, "--dir", dir}, args...)
-					cache := filepath.Join(t.TempDir(), "events.json")
+					cache := filepath.Join(t.TempDir(), "events.txt")
 					// Twice: what the first run teaches the event cache must
 					// not open the second.
 					for range 2 {
@@ -284,7 +284,7 @@ func TestAgentsFailClosed(t *testing.T) {
 func TestAgentsFailOpenWhereBlockingMeansMore(t *testing.T) {
 	for _, d := range agentDialects {
 		dir := guardPacks(t)
-		cache := filepath.Join(t.TempDir(), "events.json")
+		cache := filepath.Join(t.TempDir(), "events.txt")
 		moved := dir + ".moved"
 		if err := os.Rename(dir, moved); err != nil {
 			t.Fatal(err)

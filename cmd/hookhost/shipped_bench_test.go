@@ -67,6 +67,6 @@ func BenchmarkClaudeShipped(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Setenv(eventCacheEnv, filepath.Join(b.TempDir(), "events.json"))
+	b.Setenv(eventCacheEnv, filepath.Join(b.TempDir(), "events.txt"))
 	loop(b, []byte(benchEvent), bin, "claude", "--dir", dir)
 }

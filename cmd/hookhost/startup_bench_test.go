@@ -124,7 +124,7 @@ func BenchmarkClaudeStartup(b *testing.B) {
 		dir := benchHooks(b, tc.onePre)
 		// The event cache is the user's; the benchmark keeps its own, warmed
 		// by the first run.
-		b.Setenv(eventCacheEnv, filepath.Join(b.TempDir(), "events.json"))
+		b.Setenv(eventCacheEnv, filepath.Join(b.TempDir(), "events.txt"))
 		b.Run(tc.name, func(b *testing.B) {
 			loop(b, []byte(benchEvent), bin, "claude", "--dir", dir)
 		})

@@ -207,7 +207,7 @@ func (b *Backend) Incr(ctx context.Context, key string, by int64, ttl time.Durat
 	var reply []any
 	err := b.do(ctx, "incr", func(ctx context.Context) error {
 		var err error
-		reply, err = incrScript.Run(ctx, b.client, []string{b.prefix + key},
+		reply, err = incrScript().Run(ctx, b.client, []string{b.prefix + key},
 			strconv.FormatInt(by, 10), int64(ceilMillis(ttl)/time.Millisecond)).Slice()
 		return err
 	})
@@ -254,7 +254,7 @@ func (b *Backend) Rate(ctx context.Context, key string, limit int, window time.D
 	var reply []int64
 	err := b.do(ctx, "rate", func(ctx context.Context) error {
 		var err error
-		reply, err = rateScript.Run(ctx, b.client, []string{b.prefix + key}, limit, micros).Int64Slice()
+		reply, err = rateScript().Run(ctx, b.client, []string{b.prefix + key}, limit, micros).Int64Slice()
 		return err
 	})
 	if err != nil {

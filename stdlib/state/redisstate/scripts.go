@@ -1,10 +1,16 @@
 package redisstate
 
-import "github.com/redis/go-redis/v9"
+import (
+	"sync"
+
+	"github.com/redis/go-redis/v9"
+)
 
 // The Lua scripts Redis runs for the calls that read and write in one
 // step. A script runs whole, with no other command between its own, so
-// no two processes can both see room for one more event.
+// no two processes can both see room for one more event. Each is made
+// at its first use: making one hashes it, and every hookhost process,
+// most of which never speak to Redis, would pay for that at start.
 
 // incrScript adds ARGV[1] to the integer under KEYS[1]; an absent key
 // starts at ARGV[1] with a ttl of ARGV[2] milliseconds (0: none), an
@@ -12,7 +18,8 @@ import "github.com/redis/go-redis/v9"
 // {"ok", sum} with the sum as text (a Lua number would lose precision
 // past 2^53), or {"window"} for a rate window, {"overflow", current} or
 // {"type", current} when the value is not an integer INCRBY can add to.
-var incrScript = redis.NewScript(`
+var incrScript = sync.OnceValue(func() *redis.Script {
+	return redis.NewScript(`
 local key, by, ttl = KEYS[1], ARGV[1], tonumber(ARGV[2])
 if redis.call('EXISTS', key) == 0 then
   if ttl > 0 then
@@ -35,6 +42,7 @@ if type(r) == 'table' and r['err'] then
 end
 return {'ok', redis.call('GET', key)}
 `)
+})
 
 // rateScript is the sliding log of the memory backend on a sorted set:
 // KEYS[1] holds the microsecond timestamps (scores, and as text the
@@ -44,7 +52,8 @@ return {'ok', redis.call('GET', key)}
 // newest by a microsecond when needed, so members stay unique and the
 // log sorted. It returns {allowed (0 or 1), remaining, reset in
 // microseconds}, or {-1} when the key holds a value.
-var rateScript = redis.NewScript(`
+var rateScript = sync.OnceValue(func() *redis.Script {
+	return redis.NewScript(`
 local key, limit, window = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2])
 local kind = redis.call('TYPE', key)['ok']
 if kind ~= 'none' and kind ~= 'zset' then
@@ -80,3 +89,4 @@ if reset < 0 then
 end
 return {allowed, limit - n, reset}
 `)
+})

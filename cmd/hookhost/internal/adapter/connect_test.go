@@ -44,7 +44,7 @@ func TestNewConnector(t *testing.T) {
 		}},
 		{name: "event cache", opts: func(dir string) adapter.ConnectOptions {
 			o := local(dir)
-			o.EventCache = filepath.Join(dir, "..", "events.json")
+			o.EventCache = filepath.Join(dir, "..", "events.txt")
 			o.CacheSalt = func() []byte { return []byte("salt") }
 			return o
 		}, wantView: true},

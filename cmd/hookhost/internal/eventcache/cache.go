@@ -3,9 +3,9 @@ package eventcache
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -16,7 +16,8 @@ import (
 	"github.com/hookhost/hookhost/host"
 )
 
-// formatVersion names the cache file's format; a new format is a new file.
+// formatVersion names the format of the file keys and of the programs'
+// directory; a new format is a new directory.
 const formatVersion = "v1"
 
 // MaxEntries bounds the cache: past it, it starts again from what the
@@ -26,15 +27,23 @@ const MaxEntries = 1024
 // A Cache maps file keys to the events their hooks are on.
 type Cache struct {
 	path     string
-	entries  map[string][]string
+	stored   storedEvents        // the file's entries (events.go)
+	added    map[string][]string // the entries learnt since, which win
 	dirty    bool
 	programs *programs // see Programs
 }
 
-type fileFormat struct {
-	Version string              `json:"version"`
-	Files   map[string][]string `json:"files"`
+// events are the events recorded for key.
+func (c *Cache) events(key string) ([]string, bool) {
+	if evs, ok := c.added[key]; ok {
+		return evs, true
+	}
+	return c.stored.lookup(key)
 }
+
+// len is the number of entries (one learnt again counts twice: it is
+// only ever learnt when the stored one was not found).
+func (c *Cache) len() int { return len(c.stored.lines) + len(c.added) }
 
 // DefaultPath is the per-user cache file, under os.UserCacheDir; empty
 // when the user has none.
@@ -43,12 +52,12 @@ func DefaultPath() string {
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(dir, "hookhost", "events-"+formatVersion+".json")
+	return filepath.Join(dir, "hookhost", eventsFileName)
 }
 
 // Open reads the cache at path; anything wrong with it is an empty cache.
 func Open(path string) *Cache {
-	c := &Cache{path: path, entries: map[string][]string{}}
+	c := &Cache{path: path, added: map[string][]string{}}
 	if path == "" {
 		return c
 	}
@@ -60,9 +69,8 @@ func Open(path string) *Cache {
 	if err != nil {
 		return c
 	}
-	var f fileFormat
-	if json.Unmarshal(data, &f) == nil && f.Version == formatVersion && f.Files != nil {
-		c.entries = f.Files
+	if stored, ok := parseEvents(data); ok {
+		c.stored = stored
 	}
 	return c
 }
@@ -91,7 +99,7 @@ func (c *Cache) Plan(fsys fs.FS, salt []byte, event string, isScript func(base s
 	err := walk(listing{fsys, view.dirs}, isScript, func(name string, data []byte) {
 		key := fileKey(salt, data)
 		p.keys[name] = key
-		if events, ok := c.entries[key]; ok && !slices.Contains(events, event) {
+		if events, ok := c.events(key); ok && !slices.Contains(events, event) {
 			view.hide[name] = true
 			p.Hidden = append(p.Hidden, name)
 		} else {
@@ -188,7 +196,7 @@ func (c *Cache) Learn(p Plan, files []host.FileStatus, hooks []host.HookInfo) {
 		if !ok || f.Err != nil {
 			continue
 		}
-		if _, known := c.entries[key]; known {
+		if _, known := c.events(key); known {
 			continue
 		}
 		evs := events[f.Path]
@@ -201,16 +209,16 @@ func (c *Cache) Learn(p Plan, files []host.FileStatus, hooks []host.HookInfo) {
 }
 
 func (c *Cache) put(p Plan, key string, events []string) {
-	if len(c.entries) >= MaxEntries {
+	if c.len() >= MaxEntries {
 		keep := map[string][]string{}
 		for _, k := range p.keys {
-			if evs, ok := c.entries[k]; ok {
+			if evs, ok := c.events(k); ok {
 				keep[k] = evs
 			}
 		}
-		c.entries = keep
+		c.stored, c.added = storedEvents{}, keep
 	}
-	c.entries[key] = events
+	c.added[key] = events
 	c.dirty = true
 }
 
@@ -225,10 +233,10 @@ func (c *Cache) Save() error {
 	if !c.dirty || c.path == "" {
 		return perr
 	}
-	data, err := json.Marshal(fileFormat{Version: formatVersion, Files: c.entries})
-	if err != nil {
-		return errors.Join(perr, err)
-	}
+	all := make(map[string][]string, c.len())
+	c.stored.each(func(key string, events []string) { all[key] = events })
+	maps.Copy(all, c.added)
+	data := formatEvents(all)
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
 		return errors.Join(perr, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -49,7 +50,7 @@ func load(t *testing.T, p Plan) ([]host.FileStatus, []host.HookInfo) {
 }
 
 func TestPlanHidesWhatTheEventDoesNotNeed(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "sub", "events.json")
+	path := filepath.Join(t.TempDir(), "sub", "events.txt")
 	c := Open(path)
 	p, err := c.Plan(dir(), []byte("salt"), "tool.execute.pre", host.IsScript)
 	if err != nil || len(p.Hidden) != 0 {
@@ -90,7 +91,7 @@ func TestPlanHidesWhatTheEventDoesNotNeed(t *testing.T) {
 }
 
 func TestPlanLearnsAgainWhenSomethingChanges(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "events.json")
+	path := filepath.Join(t.TempDir(), "events.txt")
 	c := Open(path)
 	p, _ := c.Plan(dir(), []byte("salt"), "tool.execute.pre", host.IsScript)
 	files, hooks := load(t, p)
@@ -110,12 +111,27 @@ func TestPlanLearnsAgainWhenSomethingChanges(t *testing.T) {
 }
 
 func TestOpenIgnoresABadCache(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "events.json")
-	for _, data := range []string{"not json", `{"version":"v0","files":{"x":["y"]}}`, `{"version":"v1"}`, `[]`} {
+	path := filepath.Join(t.TempDir(), "events.txt")
+	pre := fileKey(nil, []byte("pre")) // a key dir() has, on the event
+	for _, data := range []string{
+		"not a cache",
+		`{"version":"v1","files":{"` + pre + `":["tool.execute.post"]}}`, // the old format
+		"hookhost events v1\n" + pre + " tool.execute.post\n",
+		eventsHeader + pre + " tool.execute.post",                      // cut short
+		eventsHeader + pre + " tool.execute.post\n" + pre + " x\n",     // twice
+		eventsHeader + strings.Repeat("f", 64) + " x\n" + pre + " x\n", // out of order
+		eventsHeader + strings.ToUpper(pre) + " tool.execute.post\n",
+		eventsHeader + pre[:63] + " tool.execute.post\n",
+		eventsHeader + pre + "\n",
+		eventsHeader + pre + " \n",
+		eventsHeader + pre + " tool.execute.post  turn.pre\n",
+		eventsHeader + pre + " tool.execute.post\tturn.pre\n",
+		eventsHeader + pre + " tool.execute.post\r\n",
+	} {
 		os.WriteFile(path, []byte(data), 0o600)
 		c := Open(path)
-		if len(c.entries) != 0 {
-			t.Errorf("%q: %d entries", data, len(c.entries))
+		if c.len() != 0 {
+			t.Errorf("%q: %d entries", data, c.len())
 		}
 		p, err := c.Plan(dir(), nil, "tool.execute.pre", host.IsScript)
 		if err != nil || len(p.Hidden) != 0 {
@@ -128,14 +144,23 @@ func TestOpenIgnoresABadCache(t *testing.T) {
 }
 
 func TestCacheStaysBounded(t *testing.T) {
-	c := Open(filepath.Join(t.TempDir(), "events.json"))
+	c := Open(filepath.Join(t.TempDir(), "events.txt"))
 	for i := range MaxEntries + 10 {
 		fsys := fstest.MapFS{"a.lua": {Data: []byte{byte(i), byte(i >> 8)}}}
 		p, _ := c.Plan(fsys, nil, "e", host.IsScript)
-		c.Learn(p, []host.FileStatus{{Path: "a.lua"}}, nil)
-		if len(c.entries) > MaxEntries {
-			t.Fatalf("%d entries", len(c.entries))
+		c.Learn(p, []host.FileStatus{{Path: "a.lua"}}, []host.HookInfo{{File: "a.lua", Event: "e"}})
+		if c.len() > MaxEntries {
+			t.Fatalf("%d entries", c.len())
 		}
+		if c.len() == 0 {
+			t.Fatal("learnt nothing")
+		}
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if n := Open(c.path).len(); n == 0 || n > MaxEntries {
+		t.Fatalf("saved %d entries", n)
 	}
 }
 
@@ -145,7 +170,7 @@ func TestCacheStaysBounded(t *testing.T) {
 func TestPlanServesWhatItRead(t *testing.T) {
 	fsys := dir()
 	fsys["pre_test.lua"] = &fstest.MapFile{Data: []byte("a test")}
-	c := Open(filepath.Join(t.TempDir(), "events.json"))
+	c := Open(filepath.Join(t.TempDir(), "events.txt"))
 	p, err := c.Plan(fsys, nil, "tool.execute.pre", host.IsScript)
 	if err != nil {
 		t.Fatal(err)
@@ -182,8 +207,8 @@ func TestPlanServesWhatItRead(t *testing.T) {
 // files: a file added or removed after the plan is not seen, so the host
 // loads the directory the plan keyed; what it returns is a copy.
 func TestPlanListsTheDirectoryItKeyed(t *testing.T) {
-	c := Open(filepath.Join(t.TempDir(), "events.json"))
-	c.entries[fileKey([]byte("salt"), []byte("post"))] = []string{"tool.execute.post"}
+	c := Open(filepath.Join(t.TempDir(), "events.txt"))
+	c.added[fileKey([]byte("salt"), []byte("post"))] = []string{"tool.execute.post"}
 	fsys := dir()
 	p, err := c.Plan(fsys, []byte("salt"), "tool.execute.pre", host.IsScript)
 	if err != nil {

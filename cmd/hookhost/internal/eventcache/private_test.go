@@ -15,7 +15,7 @@ import (
 func TestCacheOthersCanWriteIsNotUsed(t *testing.T) {
 	learnt := func(t *testing.T) string {
 		t.Helper()
-		path := filepath.Join(t.TempDir(), "hookhost", "events.json")
+		path := filepath.Join(t.TempDir(), "hookhost", "events.txt")
 		c := Open(path)
 		p, err := c.Plan(dir(), []byte("salt"), "tool.execute.pre", host.IsScript)
 		if err != nil {

@@ -25,7 +25,7 @@ func planFor(t *testing.T, path, salt string) (*Cache, Plan) {
 // A program put in one run is there for the next run with the same salt
 // (config and executable), and only for it.
 func TestProgramsAcrossRuns(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "events.json")
+	path := filepath.Join(t.TempDir(), "events.txt")
 	c, p := planFor(t, path, "salt")
 	progs := c.Programs(p)
 	if got := progs.Get("k"); got != nil {
@@ -58,7 +58,7 @@ func TestProgramsAcrossRuns(t *testing.T) {
 // Programs larger than MaxProgramBytes are neither stored nor read; a
 // cache without a path keeps nothing.
 func TestProgramsBounds(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "events.json")
+	path := filepath.Join(t.TempDir(), "events.txt")
 	c, p := planFor(t, path, "salt")
 	progs := c.Programs(p)
 	progs.Put("big", make([]byte, MaxProgramBytes+1))
@@ -91,7 +91,7 @@ func TestProgramsBounds(t *testing.T) {
 
 // Past MaxEntries files, a save keeps only the programs its run used.
 func TestProgramsPrune(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "events.json")
+	path := filepath.Join(t.TempDir(), "events.txt")
 	c, p := planFor(t, path, "salt")
 	progs := c.Programs(p)
 	for i := range MaxEntries {
