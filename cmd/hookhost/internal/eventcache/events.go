@@ -1,6 +1,7 @@
 package eventcache
 
 import (
+	"bytes"
 	"slices"
 	"sort"
 	"strings"
@@ -33,26 +34,27 @@ const keyLen = 64
 
 // storedEvents are the entries of an events file as read.
 type storedEvents struct {
-	text  string  // the lines after the header, each ending in "\n"
+	text  []byte  // the lines after the header, each ending in "\n"
 	lines []int32 // where each line of text starts
 }
 
 // parseEvents reads an events file; ok is false when it is not one.
+// data is kept, not copied: the caller does not change it after.
 func parseEvents(data []byte) (_ storedEvents, ok bool) {
-	text, found := strings.CutPrefix(string(data), eventsHeader)
+	text, found := bytes.CutPrefix(data, []byte(eventsHeader))
 	if !found || len(text) > 1<<30 {
 		return storedEvents{}, false
 	}
-	s := storedEvents{text: text, lines: make([]int32, 0, strings.Count(text, "\n"))}
-	prev := ""
+	s := storedEvents{text: text, lines: make([]int32, 0, bytes.Count(text, []byte("\n")))}
+	var prev []byte
 	for start := 0; start < len(text); {
-		end := strings.IndexByte(text[start:], '\n')
+		end := bytes.IndexByte(text[start:], '\n')
 		if end < 0 {
 			return storedEvents{}, false // a last line cut short
 		}
 		line := text[start : start+end]
-		key, events, _ := strings.Cut(line, " ")
-		if !validKey(key) || key <= prev || !validEvents(events) {
+		key, events, _ := bytes.Cut(line, []byte(" "))
+		if !validKey(string(key)) || bytes.Compare(key, prev) <= 0 || !validEvents(string(events)) {
 			return storedEvents{}, false
 		}
 		s.lines = append(s.lines, int32(start))
@@ -63,25 +65,25 @@ func parseEvents(data []byte) (_ storedEvents, ok bool) {
 }
 
 // line is the i-th line of s, without its newline.
-func (s storedEvents) line(i int) string {
+func (s storedEvents) line(i int) []byte {
 	start := int(s.lines[i])
-	return s.text[start : start+strings.IndexByte(s.text[start:], '\n')]
+	return s.text[start : start+bytes.IndexByte(s.text[start:], '\n')]
 }
 
 // lookup is the events stored for key.
 func (s storedEvents) lookup(key string) ([]string, bool) {
-	i := sort.Search(len(s.lines), func(i int) bool { return s.line(i)[:keyLen] >= key })
-	if i == len(s.lines) || s.line(i)[:keyLen] != key {
+	i := sort.Search(len(s.lines), func(i int) bool { return string(s.line(i)[:keyLen]) >= key })
+	if i == len(s.lines) || string(s.line(i)[:keyLen]) != key {
 		return nil, false
 	}
-	return strings.Split(s.line(i)[keyLen+1:], " "), true
+	return strings.Split(string(s.line(i)[keyLen+1:]), " "), true
 }
 
 // each calls fn with every stored entry.
 func (s storedEvents) each(fn func(key string, events []string)) {
 	for i := range s.lines {
-		key, events, _ := strings.Cut(s.line(i), " ")
-		fn(key, strings.Split(events, " "))
+		line := string(s.line(i))
+		fn(line[:keyLen], strings.Split(line[keyLen+1:], " "))
 	}
 }
 
