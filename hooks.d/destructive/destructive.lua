@@ -91,7 +91,7 @@ local function new_checker(ctx, cwd, params)
   -- root is the workspace; cwd follows the line's cd commands
   local c = setmetatable({ cwd = start, root = start, moved = false, protected = {}, aliases = {},
                           downloads = {}, scripts = {}, wrote = false, verdicts = false,
-                          recursive_of = false, is_recursive = false }, Checker)
+                          recursive_of = false, is_recursive = false, operands_of = false, ops = false }, Checker)
   local dir = type(params) == "table" and (params.directory or params.workdir)
   if type(dir) == "string" and dir ~= "" then
     c:move_to(dir)
@@ -230,6 +230,13 @@ function Checker:recursive(cmd)
   return self.is_recursive
 end
 
+-- operands is the local operands(cmd), kept for the last command asked
+-- about (four rules ask it of an rm). Its callers only read the list.
+function Checker:operands(cmd)
+  if self.operands_of ~= cmd then self.operands_of, self.ops = cmd, operands(cmd) end
+  return self.ops
+end
+
 -- find_parts returns find's starting points and whether a test narrows
 -- what it finds (-name, -type, -mtime, …).
 local NARROWING = { ["-name"] = true, ["-iname"] = true, ["-path"] = true, ["-ipath"] = true,
@@ -293,7 +300,7 @@ end
 function Checker:rm(cmd)
   if not self:recursive(cmd) then return nil end
   -- under find -exec, the find rule judged what it finds
-  local verdict, why = self:deletes(operands(cmd), cmd.name .. " -r of ")
+  local verdict, why = self:deletes(self:operands(cmd), cmd.name .. " -r of ")
   if verdict then return verdict, why end
   if has(cmd.wrapped_by, "xargs") then
     return "ask", "recursive " .. cmd.name .. " of what xargs reads, which is only known at run time"
@@ -634,6 +641,10 @@ local BINARY_DIRS = { ["/boot"] = true, ["/bin"] = true, ["/sbin"] = true, ["/li
                       ["/lib64"] = true, ["/libx32"] = true, ["/usr/bin"] = true, ["/usr/sbin"] = true,
                       ["/usr/lib"] = true, ["/usr/lib32"] = true, ["/usr/lib64"] = true, ["/usr/libexec"] = true,
                       ["/System"] = true, ["/etc/sudoers.d"] = true, ["/etc/pam.d"] = true }
+-- system_file looks only at a path's first two directories
+for d in pairs(BINARY_DIRS) do
+  if select(2, d:gsub("/", "")) > 2 then error("BINARY_DIRS: " .. d .. " is deeper than two directories") end
+end
 
 -- system_file says what a path names when writing it breaks the system:
 -- a critical file of /etc or anything in a binary directory (the
@@ -643,13 +654,14 @@ local function system_file(t)
   if type(t) ~= "string" or t:sub(1, 1) ~= "/" then return nil end
   t = path.clean(t)
   if CRITICAL_FILES[t] then return "the system file " .. t end
-  -- t or a directory holding it, walked up (a few steps, not a test per
-  -- binary directory: this runs for every path a command writes)
-  local d = t
-  while d and d ~= "" do
-    if BINARY_DIRS[d] then return "the system " .. (t == d and "directory " or "file ") .. t end
-    d = d:match("^(.*)/[^/]*$")
-  end
+  -- t or a directory holding it: the binary directories are one or two
+  -- deep, so its first two directories say (one match, not a test per
+  -- binary directory or per level: this runs for every path a command
+  -- writes); the deeper one first, as it names the place more closely
+  local top, second = t:match("^(/[^/]*)(/?[^/]*)")
+  local d = top .. second
+  if not BINARY_DIRS[d] then d = top end
+  if BINARY_DIRS[d] then return "the system " .. (t == d and "directory " or "file ") .. t end
 end
 
 -- destinations returns the paths a command writes: cp's, mv's, ln's
@@ -657,8 +669,8 @@ end
 -- truncate's operands, dd's of=, sed -i's and perl -i's files.
 local function destinations(cmd, resolve)
   local n, out = cmd.name, {}
-  local ops = words_of(cmd, "operand")
   if n == "cp" or n == "mv" or n == "ln" or n == "install" or n == "rsync" then
+    local ops = words_of(cmd, "operand")
     for i = 2, #cmd.argv do
       local a = cmd.argv[i]
       if (a == "-t" or a == "--target-directory") and cmd.argv[i + 1] then out[#out + 1] = cmd.argv[i + 1] end
@@ -674,14 +686,14 @@ local function destinations(cmd, resolve)
       end
     end
   elseif n == "tee" or n == "truncate" or n == "shred" then
-    for _, o in ipairs(ops) do out[#out + 1] = o end
+    for _, o in ipairs(words_of(cmd, "operand")) do out[#out + 1] = o end
   elseif n == "dd" then
     for i = 2, #cmd.argv do
       local t = cmd.argv[i]:match("^of=(.+)$")
       if t then out[#out + 1] = t end
     end
   elseif (n == "sed" or n == "perl") and (shell.has_flag(cmd.argv, "i", "in-place") or any_of(cmd, { ["-pi"] = true, ["-pie"] = true })) then
-    for _, o in ipairs(ops) do out[#out + 1] = o end
+    for _, o in ipairs(words_of(cmd, "operand")) do out[#out + 1] = o end
   end
   for i, o in ipairs(out) do out[i] = resolve(o) or o end
   return out
@@ -714,7 +726,7 @@ function Checker:system_integrity(cmd)
   end
   local n = cmd.name
   if n == "chmod" or n == "chown" or n == "chgrp" or n == "chattr" or n == "setfacl" then
-    local ops = operands(cmd)
+    local ops = self:operands(cmd)
     for i = 2, #ops do -- the first operand is the mode or owner
       local p = ops[i]
       local t = not p.dynamic and resolve(p.prefix)
@@ -727,7 +739,7 @@ function Checker:system_integrity(cmd)
     end
   end
   if DELETERS[n] then
-    for _, p in ipairs(operands(cmd)) do
+    for _, p in ipairs(self:operands(cmd)) do
       local t = not p.dynamic and resolve(p.prefix)
       if t and t:sub(1, 1) == "/" then
         t = path.clean(t)
@@ -1069,7 +1081,7 @@ local function outside_targets(self, cmd, runs_delete)
   if cmd.name == "find" then
     if has(cmd.argv, "-delete") or runs_delete then return (find_parts(cmd)), "find deleting in " end
   elseif DELETERS[cmd.name] and self:recursive(cmd) then
-    return operands(cmd), cmd.name .. " -r of "
+    return self:operands(cmd), cmd.name .. " -r of "
   end
 end
 
@@ -1084,7 +1096,7 @@ end
 -- history, stashes and commits not pushed anywhere else go with it.
 function Checker:git_history(cmd)
   if not DELETERS[cmd.name] or not self:recursive(cmd) then return nil end
-  for _, p in ipairs(operands(cmd)) do
+  for _, p in ipairs(self:operands(cmd)) do
     local t = not p.dynamic and path.clean(p.path)
     if t and (t == ".git" or t:sub(-5) == "/.git") then
       return self:theme("git_history", cmd.name .. " -r of the repository " .. p.path
