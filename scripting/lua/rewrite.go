@@ -22,7 +22,14 @@ import (
 //     end of a table. Statements of the main chunk itself run only while
 //     the file loads, so they are left alone;
 //   - computed keys of table constructors ({[k] = v}) pass through a
-//     helper that charges an array index far past the end.
+//     helper that charges an array index far past the end;
+//   - an and/or value assigned to a local that already exists (x = t.k
+//     and v) is computed into a new local first (see throughTemps):
+//     gopher-lua's compiler builds such a value in the target's own
+//     register and, when the left operand of an and is false or nil,
+//     jumps past the move, so x kept its old value where Lua 5.1 sets
+//     it to that false or nil. A guard reading x would decide on a
+//     stale value.
 //
 // The helpers are locals of the main chunk whose names are not Lua
 // identifiers, so no script can name, shadow or reassign them; the main
@@ -103,6 +110,9 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 			r.target(l)
 		}
 		r.exprs(s.Rhs)
+		if r.localTakesLogical(s) {
+			return r.throughTemps(s)
+		}
 		if r.depth > 0 {
 			return r.assign(s)
 		}
@@ -358,6 +368,41 @@ func (r *rewriter) multiAssign(s *ast.AssignStmt) ast.Stmt {
 	for i, t := range targets {
 		block.Stmts = append(block.Stmts, r.write(t, values[i], s))
 	}
+	return block
+}
+
+// localTakesLogical reports whether an assignment gives a local (or an
+// upvalue: the test cannot tell them apart, and a temporary is harmless
+// there) an and/or value, which gopher-lua compiles wrong (see the
+// rewrite's comment at the top).
+func (r *rewriter) localTakesLogical(s *ast.AssignStmt) bool {
+	for i, l := range s.Lhs {
+		if i >= len(s.Rhs) {
+			break
+		}
+		id, ok := l.(*ast.IdentExpr)
+		if _, logical := s.Rhs[i].(*ast.LogicalOpExpr); ok && logical && r.isLocal(id.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// throughTemps computes an assignment's values into new locals before
+// it assigns them: x = e becomes do local t = e; x = t end, and an
+// assignment of several targets goes through multiAssign, which does
+// the same for each (and guards the writes that need it).
+func (r *rewriter) throughTemps(s *ast.AssignStmt) ast.Stmt {
+	if len(s.Lhs) > 1 || len(s.Rhs) > 1 {
+		return r.multiAssign(s)
+	}
+	t := r.temp(s)
+	a := &ast.AssignStmt{Lhs: s.Lhs, Rhs: []ast.Expr{t}}
+	a.SetLine(s.Line())
+	a.SetLastLine(s.LastLine())
+	block := &ast.DoBlockStmt{Stmts: []ast.Stmt{local([]ast.Expr{t}, s.Rhs, s), a}}
+	block.SetLine(s.Line())
+	block.SetLastLine(s.LastLine())
 	return block
 }
 

@@ -140,3 +140,65 @@ expect.eq(("abc"):gsub("%w*", "-"), "--")
 expect.eq(("aaa"):gsub("^a", "b"), "baa")
 expect.eq(("hello"):gsub("l+", function(m) return "[" .. m .. "]" end), "he[ll]o")
 expect.eq(("k=v"):gsub("(%w)=(%w)", "%2=%1"), "v=k")
+
+-- an and/or value given to a local that already exists: gopher-lua's
+-- compiler kept the old value when an and's left operand was false or
+-- nil (x = t.k and v left x as it was); the rewrite computes the value
+-- into a new local first. The same in a function body and at the top
+-- level, for one target and several.
+local function logical(t)
+  local x = "old"
+  x = t.missing and "v"
+  expect.eq(x, nil)
+  x = "old"
+  x = (t.missing and "v")
+  expect.eq(x, nil)
+  x = "old"
+  x = t.no and t.yes
+  expect.eq(x, nil)
+  x = "old"
+  x = t.f and t.yes
+  expect.eq(x, false)
+  x = "old"
+  x = not t.yes and "v"
+  expect.eq(x, false)
+  x = "old"
+  x = t.yes and t.missing and "v"
+  expect.eq(x, nil)
+  x = "old"
+  x = t.yes and "v"
+  expect.eq(x, "v")
+  x = "old"
+  x = t.missing and "v" or "w"
+  expect.eq(x, "w")
+  local y = "old"
+  x, y = t.missing and "v", t.yes and "w"
+  expect.eq(x, nil)
+  expect.eq(y, "w")
+  x, y = "old", "old"
+  x, t.out = t.missing and "v", t.missing and "w"
+  expect.eq(x, nil)
+  expect.eq(t.out, nil)
+  -- an upvalue, and a value that is not the and/or's
+  local function set() x = t.missing and "v" end
+  x = "old"
+  set()
+  expect.eq(x, nil)
+  x = "old"
+  x = t.missing
+  expect.eq(x, nil)
+end
+logical({ yes = true, f = false })
+do
+  local t = { yes = true, f = false }
+  local x = "old"
+  x = t.missing and "v"
+  expect.eq(x, nil)
+  x = "old"
+  x = t.f and t.yes
+  expect.eq(x, false)
+  local y = "old"
+  x, y = t.missing and "v", t.yes and "w"
+  expect.eq(x, nil)
+  expect.eq(y, "w")
+end
