@@ -8,8 +8,10 @@ import (
 )
 
 // New returns the shell module: parse, split, has_flag and code_calls
-// over neutral values. It holds no state and is safe for concurrent use.
+// over neutral values. It keeps the commands of the last few lines parse
+// read (see parseCache) and is safe for concurrent use.
 func New() stdlib.Module {
+	parses := &parseCache{}
 	return stdlib.Module{
 		Name: "shell",
 		Doc:  "Parse shell command lines into the simple commands they would run.",
@@ -21,13 +23,13 @@ func New() stdlib.Module {
 				Name:   "parse",
 				Params: []stdlib.Param{stdlib.P("line")},
 				Doc:    "parse(line) returns the simple commands line would run, in source order.",
-				Impl:   parseImpl,
+				Impl:   parses.parseImpl,
 			},
 			{
 				Name:   "salvage",
 				Params: []stdlib.Param{stdlib.P("line")},
 				Doc:    "salvage(line) returns {commands, unparsed}: the commands of the parts of a line that parse, for a line that does not parse whole.",
-				Impl:   salvageImpl,
+				Impl:   parses.salvageImpl,
 			},
 			{
 				Name:   "split",
@@ -57,24 +59,36 @@ func New() stdlib.Module {
 	}
 }
 
-func parseImpl(c *stdlib.Call) (any, error) {
+// Records are built anew for each call of parse and salvage: what a
+// script is given is its own, and the cached commands are never handed
+// out.
+
+func (p *parseCache) parseImpl(c *stdlib.Call) (any, error) {
 	line, err := c.String(0)
 	if err != nil {
 		return nil, err
 	}
-	cmds, err := Parse(c.Context, line)
+	cmds, err := p.parse(c.Context, line)
 	if err != nil {
 		return nil, err
 	}
 	return Records(cmds), nil
 }
 
-func salvageImpl(c *stdlib.Call) (any, error) {
+// salvageImpl is Salvage, with the parse of a line that parses whole
+// shared with parse (the shipped packs salvage and parse the same line).
+func (p *parseCache) salvageImpl(c *stdlib.Call) (any, error) {
 	line, err := c.String(0)
 	if err != nil {
 		return nil, err
 	}
-	cmds, unparsed, err := Salvage(c.Context, line)
+	var cmds []Command
+	unparsed := []string{}
+	if len(line) > MaxLineBytes {
+		cmds, unparsed, err = Salvage(c.Context, line) // its error for a line too long
+	} else if cmds, err = p.parse(c.Context, line); err != nil {
+		cmds, unparsed, err = salvageParts(c.Context, line)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -27,6 +27,12 @@ func Salvage(ctx context.Context, line string) (cmds []Command, unparsed []strin
 	if got, err := Parse(ctx, line); err == nil {
 		return got, []string{}, nil
 	}
+	return salvageParts(ctx, line)
+}
+
+// salvageParts is Salvage for a line of at most MaxLineBytes that did not
+// parse as a whole.
+func salvageParts(ctx context.Context, line string) (cmds []Command, unparsed []string, err error) {
 	cmds, unparsed = []Command{}, []string{}
 	add := func(part string) (bool, error) {
 		if strings.TrimSpace(part) == "" {
