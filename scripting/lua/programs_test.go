@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/parse"
 
 	"github.com/hookhost/hookhost/scripting"
 	"github.com/hookhost/hookhost/scripting/programtest"
@@ -296,5 +297,45 @@ func TestProgramCacheNonsenseBytecode(t *testing.T) {
 	_, err = Engine{}.Compile(context.Background(), src, &scripting.Env{Programs: cache})
 	if err == nil || !strings.Contains(err.Error(), "g.lua") {
 		t.Fatalf("compiling over nonsense bytecode: %v, want an error naming g.lua", err)
+	}
+}
+
+// compile keeps of each function's locals only its parameters, the same
+// names in the same order as gopher-lua compiled them: the signatures
+// hooks are bound by, on the repository's Lua files.
+func TestCompileKeepsParameterNames(t *testing.T) {
+	for _, src := range luaSources(t) {
+		proto, err := compile(src)
+		if err != nil {
+			continue // a test script that fails to compile on purpose
+		}
+		chunk, err := parse.Parse(strings.NewReader(string(src.Code)), src.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := lua.Compile(rewriteChunk(chunk), src.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var walk func(got, all *lua.FunctionProto)
+		walk = func(got, all *lua.FunctionProto) {
+			n := int(all.NumParameters)
+			if len(got.DbgLocals) != min(n, len(all.DbgLocals)) {
+				t.Errorf("%s:%d: %d locals kept, want the %d parameters", src.Name, all.LineDefined, len(got.DbgLocals), n)
+				return
+			}
+			for i, l := range got.DbgLocals {
+				if *l != *all.DbgLocals[i] {
+					t.Errorf("%s:%d: local %d is %+v, want %+v", src.Name, all.LineDefined, i, *l, *all.DbgLocals[i])
+				}
+			}
+			if !reflect.DeepEqual(signatureOf(got), signatureOf(all)) {
+				t.Errorf("%s:%d: signature %v, want %v", src.Name, all.LineDefined, signatureOf(got), signatureOf(all))
+			}
+			for i := range all.FunctionPrototypes {
+				walk(got.FunctionPrototypes[i], all.FunctionPrototypes[i])
+			}
+		}
+		walk(proto, full)
 	}
 }
