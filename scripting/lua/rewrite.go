@@ -23,13 +23,22 @@ import (
 //     the file loads, so they are left alone;
 //   - computed keys of table constructors ({[k] = v}) pass through a
 //     helper that charges an array index far past the end;
-//   - an and/or value assigned to a local that already exists (x = t.k
-//     and v) is computed into a new local first (see throughTemps):
-//     gopher-lua's compiler builds such a value in the target's own
-//     register and, when the left operand of an and is false or nil,
-//     jumps past the move, so x kept its old value where Lua 5.1 sets
-//     it to that false or nil. A guard reading x would decide on a
-//     stale value.
+//   - gopher-lua's compiler gets some Lua 5.1 wrong, and a guard would
+//     decide on the wrong values without an error (see throughTemps,
+//     padLoop, keyedLastField). The rewrite avoids what it mishandles:
+//     an assignment of several values, or of an and/or, a call or ...
+//     to a local that already exists, computes its values into new
+//     locals first (a, b = b, a swapped nothing; x = t.k and v kept x's
+//     old value when t.k was false or nil; s = (s:upper()) left a Go nil
+//     in a local when s was the last parameter); the body of a generic
+//     for and of a repeat starts with a no-op (one whose first
+//     instruction was a jump made the loop jump into the wrong place);
+//     a call that is the value of a keyed last field of a constructor
+//     ({"a", k = f()}) gives one value (its extra results became array
+//     elements);
+//   - the main chunk's own ... is empty, as Lua 5.1 gives a file run
+//     with no arguments: the helpers it receives that way are for the
+//     declaration above and no one else.
 //
 // The helpers are locals of the main chunk whose names are not Lua
 // identifiers, so no script can name, shadow or reassign them; the main
@@ -41,10 +50,13 @@ const (
 	helperSet       = "hookhost.set"
 	helperSetGlobal = "hookhost.setglobal"
 	helperKey       = "hookhost.key"
+	helperNone      = "hookhost.none"
+	// loopPad is the local a loop body starts with (padLoop).
+	loopPad = "hookhost.pad"
 )
 
 // helperNames lists the helpers in the order the main chunk receives them.
-var helperNames = []string{helperConcat, helperSet, helperSetGlobal, helperKey}
+var helperNames = []string{helperConcat, helperSet, helperSetGlobal, helperKey, helperNone}
 
 // rewriteChunk rewrites a parsed file in place and prepends the
 // declaration of the helpers.
@@ -110,7 +122,7 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 			r.target(l)
 		}
 		r.exprs(s.Rhs)
-		if r.localTakesLogical(s) {
+		if len(s.Lhs) > 1 || len(s.Rhs) > 1 || r.localTakesComputed(s) {
 			return r.throughTemps(s)
 		}
 		if r.depth > 0 {
@@ -135,7 +147,7 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 		s.Stmts = r.block(s.Stmts)
 	case *ast.RepeatStmt: // the condition sees the body's locals
 		r.push()
-		s.Stmts = r.stmts(s.Stmts)
+		s.Stmts = padLoop(r.stmts(s.Stmts), s)
 		s.Condition = r.expr(s.Condition)
 		r.pop()
 	case *ast.IfStmt:
@@ -157,7 +169,7 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 		for _, n := range s.Names {
 			r.declare(n)
 		}
-		s.Stmts = r.block(s.Stmts)
+		s.Stmts = padLoop(r.block(s.Stmts), s)
 		r.pop()
 	case *ast.FuncDefStmt:
 		return r.funcDef(s)
@@ -191,6 +203,7 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 			}
 			f.Value = r.expr(f.Value)
 		}
+		keyedLastField(e)
 	case *ast.FuncCallExpr:
 		if e.Func != nil {
 			e.Func = r.expr(e.Func)
@@ -215,8 +228,24 @@ func (r *rewriter) expr(e ast.Expr) ast.Expr {
 		e.Expr = r.expr(e.Expr)
 	case *ast.FunctionExpr:
 		r.function(e, false)
+	case *ast.Comma3Expr:
+		if r.depth == 0 { // the main chunk's ...: the helpers, not the script's
+			c := call(helperNone, e)
+			c.AdjustRet = e.AdjustRet
+			return c
+		}
 	}
 	return e
+}
+
+// keyedLastField makes a call or ... that is the value of a constructor's
+// last field, when that field has a key ({"a", k = f()}), give one value.
+// gopher-lua spreads a last field's results into the array whether or not
+// it has a key, so {"a", name = tostring(5)} had a second element "5".
+func keyedLastField(t *ast.TableExpr) {
+	if n := len(t.Fields); n > 0 && t.Fields[n-1].Key != nil {
+		oneValue(t.Fields[n-1].Value)
+	}
 }
 
 // function rewrites a function body in a scope holding its parameters
@@ -371,27 +400,31 @@ func (r *rewriter) multiAssign(s *ast.AssignStmt) ast.Stmt {
 	return block
 }
 
-// localTakesLogical reports whether an assignment gives a local (or an
-// upvalue: the test cannot tell them apart, and a temporary is harmless
-// there) an and/or value, which gopher-lua compiles wrong (see the
-// rewrite's comment at the top).
-func (r *rewriter) localTakesLogical(s *ast.AssignStmt) bool {
-	for i, l := range s.Lhs {
-		if i >= len(s.Rhs) {
-			break
-		}
-		id, ok := l.(*ast.IdentExpr)
-		if _, logical := s.Rhs[i].(*ast.LogicalOpExpr); ok && logical && r.isLocal(id.Value) {
-			return true
-		}
+// localTakesComputed reports whether a one-value assignment gives a
+// local (or an upvalue: the test cannot tell them apart, and a temporary
+// is harmless there) a value gopher-lua compiles into the local's own
+// register in a way that goes wrong: an and/or (x = t.k and v, when t.k
+// is false or nil, jumped past the move and kept x's old value), a call
+// or ... (s = (s:upper()) with s the last parameter, a = (...): the
+// value went to one register and a move read another, leaving a Go nil).
+func (r *rewriter) localTakesComputed(s *ast.AssignStmt) bool {
+	id, ok := s.Lhs[0].(*ast.IdentExpr)
+	if !ok || !r.isLocal(id.Value) {
+		return false
+	}
+	switch s.Rhs[0].(type) {
+	case *ast.LogicalOpExpr, *ast.FuncCallExpr, *ast.Comma3Expr:
+		return true
 	}
 	return false
 }
 
 // throughTemps computes an assignment's values into new locals before
 // it assigns them: x = e becomes do local t = e; x = t end, and an
-// assignment of several targets goes through multiAssign, which does
-// the same for each (and guards the writes that need it).
+// assignment of several targets or values goes through multiAssign,
+// which does the same for each (and guards the writes that need it).
+// gopher-lua compiles a multiple assignment to locals into their own
+// registers one after the other, so a, b = b, a read a after writing it.
 func (r *rewriter) throughTemps(s *ast.AssignStmt) ast.Stmt {
 	if len(s.Lhs) > 1 || len(s.Rhs) > 1 {
 		return r.multiAssign(s)
@@ -404,6 +437,25 @@ func (r *rewriter) throughTemps(s *ast.AssignStmt) ast.Stmt {
 	block.SetLine(s.Line())
 	block.SetLastLine(s.LastLine())
 	return block
+}
+
+// padLoop starts a loop body with local hookhost.pad = nil, a load that
+// is never a jump. gopher-lua's jump-to-jump optimisation follows the
+// backward jump of a generic for or a repeat into the body's first
+// instruction; when that is a jump it has already rewritten (for
+// local x = nil and 1 or 2, if false then, break), it reads the
+// rewritten offset as a label and the loop jumps somewhere else: it
+// never ended, or ran other code. (A numeric for loops with FORLOOP, not
+// a jump; a while jumps back to its condition, which starts with a jump
+// only when it is a constant.)
+func padLoop(body []ast.Stmt, pos ast.PositionHolder) []ast.Stmt {
+	nilValue := &ast.NilExpr{}
+	nilValue.SetLine(pos.Line())
+	nilValue.SetLastLine(pos.Line())
+	pad := &ast.LocalAssignStmt{Names: []string{loopPad}, Exprs: []ast.Expr{nilValue}}
+	pad.SetLine(pos.Line())
+	pad.SetLastLine(pos.Line())
+	return append([]ast.Stmt{pad}, body...)
 }
 
 // temp makes a fresh temporary (not a Lua identifier, so it clashes with
