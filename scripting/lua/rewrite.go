@@ -145,6 +145,12 @@ func (r *rewriter) stmt(s ast.Stmt) ast.Stmt {
 	case *ast.WhileStmt:
 		s.Condition = r.expr(s.Condition)
 		s.Stmts = r.block(s.Stmts)
+		switch {
+		case isTrue(s.Condition): // its backward jump goes to the body
+			s.Stmts = padLoop(s.Stmts, s)
+		case startsConstant(s.Condition):
+			return whileTrue(s)
+		}
 	case *ast.RepeatStmt: // the condition sees the body's locals
 		r.push()
 		s.Stmts = padLoop(r.stmts(s.Stmts), s)
@@ -441,13 +447,14 @@ func (r *rewriter) throughTemps(s *ast.AssignStmt) ast.Stmt {
 
 // padLoop starts a loop body with local hookhost.pad = nil, a load that
 // is never a jump. gopher-lua's jump-to-jump optimisation follows the
-// backward jump of a generic for or a repeat into the body's first
-// instruction; when that is a jump it has already rewritten (for
-// local x = nil and 1 or 2, if false then, break), it reads the
-// rewritten offset as a label and the loop jumps somewhere else: it
-// never ended, or ran other code. (A numeric for loops with FORLOOP, not
-// a jump; a while jumps back to its condition, which starts with a jump
-// only when it is a constant.)
+// backward jump of a generic for, a repeat or a while true into the
+// body's first instruction; when that is a jump it has already
+// rewritten (for local x = nil and 1 or 2, if false then, break), it
+// reads the rewritten offset as a label and the loop jumps somewhere
+// else: it never ended, or ran other code. (A numeric for loops with
+// FORLOOP, not a jump; any other while jumps back to its condition,
+// which starts with a jump only when it starts with a constant: see
+// whileTrue.)
 func padLoop(body []ast.Stmt, pos ast.PositionHolder) []ast.Stmt {
 	nilValue := &ast.NilExpr{}
 	nilValue.SetLine(pos.Line())
@@ -456,6 +463,52 @@ func padLoop(body []ast.Stmt, pos ast.PositionHolder) []ast.Stmt {
 	pad.SetLine(pos.Line())
 	pad.SetLastLine(pos.Line())
 	return append([]ast.Stmt{pad}, body...)
+}
+
+// isTrue reports whether e is the constant true, which gopher-lua
+// compiles to nothing as a while's condition.
+func isTrue(e ast.Expr) bool {
+	_, ok := e.(*ast.TrueExpr)
+	return ok
+}
+
+// startsConstant reports whether the first operand a condition
+// evaluates is a constant (while nil and x or y do): gopher-lua compiles
+// it to a jump, which a while's backward jump would meet (see padLoop).
+func startsConstant(e ast.Expr) bool {
+	for {
+		switch x := e.(type) {
+		case *ast.LogicalOpExpr:
+			e = x.Lhs
+		case *ast.NilExpr, *ast.FalseExpr, *ast.TrueExpr, *ast.NumberExpr, *ast.StringExpr:
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// whileTrue turns while c do body end, whose condition starts with a
+// constant, into while true do local hookhost.pad = nil; if not (c) then
+// break end; body end: the backward jump then meets the pad, and the
+// condition is evaluated as before, once an iteration, a break in body
+// leaving the same loop.
+func whileTrue(s *ast.WhileStmt) ast.Stmt {
+	not := &ast.UnaryNotOpExpr{Expr: s.Condition}
+	not.SetLine(s.Line())
+	not.SetLastLine(s.Line())
+	brk := &ast.BreakStmt{}
+	brk.SetLine(s.Line())
+	brk.SetLastLine(s.Line())
+	exit := &ast.IfStmt{Condition: not, Then: []ast.Stmt{brk}}
+	exit.SetLine(s.Line())
+	exit.SetLastLine(s.Line())
+	yes := &ast.TrueExpr{}
+	yes.SetLine(s.Line())
+	yes.SetLastLine(s.Line())
+	s.Condition = yes
+	s.Stmts = padLoop(append([]ast.Stmt{exit}, s.Stmts...), s)
+	return s
 }
 
 // temp makes a fresh temporary (not a Lua identifier, so it clashes with

@@ -243,9 +243,25 @@ local function loops()
   for _, v in ipairs({ "g", "h" }) do if false then out[#out + 1] = 0 else out[#out + 1] = v end end
   local n = 0
   repeat local x = nil and 1 or 2 n = n + 1 out[#out + 1] = n until n >= 2
+  n = 0
+  while true do
+    local x = nil and 1 or 2
+    n = n + 1
+    if n >= 2 then break end
+  end
+  out[#out + 1] = n
+  local go, m = true, 0
+  while nil and ra or go do
+    m = m + 1
+    if m >= 2 then go = false end
+  end
+  out[#out + 1] = m
+  m = 0
+  while false or m < 2 do m = m + 1 end
+  out[#out + 1] = m
   return table.concat(out, " ")
 end
-expect.eq(loops(), "a b c d e f g h 1 2")
+expect.eq(loops(), "a b c d e f g h 1 2 2 2 2")
 
 -- A call that is the value of a keyed last field gives one value (its
 -- results became array elements: {"a", name = tostring(5)} had t[2]).
