@@ -18,6 +18,7 @@ func (st *state) patchBase(g *lua.LTable) {
 	L := st.L
 	g.RawSetString("ipairs", L.NewClosure(ipairs, L.NewFunction(ipairsStep)))
 	g.RawSetString("type", L.NewFunction(luaType))
+	g.RawSetString("tonumber", L.NewFunction(toNumber))
 }
 
 // ipairs returns the step function (its upvalue), the table and 0.

@@ -1,6 +1,7 @@
 package lua
 
 import (
+	"math"
 	"sync"
 
 	lua "github.com/yuin/gopher-lua"
@@ -65,6 +66,11 @@ func openGopherLibraries(L *lua.LState) {
 	L.G.Registry.RawSetString("_LOADED", lua.LNil)
 	for _, name := range removedBase {
 		L.G.Global.RawSetString(name, lua.LNil)
+	}
+	// Lua's math.huge is HUGE_VAL, the infinity; gopher-lua's is the
+	// largest finite number, so 1e400 == math.huge was false
+	if m, ok := L.G.Global.RawGetString(lua.MathLibName).(*lua.LTable); ok {
+		m.RawSetString("huge", lua.LNumber(math.Inf(1)))
 	}
 }
 
