@@ -30,13 +30,7 @@ import (
 // Without lua5.1 the test is skipped, but not in CI (CI=true), which
 // installs it.
 func TestAgainstLua51(t *testing.T) {
-	lua51, err := exec.LookPath("lua5.1")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("lua5.1 is needed in CI (.ci/run installs Debian's lua5.1): %v", err)
-		}
-		t.Skipf("skipped: no lua5.1 (in CI this fails): %v", err)
-	}
+	lua51 := needLua51(t)
 	const files, perFile = 12, 40
 	for f := range files {
 		g := &luaGen{r: rand.New(rand.NewPCG(uint64(f), 51))}
@@ -83,6 +77,20 @@ func TestAgainstLua51(t *testing.T) {
 		}
 		prog.Close()
 	}
+}
+
+// needLua51 is the path of Debian's lua5.1; without it the test is
+// skipped, but not in CI (CI=true), which installs it.
+func needLua51(t *testing.T) string {
+	t.Helper()
+	lua51, err := exec.LookPath("lua5.1")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("lua5.1 is needed in CI (.ci/run installs Debian's lua5.1): %v", err)
+		}
+		t.Skipf("skipped: no lua5.1 (in CI this fails): %v", err)
+	}
+	return lua51
 }
 
 // luaPrelude is shared by every generated file: functions of zero, one
@@ -321,13 +329,7 @@ func (g *luaGen) block() {
 // and wants Lua 5.1's answers (gopher-lua's own read base 10 with Go's
 // syntax: tonumber("1e1") was nil).
 func TestToNumberAgainstLua51(t *testing.T) {
-	lua51, err := exec.LookPath("lua5.1")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("lua5.1 is needed in CI (.ci/run installs Debian's lua5.1): %v", err)
-		}
-		t.Skipf("skipped: no lua5.1 (in CI this fails): %v", err)
-	}
+	lua51 := needLua51(t)
 	inputs := []string{"10", "010", " 10 ", "\t10\n", "1e1", "1E2", "1e+1", "1e-1", "1e", "1e+", ".5", "5.", ".", "-.5e1",
 		"0x10", "0X1f", "0x", "0x1p4", "0x1.8p1", "-0x10", "+7", "--7", "1_000", "0b11", "0o17", "1e400", "-1e400",
 		"inf", "-inf", "Infinity", "nan", "NaN", "nan(1)", "", " ", "abc", "12abc", "1 2", "0", "-0", "00012", "3.14159",

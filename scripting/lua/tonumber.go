@@ -90,7 +90,7 @@ func strtod(s string) (float64, string, bool) {
 		return math.NaN(), rest, true
 	}
 	if strings.HasPrefix(lower, "0x") {
-		if end := hexFloatEnd(t, i+2); end > 0 {
+		if end := floatEnd(t, i+2, isHexDigit, "pP"); end > 0 {
 			lit := t[i:end]
 			if !strings.ContainsAny(lit, "pP") {
 				lit += "p0" // Go's hexadecimal floats need an exponent
@@ -103,33 +103,9 @@ func strtod(s string) (float64, string, bool) {
 		// "0x" with no hex digit: strtod reads the 0
 		return sign(0), t[i+1:], true
 	}
-	j := i
-	digits := 0
-	for j < len(t) && isDigit(t[j]) {
-		j++
-		digits++
-	}
-	if j < len(t) && t[j] == '.' {
-		j++
-		for j < len(t) && isDigit(t[j]) {
-			j++
-			digits++
-		}
-	}
-	if digits == 0 {
+	j := floatEnd(t, i, isDigit, "eE")
+	if j == 0 {
 		return 0, s, false
-	}
-	if j < len(t) && (t[j] == 'e' || t[j] == 'E') {
-		k := j + 1
-		if k < len(t) && (t[k] == '+' || t[k] == '-') {
-			k++
-		}
-		if k < len(t) && isDigit(t[k]) {
-			for k < len(t) && isDigit(t[k]) {
-				k++
-			}
-			j = k
-		}
 	}
 	v, err := strconv.ParseFloat(t[i:j], 64)
 	if err != nil && !isRange(err) {
@@ -138,18 +114,19 @@ func strtod(s string) (float64, string, bool) {
 	return sign(v), t[j:], true
 }
 
-// hexFloatEnd is where a hexadecimal float starting with its digits at
-// i ends (digits, a point, digits, then p and an exponent), or 0 when it
-// has no digit.
-func hexFloatEnd(t string, i int) int {
+// floatEnd is where a number whose digits (isDigit) start at i ends:
+// digits, a point, digits, then one of the exponent markers, a sign and
+// decimal digits (the exponent only when it has a digit); 0 when there
+// is no digit before the exponent.
+func floatEnd(t string, i int, isDigitOf func(byte) bool, exponent string) int {
 	j, digits := i, 0
-	for j < len(t) && isHexDigit(t[j]) {
+	for j < len(t) && isDigitOf(t[j]) {
 		j++
 		digits++
 	}
 	if j < len(t) && t[j] == '.' {
 		j++
-		for j < len(t) && isHexDigit(t[j]) {
+		for j < len(t) && isDigitOf(t[j]) {
 			j++
 			digits++
 		}
@@ -157,7 +134,7 @@ func hexFloatEnd(t string, i int) int {
 	if digits == 0 {
 		return 0
 	}
-	if j < len(t) && (t[j] == 'p' || t[j] == 'P') {
+	if j < len(t) && strings.IndexByte(exponent, t[j]) >= 0 {
 		k := j + 1
 		if k < len(t) && (t[k] == '+' || t[k] == '-') {
 			k++
