@@ -30,7 +30,11 @@
 //
 // gopher-lua gives no hook on concatenation or on table writes, so the
 // parsed file is rewritten before it is compiled (rewrite.go): a .. b and
-// the assignments inside function bodies call Go helpers (guard.go).
+// the assignments inside function bodies call Go helpers (guard.go). The
+// same rewrite steers around what gopher-lua's compiler gets wrong
+// (multiple assignment, and/or and calls assigned to locals, loops whose
+// body starts with a jump); TestAgainstLua51 compares generated programs
+// with Lua 5.1 itself.
 //
 // # Clean interpreters
 //
