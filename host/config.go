@@ -366,11 +366,11 @@ func (p *configParser) hook(key string, k, n *yaml.Node) {
 }
 
 func (p *configParser) behavior(n *yaml.Node, what string) Behavior {
-	s := p.Str(n, what)
-	if s != "" && s != string(Skip) && s != string(FailClosed) {
+	s := Behavior(p.Str(n, what))
+	if !s.valid() {
 		p.Errorf(n, "%s: want skip or deny, got %q", what, s)
 	}
-	return Behavior(s)
+	return s
 }
 
 func (p *configParser) enforcement(n *yaml.Node, what string) Enforcement {

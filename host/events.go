@@ -64,6 +64,9 @@ const (
 	FailClosed Behavior = "deny"
 )
 
+// valid reports whether b is one a config may name: unset, skip or deny.
+func (b Behavior) valid() bool { return b == "" || b == Skip || b == FailClosed }
+
 // An EventSpec describes an event: how it dispatches, what its hooks may
 // decide, and what failure does. The zero values of Default, OnTimeout
 // and OnError mean continue, skip and skip.

@@ -73,7 +73,9 @@ type Options struct {
 	Observer Observer
 	// Programs keeps the engines' compiled programs across processes (see
 	// scripting.ProgramCache), for a program that starts often and loads
-	// the same files each time; nil compiles every file from source.
+	// the same files each time; nil compiles every file from source. The
+	// host keeps the packs' parsed HOOK.md front matter there too (keys
+	// "pack-…"), so that such a program does not parse YAML to start.
 	Programs scripting.ProgramCache
 	// State is where the state module keeps its keys, whatever the
 	// config's state section says; the host does not close it. Nil means

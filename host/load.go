@@ -98,7 +98,7 @@ func (h *Host) loadFiles(ctx context.Context, prev map[string]*loadedFile, prevP
 	if err != nil {
 		return nil, err
 	}
-	packs, packOutcomes := loadPacks(sc, prevPacks)
+	packs, packOutcomes := loadPacks(sc, prevPacks, h.env.Programs)
 	set := &fileSet{files: make(map[string]*loadedFile, len(sc.files)), packs: packs, notes: sc.notes, outcomes: packOutcomes}
 	names := sc.names()
 	results := loadAll(ctx, names, func(name string) loadResult {

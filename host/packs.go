@@ -119,11 +119,13 @@ func (h *Host) scanPack(sc *scanResult, dir string) error {
 // one keeps the pack's last good front matter. The scripts of a pack
 // with no good HOOK.md are dropped from the scan. It returns the packs'
 // states and a FileOutcome per HOOK.md.
-func loadPacks(sc *scanResult, prev map[string]*packState) (map[string]*packState, []FileOutcome) {
+// With a program cache, a front matter parsed once is kept there
+// (packMetaCached).
+func loadPacks(sc *scanResult, prev map[string]*packState, cache scripting.ProgramCache) (map[string]*packState, []FileOutcome) {
 	out := make(map[string]*packState, len(sc.packs))
 	var outcomes []FileOutcome
 	for _, p := range sc.packs {
-		st, o := loadPack(p, prev[p.dir])
+		st, o := loadPack(p, prev[p.dir], cache)
 		out[p.dir] = st
 		outcomes = append(outcomes, o)
 		if st.meta == nil {
@@ -142,7 +144,7 @@ func loadPacks(sc *scanResult, prev map[string]*packState) (map[string]*packStat
 	return out, outcomes
 }
 
-func loadPack(p *packInfo, prev *packState) (*packState, FileOutcome) {
+func loadPack(p *packInfo, prev *packState, cache scripting.ProgramCache) (*packState, FileOutcome) {
 	file := path.Join(p.dir, PackManifest)
 	o := FileOutcome{Path: file, Pack: p.dir}
 	if prev == nil {
@@ -164,7 +166,7 @@ func loadPack(p *packInfo, prev *packState) (*packState, FileOutcome) {
 		o.Outcome, o.Err, o.Version = FileUnchanged, prev.err, prev.liveHash
 		return prev, o
 	}
-	meta, err := parsePackMeta(file, p.dir, p.data)
+	meta, err := packMetaCached(cache, file, p.dir, p.data)
 	if err != nil {
 		st := &packState{dir: p.dir, meta: prev.meta, liveHash: prev.liveHash, lastHash: hash, err: err}
 		o.Outcome, o.Err, o.Version = FileFailed, err, prev.liveHash
@@ -187,6 +189,11 @@ func parsePackMeta(file, dir string, data []byte) (*packMeta, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseFrontMatter(file, dir, front)
+}
+
+// parseFrontMatter parses a HOOK.md's front matter, as frontMatter cut it.
+func parseFrontMatter(file, dir string, front []byte) (*packMeta, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(front, &doc); err != nil {
 		line, msg := yamlnode.SyntaxError(err)
@@ -226,17 +233,23 @@ func parsePackMeta(file, dir string, data []byte) (*packMeta, error) {
 }
 
 // frontMatter returns the front matter with a blank line in place of the
-// opening "---", so that YAML's line numbers are the file's.
+// opening "---", so that YAML's line numbers are the file's. It reads
+// line by line up to the closing fence: the Markdown after it, most of a
+// HOOK.md, is never split.
 func frontMatter(file string, data []byte) ([]byte, error) {
-	lines := bytes.SplitAfter(data, []byte("\n"))
 	isFence := func(l []byte) bool { return string(bytes.TrimRight(l, " \t\r\n")) == "---" }
-	if len(lines) == 0 || !isFence(lines[0]) {
+	first, rest, _ := bytes.Cut(data, []byte("\n"))
+	if !isFence(first) {
 		return nil, &scripting.Error{File: file, Line: 1, Msg: "want YAML front matter: a first line ---, the fields, then a line ---"}
 	}
-	for i := 1; i < len(lines); i++ {
-		if isFence(lines[i]) {
-			return append([]byte("\n"), bytes.Join(lines[1:i], nil)...), nil
+	body := rest
+	for len(rest) > 0 {
+		line, after, _ := bytes.Cut(rest, []byte("\n"))
+		if isFence(line) {
+			fields := body[:len(body)-len(rest)]
+			return append(append(make([]byte, 0, 1+len(fields)), '\n'), fields...), nil
 		}
+		rest = after
 	}
 	return nil, &scripting.Error{File: file, Line: 1, Msg: "the front matter opened here is never closed by a line ---"}
 }

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/hookhost/hookhost/scripting"
 )
 
 const guardsManifest = `---
@@ -247,6 +250,18 @@ func FuzzPackManifest(f *testing.F) {
 		}
 		if err != nil && !strings.HasPrefix(err.Error(), "p/HOOK.md") {
 			t.Fatalf("error without its file: %v", err)
+		}
+		if meta == nil {
+			return
+		}
+		// What parsed comes back from the pack cache's encoding as it was.
+		enc, err := encodePackMeta(meta)
+		if err != nil {
+			t.Fatalf("%#v does not encode: %v", meta, err)
+		}
+		back, ok := decodePackMeta(enc[scripting.SealSize:])
+		if !ok || !reflect.DeepEqual(back, meta) {
+			t.Fatalf("%#v came back as %#v", meta, back)
 		}
 	})
 }

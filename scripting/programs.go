@@ -13,7 +13,8 @@ import (
 // everything the compiled form depends on within one build of the
 // program (the file's name and content, the language options, the
 // predeclared names); a cache shared by several builds must add the
-// build's identity itself.
+// build's identity itself. The host keeps its packs' parsed HOOK.md
+// front matter in the same cache, under keys of its own ("pack-…").
 //
 // The cache is only ever a shortcut. A file whose program is not in the
 // cache, or whose cached program the engine cannot decode, is compiled

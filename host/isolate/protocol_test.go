@@ -195,7 +195,7 @@ func FuzzReadMessage(f *testing.F) {
 		_ = writeMessage(&b, msg)
 		f.Add(b.Bytes())
 	}
-	f.Add([]byte{0, 0, 0, 6, tagList, 0xff, 0xff, 0xff, 0xff, 0x0f})
+	f.Add([]byte{0, 0, 0, 6, 'l', 0xff, 0xff, 0xff, 0xff, 0x0f})
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		msg, err := readMessage(bytes.NewReader(frame), workerMessages)
 		if err != nil {
