@@ -82,12 +82,14 @@ func decodePackMeta(b []byte) (*packMeta, bool) {
 	ok := asType(m["name"], &meta.name) && asType(m["description"], &meta.description) &&
 		asType(m["version"], &meta.version) && asType(m["enabled"], &meta.enabled) &&
 		asType(m["error_behavior"], &eb) && asType(m["timeout_behavior"], &tb)
+	fields := 6
 	if c, present := m["config"]; present {
 		meta.config, _ = c.(map[string]any)
 		ok = ok && meta.config != nil
+		fields++
 	}
 	meta.errorBehavior, meta.timeoutBehavior = Behavior(eb), Behavior(tb)
-	if !ok || !meta.errorBehavior.valid() || !meta.timeoutBehavior.valid() || len(m) != 6+btoi(meta.config != nil) {
+	if !ok || !meta.errorBehavior.valid() || !meta.timeoutBehavior.valid() || len(m) != fields {
 		return nil, false
 	}
 	return meta, true
@@ -98,11 +100,4 @@ func asType[T any](v any, dst *T) bool {
 	t, ok := v.(T)
 	*dst = t
 	return ok
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

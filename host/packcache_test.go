@@ -113,16 +113,10 @@ func sealed(t *testing.T, m map[string]any) []byte {
 // A host given a program cache keeps its packs' front matter there: the
 // next host on the same directory reads it back and shows the same packs.
 func TestHostKeepsPackMeta(t *testing.T) {
-	files := map[string]string{
-		"good/HOOK.md": guardsManifest,
-		"good/a.lua":   `hook.on("tool.approve", function() end, { name = "a" })`,
-		"bad/HOOK.md":  "---\nenabled: maybe\n---\n",
-		"bad/b.star":   "hook.on(\"tool.approve\", lambda: None, name = \"b\")\n",
-	}
 	cache := &programtest.MemPrograms{}
 	var packs [2][]PackStatus
 	for i := range packs {
-		h, err := New(context.Background(), Options{FS: packFS(files), Programs: cache})
+		h, err := New(context.Background(), Options{FS: packFS(goodAndBadPacks), Programs: cache})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -266,16 +266,19 @@ func FuzzPackManifest(f *testing.F) {
 	})
 }
 
+// goodAndBadPacks is a directory of two packs, one whose HOOK.md is
+// fine and one whose HOOK.md fails.
+var goodAndBadPacks = map[string]string{
+	"good/HOOK.md": guardsManifest,
+	"good/a.lua":   `hook.on("tool.approve", function() end, { name = "a" })`,
+	"bad/HOOK.md":  "---\nenabled: maybe\n---\n",
+	"bad/b.star":   "hook.on(\"tool.approve\", lambda: None, name = \"b\")\n",
+}
+
 // Status's JSON shows each pack, its error as a string or null, and the
 // pack of each file.
 func TestPackStatusJSON(t *testing.T) {
-	files := map[string]string{
-		"good/HOOK.md": guardsManifest,
-		"good/a.lua":   `hook.on("tool.approve", function() end, { name = "a" })`,
-		"bad/HOOK.md":  "---\nenabled: maybe\n---\n",
-		"bad/b.star":   "hook.on(\"tool.approve\", lambda: None, name = \"b\")\n",
-	}
-	h, err := New(context.Background(), Options{FS: packFS(files)})
+	h, err := New(context.Background(), Options{FS: packFS(goodAndBadPacks)})
 	if err != nil {
 		t.Fatal(err)
 	}
