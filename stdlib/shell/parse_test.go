@@ -105,6 +105,12 @@ var parseCases = []struct {
 	{`env -i -u HOME PATH=/bin rm -rf /`, []want{c("rm", "-rf", "/").by("env")}},
 	{`env -i PATH=/bin -u HOME rm`, []want{c("-u", "HOME", "rm").by("env")}}, // env stops at NAME=VALUE
 	{`env -S 'rm -rf' /`, []want{c("rm", "-rf", "/").by("env")}},
+	{`env HOME=$HOME rm -rf /`, []want{c("rm", "-rf", "/").by("env")}},
+	{`env -i HOME="$HOME" PATH=$PATH:/opt/bin bash -lc 'rm -rf /'`, []want{c("rm", "-rf", "/").by("env", "bash")}},
+	{`sudo FOO=${BAR:-x} rm -rf /`, []want{c("rm", "-rf", "/").by("sudo")}},
+	{`env X=$(date) rm -rf /`, []want{c("rm", "-rf", "/").by("env"), c("date")}},
+	{`env $N=1 rm -rf /`, []want{c("$N=1", "rm", "-rf", "/").by("env").dyn()}},
+	{`env ${N}=1 rm -rf /`, []want{c("${N}=1", "rm", "-rf", "/").by("env").dyn()}},
 	{`timeout -s KILL 5 rm -rf /`, []want{c("rm", "-rf", "/").by("timeout")}},
 	{`timeout --sig KILL -k 1m 5s rm -rf /`, []want{c("rm", "-rf", "/").by("timeout")}},
 	{`nice -n 5 rm -rf /`, []want{c("rm", "-rf", "/").by("nice")}},

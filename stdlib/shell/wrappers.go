@@ -184,13 +184,29 @@ func (o *opts) scan(args []arg) scan {
 // command, and sets next.
 func (o *opts) rest(args []arg, i int, s scan) scan {
 	i += o.operands
-	for o.assigns && i < len(args) && !args[i].dynamic && isAssign(args[i].text) {
+	for o.assigns && i < len(args) && args[i].assignment() {
 		i++
 	}
 	if i < len(args) {
 		s.next = i
 	}
 	return s
+}
+
+// assignment reports whether the word is a NAME=VALUE that env and sudo
+// set rather than run: its name and its = are written out, whatever the
+// value holds (HOME=$HOME, PATH="$PATH:/opt/bin" and X=$(date) are
+// assignments; $N=1 and ${N}=1 are not known to be, and are taken for
+// the command, dynamic).
+func (a *arg) assignment() bool {
+	if !a.dynamic {
+		return isAssign(a.text)
+	}
+	static := a.raw
+	for _, h := range a.holes {
+		static = static[:min(len(static), h.start)]
+	}
+	return isAssign(static)
 }
 
 // isAssign reports whether a word is NAME=VALUE.
