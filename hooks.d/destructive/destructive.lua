@@ -706,6 +706,37 @@ local WRITERS = { cp = true, mv = true, ln = true, install = true, rsync = true,
                   shred = true, dd = true, sed = true, perl = true, chmod = true, chown = true, chgrp = true,
                   chattr = true, setfacl = true }
 
+-- attribute_targets returns the paths entries of the files chmod,
+-- chown, chgrp, chattr or setfacl changes: their operands but the mode
+-- or owner. chmod's mode is its first operand unless it is spelled like
+-- an option (chmod -w FILE takes write permission away) or taken from
+-- --reference FILE; chown's and chgrp's owner likewise, but for the
+-- option spelling. chattr's attributes are the words that start with +,
+-- - or =, never a file; setfacl has no mode operand, and the files its
+-- -M and -X read the ACLs from are not changed.
+local ATTRIBUTE_CHANGERS = { chmod = true, chown = true, chgrp = true, chattr = true, setfacl = true }
+local FACL_FROM = { ["-M"] = true, ["-X"] = true, ["--modify-file"] = true, ["--remove-file"] = true,
+                    ["--set-file"] = true }
+local function attribute_targets(cmd)
+  local n, argv = cmd.name, cmd.argv
+  local roles = cmd.roles or shell.roles(argv)
+  local mode_left = n == "chmod" or n == "chown" or n == "chgrp"
+  for i = 2, #argv do
+    local a = argv[i]
+    if a == "--" then break end
+    if a:match("^%-%-reference") or (n == "chmod" and a:match("^%-[rwxXst]+$")) then mode_left = false end
+  end
+  local out = {}
+  for i = 2, #argv do
+    local a, before = argv[i], argv[i - 1]
+    if roles[i] == "operand" and before ~= "--reference" and not (n == "chattr" and a:match("^[+=]"))
+        and not (n == "setfacl" and FACL_FROM[before]) then
+      if mode_left then mode_left = false else out[#out + 1] = cmd.paths[i] end
+    end
+  end
+  return out
+end
+
 function Checker:system_integrity(cmd)
   -- visudo edits the sudoers file; an agent can only run it with a
   -- scripted editor (EDITOR='tee -a' visudo). -c only checks it.
@@ -725,10 +756,8 @@ function Checker:system_integrity(cmd)
     if what then return self:theme("system_files", cmd.name .. " onto " .. what) end
   end
   local n = cmd.name
-  if n == "chmod" or n == "chown" or n == "chgrp" or n == "chattr" or n == "setfacl" then
-    local ops = self:operands(cmd)
-    for i = 2, #ops do -- the first operand is the mode or owner
-      local p = ops[i]
+  if ATTRIBUTE_CHANGERS[n] then
+    for _, p in ipairs(attribute_targets(cmd)) do
       local t = not p.dynamic and resolve(p.prefix)
       if t and t:sub(1, 1) == "/" then
         t = path.clean(t)
