@@ -1503,6 +1503,14 @@ local function guard(tool_name, params, cwd, ctx)
   local kind = kind_of(tool_name, ctx)
   local g = new_guard(ctx, cwd)
   if kind == "shell" then
+    -- A patch a shell call carries writes the files it names: Codex runs
+    -- ["apply_patch", BODY] through its shell tool, and models write
+    -- apply_patch <<'EOF' in a line (tool.paths gives those files).
+    for _, p in ipairs(tool.paths(tool_name, params, nil, ctx.config)) do
+      local abs = g:absolute(p)
+      local what = abs and g:place(abs, true)
+      if what then return ask(what .. " (" .. p .. ")") end
+    end
     local line = tool.command(params)
     if not line then return nil end
     local dir = type(params) == "table" and (params.directory or params.workdir)

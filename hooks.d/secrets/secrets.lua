@@ -157,16 +157,18 @@ hook.on("tool.execute.pre", function(tool_name, params, ctx)
   -- every agent's file and shell tools (tool module), and the pack's
   -- shell_tools, read_tools and write_tools
   local kind = tool.kind(tool_name, ctx.config)
+  -- A shell call's tool.paths are the files of a patch it carries, which
+  -- it writes (Codex's ["apply_patch", BODY], apply_patch <<'EOF').
   local verb = kind == "read" and "read" or (kind == "write" or kind == "edit" or kind == "patch") and "write"
-  if verb then
+  if verb or kind == "shell" then
     for _, p in ipairs(tool.paths(tool_name, params, nil, ctx.config)) do
       local what = check_path(p, ctx)
       if what then
-        return hook.ask(tool_name .. " wants to " .. verb .. " " .. what,
+        return hook.ask(tool_name .. " wants to " .. (verb or "patch") .. " " .. what,
           { title = "Secrets", severity = "high" })
       end
     end
-    return nil
+    if verb then return nil end
   end
   if kind ~= "shell" then return nil end
   local line = tool.command(params)
