@@ -42,6 +42,15 @@ local PROTECTED = {
   { "/%.claude/hooks/", "Claude Code's hooks" },
   { "/claude%-code/managed%-settings%.json$", "Claude Code's managed settings" },
   { "/claudecode/managed%-settings%.json$", "Claude Code's managed settings" },
+  -- the drop-in directory, where it is (a directory matches every name
+  -- in it, so unanchored it would match workspace globs such as */*/*.c).
+  -- Its name is not among NAMES: a glob in that element of a path
+  -- (/etc/claude-code/manag*/x.json) is not tried against it, since one
+  -- more name there puts three deep globs past the search's budget.
+  { "^/etc/claude%-code/managed%-settings%.d$", "Claude Code's managed settings" },
+  { "^/etc/claude%-code/managed%-settings%.d/", "Claude Code's managed settings" },
+  { "^/library/application support/claudecode/managed%-settings%.d$", "Claude Code's managed settings" },
+  { "^/library/application support/claudecode/managed%-settings%.d/", "Claude Code's managed settings" },
   { "/%.gemini/settings%.json$", "Gemini CLI's settings" },
   { "/gemini%-cli/settings%.json$", "Gemini CLI's system settings" },
   { "/%.codex/hooks%.json$", "Codex's hooks" },
