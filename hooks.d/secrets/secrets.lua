@@ -33,9 +33,11 @@ local HOLDERS = { [".ssh"] = "SSH keys and settings", [".aws"] = "AWS credential
 local COPIERS = { tar = true, zip = true, ["7z"] = true, cp = true, rsync = true, scp = true, rclone = true,
                   cpio = true, pax = true, bsdtar = true }
 
--- secret says what kind of secret a path holds, or nil.
+-- secret says what kind of secret a path holds, or nil. Names are
+-- compared without case: on macOS's and Windows' file systems .ENV is
+-- .env and ~/.SSH is ~/.ssh.
 local function secret(p)
-  p = p:gsub("\\", "/")
+  p = p:gsub("\\", "/"):lower()
   local base = p:match("([^/]*)$") or p
   local padded = "/" .. p .. "/"
   if padded:find("/%.ssh/") then
@@ -101,7 +103,7 @@ end
 -- holds, for a program that reads all of it.
 local function check_holder(name, p, ctx)
   if not COPIERS[name] or type(p) ~= "string" or allowed(p, ctx) then return nil end
-  local kind = HOLDERS[p:match("([^/]*)/*$")]
+  local kind = HOLDERS[(p:match("([^/]*)/*$") or ""):lower()]
   if kind then return kind .. " (all of " .. p .. ")" end
 end
 
