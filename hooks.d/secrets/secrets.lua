@@ -38,6 +38,7 @@ local COPIERS = { tar = true, zip = true, ["7z"] = true, cp = true, rsync = true
 -- .env and ~/.SSH is ~/.ssh.
 local function secret(p)
   p = p:gsub("\\", "/"):lower()
+  if #p > 1 then p = p:gsub("/+$", "") end -- ~/.ssh/ names the directory, as ~/.ssh does
   local base = p:match("([^/]*)$") or p
   local padded = "/" .. p .. "/"
   if padded:find("/%.ssh/") then
