@@ -25,7 +25,7 @@ local KEY_EXTS = { pem = true, key = true, p12 = true, pfx = true, jks = true, k
 local CRED_FILES = { [".netrc"] = true, ["_netrc"] = true, [".pgpass"] = true, [".git-credentials"] = true,
                      [".pypirc"] = true }
 local ENV_SAMPLES = { example = true, sample = true, template = true, dist = true, defaults = true }
--- Directories whose whole content is secret, and the programs that read
+-- Directories whose whole content is secret, and the programs that copy
 -- a directory's whole content (tar czf k.tgz ~/.ssh, cp -r ~/.aws /tmp);
 -- naming the directory to others (ls ~/.ssh, chmod 700 ~/.ssh) passes.
 local HOLDERS = { [".ssh"] = "SSH keys and settings", [".aws"] = "AWS credentials",
@@ -100,10 +100,21 @@ local function check_path(p, ctx)
   if kind then return kind .. " (" .. p .. ")" end
 end
 
+-- SEARCHERS read every file of a directory they are given: rg, ag and
+-- ack always, grep with -r, -R or --recursive (grep -r KEY ~/.aws prints
+-- the credentials it matches).
+local SEARCHERS = { rg = true, ag = true, ack = true, ["ack-grep"] = true }
+local GREPS = { grep = true, egrep = true, fgrep = true }
+local function reads_whole(cmd)
+  local n = cmd.name
+  return COPIERS[n] or SEARCHERS[n]
+      or (GREPS[n] and (shell.has_flag(cmd.argv, "r", "recursive") or shell.has_flag(cmd.argv, "R", "dereference-recursive")))
+end
+
 -- check_holder says what a directory holding only secrets (~/.ssh)
 -- holds, for a program that reads all of it.
-local function check_holder(name, p, ctx)
-  if not COPIERS[name] or type(p) ~= "string" or allowed(p, ctx) then return nil end
+local function check_holder(cmd, p, ctx)
+  if not reads_whole(cmd) or type(p) ~= "string" or allowed(p, ctx) then return nil end
   local kind = HOLDERS[(p:match("([^/]*)/*$") or ""):lower()]
   if kind then return kind .. " (all of " .. p .. ")" end
 end
@@ -129,7 +140,7 @@ local function shell_secret(line, ctx)
         local at = (role == "operand" or role == "value") and cmd.argv[i]:match("^@(.+)$")
         local form = (role == "operand" or role == "value") and cmd.argv[i]:match(FORM)
         local what = (role == "operand" and (check_path(cmd.paths[i].path, ctx)
-              or check_holder(cmd.name, cmd.paths[i].path, ctx)))
+              or check_holder(cmd, cmd.paths[i].path, ctx)))
             or check_path(at, ctx) or check_path(attached, ctx) or check_path(form, ctx)
             or check_path(attached and attached:match("^@(.+)$"), ctx)
         if what then return cmd.name .. " touches " .. what end
