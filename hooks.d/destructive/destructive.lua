@@ -269,8 +269,11 @@ local function find_parts(cmd)
   return starts, narrowed
 end
 
-local DELETERS = { rm = true, shred = true, unlink = true, rmdir = true, ["Remove-Item"] = true,
-                   ["remove-item"] = true }
+local DELETERS = { rm = true, shred = true, unlink = true, rmdir = true, ["remove-item"] = true }
+-- PowerShell's cmdlets are named in any case (REMOVE-ITEM, Remove-item).
+setmetatable(DELETERS, { __index = function(t, k)
+  return type(k) == "string" and k:find("-", 1, true) and rawget(t, k:lower()) or nil
+end })
 
 function Checker:find(cmd, runs_delete)
   local starts, narrowed = find_parts(cmd)
@@ -948,6 +951,22 @@ end
 local function downloaded(cmd)
   local n, out = cmd.name, {}
   local function url_name(u) return u:match("^%a[%w+.-]*://[^?#]*/([^/?#]+)") end
+  -- the directory the files go to: curl --output-dir, wget -P
+  -- (--directory-prefix), aria2c -d (--dir)
+  local dir
+  for i = 2, #cmd.argv do
+    local a, v = cmd.argv[i], cmd.argv[i + 1]
+    if v and (n == "curl" and a == "--output-dir" or n == "wget" and (a == "-P" or a == "--directory-prefix")
+        or n == "aria2c" and (a == "-d" or a == "--dir")) then dir = v end
+    dir = a:match("^%-%-output%-dir=(.+)$") or (n == "wget" and a:match("^%-P(.+)$"))
+        or a:match("^%-%-directory%-prefix=(.+)$") or (n == "aria2c" and a:match("^%-%-dir=(.+)$")) or dir
+  end
+  local function in_dir(files)
+    if not dir then return files end
+    local placed = {}
+    for _, f in ipairs(files) do placed[#placed + 1] = f:sub(1, 1) == "/" and f or dir .. "/" .. f end
+    return placed
+  end
   if n == "curl" then
     local remote = false
     for i = 2, #cmd.argv do
@@ -974,7 +993,7 @@ local function downloaded(cmd)
       for i = 2, #cmd.argv do out[#out + 1] = url_name(cmd.argv[i]) end
     end
   end
-  return out
+  return in_dir(out)
 end
 
 -- run_target returns the file a command runs as code, if any: a
@@ -1334,7 +1353,8 @@ end
 -- name its program, and those whose when holds for it.
 function Checker:judge(cmd, runs_delete)
   local name = cmd.name
-  local key = (BY_NAME[name] and name) or (name:sub(1, 4) == "mkfs" and "mkfs") or nil
+  local key = (BY_NAME[name] and name) or (name:sub(1, 4) == "mkfs" and "mkfs")
+      or (name:find("-", 1, true) and BY_NAME[name:lower()] and name:lower()) or nil -- REMOVE-ITEM
   local ask
   -- most commands have none of the facts a rule's when looks at (a name
   -- a rule names is never one known only at run time): only the rules
