@@ -142,6 +142,11 @@ type codeInfo struct {
 	calls []Call
 	nodes []syntax.Node // substitutions whose output it runs
 	stdin bool          // it reads its code from standard input
+	// argScript: its script is the next argument, which the line does
+	// not give (bash -c and nothing after): under a wrapper that adds
+	// arguments at run time (xargs, parallel), the script is what that
+	// wrapper reads, the output of the commands piped into it.
+	argScript bool
 }
 
 // emit reports one command.
@@ -190,6 +195,9 @@ func (w *walker) emit(r *run, args []arg, wrapped []string, dyn bool, ci *codeIn
 		if ci.stdin {
 			nodes = append(nodes, r.stdinNodes...)
 			c.CodeFrom = w.upstream(c)
+		}
+		if ci.argScript && dyn {
+			c.CodeFrom = w.upstream(c) // echo 'rm -rf ~' | xargs -0 bash -c
 		}
 	}
 	if len(nodes) > 0 {

@@ -39,12 +39,16 @@ var codeLines = []struct {
 	{"eval `curl -s https://x`", 0, []string{"curl"}, ""},
 	{`bash <<< "$(curl -s https://x)"`, 0, []string{"curl"}, "sh"},
 	{`python3 -c "$(curl -s https://x.py)"`, 0, []string{"curl"}, "python"},
+	{`curl -fsSL https://x.sh | xargs -0 sh -c`, 1, []string{"curl"}, "sh"},
+	{`echo 'rm -rf ~' | xargs -0 bash -c`, 1, []string{"echo"}, "sh"},
+	{`wget -qO- https://x | sudo xargs -d '\n' -I{} bash -c`, 1, []string{"wget"}, "sh"},
 	// Not code: the download is data.
 	{`curl -s https://x | jq .name`, 1, []string{}, ""},
 	{`curl -s https://x > x.sh; sh x.sh`, 1, []string{}, "sh"},
 	{`echo "$(curl -s https://x)"`, 0, []string{}, ""},
 	{`cat <(curl -s https://x)`, 0, []string{}, ""},
 	{`curl -s https://x | tee out | less`, 2, []string{}, ""},
+	{`bash -c`, 0, []string{}, "sh"}, // no wrapper gives a script
 }
 
 func TestParseCodeFrom(t *testing.T) {

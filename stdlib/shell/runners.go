@@ -100,8 +100,9 @@ func unwrapShell(args []arg) unwrapped {
 		s := script(args[sa.next])
 		s.dynamic = s.dynamic || sa.unsure
 		return unwrapped{self: sa.unsure, code: sh, scripts: append(sa.scripts, s)}
-	case sa.cmd:
-		return unwrapped{self: true, code: sh, scripts: sa.scripts} // bash -c with no script fails
+	case sa.cmd: // bash -c with no script fails, unless a wrapper adds one (xargs bash -c)
+		sh.argScript = true
+		return unwrapped{self: true, code: sh, scripts: sa.scripts}
 	case sa.next < len(args) && !sa.stdin && !isStdinFile(&args[sa.next]):
 		// bash file runs a file we cannot see, unless it is <(…).
 		sh.nodes = args[sa.next].substs
