@@ -13,12 +13,27 @@ import (
 const maxBraceWords = 256
 
 // expand resolves a word into the args it becomes after brace expansion
-// and quote removal. Only static words are brace-expanded: a dynamic word
-// is reported once, as written.
+// and quote removal. Static words are brace-expanded, and so are words
+// of plain unquoted text that are dynamic only for a tilde in them
+// ({~,/tmp/x}, ~/{a,b}): bash expands the braces first, then the tildes
+// of each word. Any other dynamic word is reported
+// once, as written.
 func expand(src source, w *syntax.Word) []arg {
 	a := resolve(src, w, unquoted)
 	if a.dynamic {
 		a.path, a.hasPath = wordPath(src, w), true
+	}
+	if a.dynamic && strings.Contains(a.text, "{") && plainText(w) {
+		cp := &syntax.Word{Parts: slices.Clone(w.Parts)}
+		if syntax.SplitBraces(cp) {
+			if vals, ok := braceValues(cp.Parts); ok {
+				out := make([]arg, len(vals))
+				for i, v := range vals {
+					out[i] = plainArg(v)
+				}
+				return out
+			}
+		}
 	}
 	if a.dynamic || !strings.Contains(a.text, "{") {
 		return []arg{a}
@@ -38,6 +53,33 @@ func expand(src source, w *syntax.Word) []arg {
 		out[i] = staticArg(v)
 	}
 	return out
+}
+
+// plainText reports whether a word is unquoted text alone, with no
+// escape, quote, glob, expansion or substitution: what is dynamic in it
+// can only be a tilde. (A glob among the alternatives is left as
+// written, dynamic: the brace values are read without them.)
+func plainText(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok || strings.ContainsAny(lit.Value, "\\*?[") {
+			return false
+		}
+	}
+	return true
+}
+
+// plainArg is the arg of a word of plain text v, as brace expansion
+// leaves it: a leading ~ makes it dynamic, read as a path the way
+// wordPath reads one.
+func plainArg(v string) arg {
+	if _, home := homePrefix(v); !home {
+		return staticArg(v)
+	}
+	var b pathBuilder
+	b.lit(v, true)
+	p := b.info()
+	return arg{text: v, raw: v, base: baseName(v), dynamic: true, path: p, hasPath: true}
 }
 
 // braceValues returns every value the parts expand to, or false when

@@ -50,6 +50,12 @@ var parseCases = []struct {
 	{`rm -rf $HOME`, []want{c("rm", "-rf", "$HOME").dyn()}},
 	{`rm -rf "$DIR"/`, []want{c("rm", "-rf", `"$DIR"/`).dyn()}},
 	{`rm -rf *`, []want{c("rm", "-rf", "*").dyn()}},
+	{`rm -rf {~,/tmp/x}`, []want{c("rm", "-rf", "~", "/tmp/x").dyn()}}, // braces first, then the tilde
+	{`rm -rf ~/{,}`, []want{c("rm", "-rf", "~/", "~/").dyn()}},
+	{`rm -rf {~root,x}`, []want{c("rm", "-rf", "~root", "x").dyn()}},
+	{`rm -rf {~,*.o}`, []want{c("rm", "-rf", "{~,*.o}").dyn()}}, // a glob among them: as written
+	{`rm -rf "{~,x}"`, []want{c("rm", "-rf", "{~,x}")}},         // quoted: no expansion
+	{`rm -rf {~,$X}`, []want{c("rm", "-rf", "{~,$X}").dyn()}},   // a variable: as written
 	{`rm -rf '*'`, []want{c("rm", "-rf", "*")}},
 	{`$(echo rm) -rf /`, []want{c("$(echo rm)", "-rf", "/").dyn(), c("echo", "rm")}},
 	{"`echo rm` -rf /", []want{c("`echo rm`", "-rf", "/").dyn(), c("echo", "rm")}},
