@@ -82,8 +82,8 @@ local Checker = {}
 Checker.__index = Checker
 
 -- new_checker starts in the workspace (the payload's cwd), or in the
--- directory the tool call names to run in (Gemini CLI's directory,
--- Codex's workdir), which may be relative to it.
+-- directory the tool call names to run in (tool.dir: Codex's workdir,
+-- Gemini CLI's dir_path, Cursor's cwd…), which may be relative to it.
 local function new_checker(ctx, cwd, params)
   -- every field is set here (false for none): a field added later grows
   -- the table, on every call
@@ -92,10 +92,8 @@ local function new_checker(ctx, cwd, params)
   local c = setmetatable({ cwd = start, root = start, moved = false, protected = {}, aliases = {},
                           downloads = {}, scripts = {}, wrote = false, verdicts = false,
                           recursive_of = false, is_recursive = false, operands_of = false, ops = false }, Checker)
-  local dir = type(params) == "table" and (params.directory or params.workdir)
-  if type(dir) == "string" and dir ~= "" then
-    c:move_to(dir)
-  end
+  local dir = tool.dir(params)
+  if dir then c:move_to(dir) end
   if type(ctx.config.protected) == "table" then
     for _, p in ipairs(ctx.config.protected) do
       if type(p) == "string" and p:sub(1, 1) == "/" then c.protected[path.clean(p)] = true end

@@ -1522,8 +1522,8 @@ local function guard(tool_name, params, cwd, ctx)
     end
     local line = tool.command(params)
     if not line then return nil end
-    local dir = type(params) == "table" and (params.directory or params.workdir)
-    if type(dir) == "string" and dir ~= "" then g:move_to(dir) end
+    local dir = tool.dir(params) -- Codex's workdir, Gemini CLI's dir_path, Cursor's cwd…
+    if dir then g:move_to(dir) end
     -- shopt -s dotglob, or GLOBIGNORE set, lets * match .claude.
     g.dotglob = line:find("dotglob", 1, true) ~= nil or line:find("GLOBIGNORE", 1, true) ~= nil
     if #line > shell.max_line_bytes then

@@ -19,6 +19,25 @@ var commandKeys = []string{"command", "cmd", "script"}
 // input is smaller: the adapters refuse more.)
 const MaxParamsText = 4 << 20
 
+// dirKeys are the keys agents put the directory a shell call runs in
+// under: workdir (Codex's shell and exec_command, OpenClaw's exec),
+// working_directory (Codex's local_shell), dir_path (Gemini CLI's
+// run_shell_command; directory in its older versions) and cwd (Cursor's
+// Shell tool).
+var dirKeys = []string{"workdir", "working_directory", "dir_path", "directory", "cwd"}
+
+// dir returns the directory a shell call's params say it runs in, as
+// given (relative to the payload's cwd when not absolute), or nil.
+func dir(c *stdlib.Call) (any, error) {
+	p := decodeParams(c.Any(0))
+	for _, k := range dirKeys {
+		if s, ok := p[k].(string); ok && s != "" {
+			return s, nil
+		}
+	}
+	return nil, nil
+}
+
 func command(c *stdlib.Call) (any, error) {
 	line, err := commandOf(c.Any(0))
 	if err != nil || line == "" {

@@ -21,6 +21,8 @@ func New() stdlib.Module {
 				Doc: `the kind of the tool: "shell", "write", "edit", "patch", "read", "fetch", "search", "mcp" or "other"`},
 			{Name: "command", Params: []stdlib.Param{opt("params")}, Impl: command,
 				Doc: "the shell line a shell call runs (an argv list unwrapped or quoted), or nil"},
+			{Name: "dir", Params: []stdlib.Param{opt("params")}, Impl: dir,
+				Doc: "the directory a shell call's params say it runs in (workdir, working_directory, dir_path, directory, cwd), or nil"},
 			{Name: "paths", Params: []stdlib.Param{opt("tool_name"), opt("params"), opt("cwd"), opt("config")}, Impl: t.pathsFunc,
 				Doc: "the files a call writes or reads, absolute when cwd is given"},
 			{Name: "mcp", Params: []stdlib.Param{opt("tool_name")}, Impl: mcpFunc,

@@ -61,3 +61,14 @@ expect.fails(function() return tool.paths("Write", {}, "w") end, "argument 3 (cw
 expect.eq(tool.mcp("mcp__github__create_issue"), { server = "github", tool = "create_issue" })
 expect.eq(tool.mcp("Bash"), nil)
 expect.eq(tool.mcp(nil), nil)
+
+-- dir: the directory a shell call runs in, under each agent's key
+expect.eq(tool.dir({ command = "ls", workdir = "/w/sub" }), "/w/sub")
+expect.eq(tool.dir({ command = { "bash", "-lc", "ls" }, working_directory = "sub" }), "sub")
+expect.eq(tool.dir({ command = "ls", dir_path = ".claude" }), ".claude")
+expect.eq(tool.dir({ command = "ls", directory = "old" }), "old")
+expect.eq(tool.dir({ command = "ls", cwd = "/w/x" }), "/w/x")
+expect.eq(tool.dir({ command = "ls" }), nil)
+expect.eq(tool.dir({ command = "ls", workdir = "" }), nil)
+expect.eq(tool.dir('{"command": "ls", "dir_path": "b"}'), "b")
+expect.eq(tool.dir(nil), nil)
