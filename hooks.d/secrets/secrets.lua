@@ -114,9 +114,9 @@ end
 -- check_holder says what a directory holding only secrets (~/.ssh)
 -- holds, for a program that reads all of it.
 local function check_holder(cmd, p, ctx)
-  if not reads_whole(cmd) or type(p) ~= "string" or allowed(p, ctx) then return nil end
+  if type(p) ~= "string" then return nil end
   local kind = HOLDERS[(p:match("([^/]*)/*$") or ""):lower()]
-  if kind then return kind .. " (all of " .. p .. ")" end
+  if kind and reads_whole(cmd) and not allowed(p, ctx) then return kind .. " (all of " .. p .. ")" end
 end
 
 -- FORM is a curl -F/--form value that sends a file: name=@file or
