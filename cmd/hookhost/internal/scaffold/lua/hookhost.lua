@@ -522,6 +522,13 @@ function tool.kind(tool_name, config) end
 ---@return string|nil
 function tool.command(params) end
 
+---The directory a shell call says it runs in, as given (relative to the
+---payload's cwd when not absolute): workdir, working_directory,
+---dir_path, directory or cwd, whichever its agent uses. nil when none.
+---@param params? table|string
+---@return string|nil
+function tool.dir(params) end
+
 ---The files a call writes or reads, each once, absolute against `cwd`
 ---when given (a path starting with ~ is kept as written): file_path,
 ---path, absolute_path, filename, notebook_path and kin, MultiEdit's
