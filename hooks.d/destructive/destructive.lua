@@ -268,9 +268,15 @@ local function find_parts(cmd)
 end
 
 local DELETERS = { rm = true, shred = true, unlink = true, rmdir = true, ["remove-item"] = true }
--- PowerShell's cmdlets are named in any case (REMOVE-ITEM, Remove-item).
+-- cmdlet is a PowerShell cmdlet's name as the tables hold it: cmdlets
+-- (Verb-Noun) are named in any case (REMOVE-ITEM, Remove-item); nil for
+-- any other name, whose case matters.
+local function cmdlet(name)
+  return type(name) == "string" and name:find("-", 1, true) and name:lower() or nil
+end
 setmetatable(DELETERS, { __index = function(t, k)
-  return type(k) == "string" and k:find("-", 1, true) and rawget(t, k:lower()) or nil
+  local c = cmdlet(k)
+  return c and rawget(t, c) or nil
 end })
 
 function Checker:find(cmd, runs_delete)
@@ -1352,7 +1358,7 @@ end
 function Checker:judge(cmd, runs_delete)
   local name = cmd.name
   local key = (BY_NAME[name] and name) or (name:sub(1, 4) == "mkfs" and "mkfs")
-      or (name:find("-", 1, true) and BY_NAME[name:lower()] and name:lower()) or nil -- REMOVE-ITEM
+      or (BY_NAME[cmdlet(name) or ""] and cmdlet(name)) or nil -- REMOVE-ITEM
   local ask
   -- most commands have none of the facts a rule's when looks at (a name
   -- a rule names is never one known only at run time): only the rules
