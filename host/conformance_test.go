@@ -102,7 +102,7 @@ func runCase(t *testing.T, ar *txtar.Archive, ext string, isolated bool) {
 			fsys[f.Name] = &fstest.MapFile{Data: f.Data}
 		}
 	}
-	opts := Options{FS: fsys, Now: func() time.Time { return time.Unix(1700000000, 0) }}
+	opts := Options{FS: fsys, HooksDir: "/srv/hooks.d", Now: func() time.Time { return time.Unix(1700000000, 0) }}
 	if cfg := section(ar, "hookhost.yaml"); cfg != nil {
 		c, err := ParseConfig("hookhost.yaml", []byte(strings.ReplaceAll(string(cfg), "EXT", ext)))
 		if err != nil {

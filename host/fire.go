@@ -342,7 +342,7 @@ func (fr *firing) deadline(b *boundHook) (deadline time.Duration, ctxBound bool)
 // still answer into it.
 func (fr *firing) invoke(b *boundHook, wc *watchedCall, deadline time.Duration) (v any, free bool, err error) {
 	c := &wc.Call
-	c.Payload, c.Event, c.Hook, c.Config = fr.payload, fr.spec.Name, b.id, b.config
+	c.Payload, c.Event, c.Hook, c.Config, c.HooksDir = fr.payload, fr.spec.Name, b.id, b.config, fr.h.hooksDir
 	c.Timeout, c.Deadline = b.timeout, monoTime(deadline)
 	wc.isolated = b.worker != nil
 	slot := fr.h.wd.watch(wc)

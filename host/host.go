@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,6 +26,11 @@ type Options struct {
 	// FS serves the scripts instead of Dir; fstest.MapFS makes an
 	// in-memory host for tests.
 	FS fs.FS
+	// HooksDir is where scripts are told their hooks live
+	// (ctx.hooks_dir), made absolute; empty means Dir made absolute, or
+	// "" for an FS. Set it with an FS whose files are a directory's on
+	// disk (a command hook's cached plan of one).
+	HooksDir string
 	// Config is the operator's configuration (see LoadConfig); nil means
 	// none.
 	Config *Config
@@ -108,6 +114,7 @@ type Host struct {
 	obs         Observer
 	strict      bool   // Options.Strict
 	dir         string // Options.Dir; empty for an fs.FS
+	hooksDir    string // ctx.hooks_dir: Options.HooksDir or Dir, absolute
 	cfgPath     string // Options.ConfigPath
 	state       state.Backend
 	stateCloser io.Closer // the state backend the host opened, closed with it
@@ -150,6 +157,9 @@ func New(ctx context.Context, opts Options) (*Host, error) {
 	}
 	h := &Host{fsys: fsys, logger: opts.Logger, files: map[string]*loadedFile{}, now: opts.Now,
 		obs: opts.Observer, strict: opts.Strict, dir: opts.Dir, cfgPath: opts.ConfigPath}
+	if h.hooksDir, err = hooksDir(opts); err != nil {
+		return nil, err
+	}
 	if h.logger == nil {
 		h.logger = slog.New(slog.DiscardHandler)
 	}
@@ -218,6 +228,22 @@ func callLimits(l scripting.Limits, cfg *Config) scripting.Limits {
 		l.MaxCallMemory = cfg.Limits.Memory / 8
 	}
 	return l
+}
+
+// hooksDir is the path the host's scripts see as ctx.hooks_dir.
+func hooksDir(opts Options) (string, error) {
+	dir := opts.HooksDir
+	if dir == "" {
+		dir = opts.Dir
+	}
+	if dir == "" {
+		return "", nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("host: the hooks directory %s: %w", dir, err)
+	}
+	return abs, nil
 }
 
 func sourceFS(opts Options) (fs.FS, error) {

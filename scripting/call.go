@@ -24,6 +24,12 @@ type Call struct {
 	// Config is the operator's configuration for the hook (ctx.config);
 	// never nil while a call runs.
 	Config map[string]any
+	// HooksDir is the absolute path of the directory the host loads its
+	// hooks from (ctx.hooks_dir): a guard that protects the guards must
+	// know where they are, whatever the directory is named. Empty when
+	// the scripts come from somewhere that has no path (an in-memory
+	// file system).
+	HooksDir string
 	// Timeout is this call's budget (ctx.timeout_ms).
 	Timeout time.Duration
 	// Deadline is when the call's budget ends.

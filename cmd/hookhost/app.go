@@ -217,7 +217,7 @@ func (o *commonOptions) newHost(ctx context.Context, cfg *host.Config, problems,
 	hopts := host.Options{Dir: o.Dir, Config: cfg, Logger: newLogger(stderr, o.level), Observer: printer,
 		Strict: o.strict || o.load.Strict, Programs: o.load.Programs, Now: o.now, OpenState: openState(nil)}
 	if o.load.FS != nil {
-		hopts.Dir, hopts.FS = "", o.load.FS
+		hopts.Dir, hopts.FS, hopts.HooksDir = "", o.load.FS, o.Dir // the plan's files are DIR's
 	}
 	h, err := host.New(ctx, hopts)
 	if err != nil {

@@ -1,5 +1,6 @@
 -- Ask before anything changes what decides what guards the agent: the
--- hooks directory and its files (hooks.d, or ctx.config.hooks_dir),
+-- hooks directory and its files (hooks.d, the directory the host loads
+-- them from, ctx.hooks_dir, whatever its name, and ctx.config.hooks_dir),
 -- hookhost.yaml, hookhost's caches and auto-server socket directory,
 -- and every agent's hook settings (.claude/settings*.json and
 -- .claude/hooks/, .gemini/settings.json, .codex/hooks.json and
@@ -114,6 +115,8 @@ local NAMES = { ".claude", "settings.json", "settings.local.json", "hooks", "man
                 "hookhost.yaml", "hookhost.yml", "hooks.d", "hookhost", ".config", "etc", "hookhost-0", "events-v1.json",
                 "programs-v1", ".cache", "caches", "library", "application support", "tmp", "run",
                 "user", "0", "x.lua", "x.star", "hook.md", "x_test.yaml", "x.yaml", "x.json", "x.md" }
+local NAME_SET = {}
+for _, n in ipairs(NAMES) do NAME_SET[n] = true end
 -- The extensions of the files a hooks directory's loader and packs read.
 local HOOK_EXTS = { lua = true, star = true, md = true, yaml = true, yml = true, json = true, toml = true }
 -- OTHER stands for a name that is none of NAMES; FOUND for the {} of a
@@ -137,8 +140,21 @@ local function new_guard(ctx, cwd)
   -- call runs, else "." (the unknown directory the agent runs in).
   if type(cwd) == "string" and cwd:sub(1, 1) == "/" then g.root = path.clean(cwd) end
   g.cwd = g.root or "."
-  local dir = ctx.config.hooks_dir
-  if type(dir) == "string" and dir:sub(1, 1) == "/" then g.hooks_dir = path.clean(dir):lower() end
+  -- The hooks directories by path: the one the host loads from
+  -- (ctx.hooks_dir) and the operator's hooks_dir; a glob may name them
+  -- by their last element too, so that joins the names tried.
+  g.hooks_dirs, g.names = {}, NAMES
+  for _, dir in ipairs({ ctx.hooks_dir, ctx.config.hooks_dir }) do
+    if type(dir) == "string" and dir:sub(1, 1) == "/" then
+      local low = path.clean(dir):lower()
+      g.hooks_dirs[#g.hooks_dirs + 1] = low
+      local name = low:match("([^/]+)$")
+      if name and not NAME_SET[name] then
+        if g.names == NAMES then g.names = { unpack(NAMES) } end
+        g.names[#g.names + 1] = name
+      end
+    end
+  end
   -- config_files: more configuration files or directories in use
   -- (absolute or ~), guarded like hookhost.yaml.
   g.configs = {}
@@ -197,8 +213,10 @@ function Guard:place(abs, holder)
   for _, s in ipairs(PROTECTED) do
     if padded:find(s[1]) then return s[2] end
   end
-  if self.hooks_dir and low:sub(1, 1) == "/" and path.is_within(self.hooks_dir, low) then
-    return "the guardrails"
+  if low:sub(1, 1) == "/" then
+    for _, d in ipairs(self.hooks_dirs) do
+      if path.is_within(d, low) then return "the guardrails" end
+    end
   end
   -- A home directory spelled out is ~ to a config_files entry.
   local home = low:gsub("^/home/[^/]+", "~", 1):gsub("^/users/[^/]+", "~", 1)
@@ -239,8 +257,10 @@ function Guard:place(abs, holder)
   if self.root and low:sub(1, 1) == "/" and path.is_within(low, self.root:lower()) then
     return "the workspace or a directory holding it"
   end
-  if self.hooks_dir and low:sub(1, 1) == "/" and path.is_within(low, self.hooks_dir) then
-    return "a directory holding the guardrails"
+  if low:sub(1, 1) == "/" then
+    for _, d in ipairs(self.hooks_dirs) do
+      if path.is_within(low, d) then return "a directory holding the guardrails" end
+    end
   end
   return nil
 end
@@ -278,6 +298,14 @@ function Guard:candidates(p)
   for elem in (p .. "/"):gmatch("([^/]*)/") do elems[#elems + 1] = elem end
   local out = { "" }
   local globbed = false
+  -- A last element with an extension no hook file has names no hook
+  -- anywhere in a hooks directory, so a glob on the way there inside one
+  -- stands for any name (unless a later .. climbs back out).
+  local last_ext = elems[#elems]:match("%.(%w+)$")
+  local no_hook_below = last_ext ~= nil and not HOOK_EXTS[last_ext:lower()]
+  for _, elem in ipairs(elems) do
+    if elem == ".." then no_hook_below = false end
+  end
   for i, elem in ipairs(elems) do
     local next = {}
     local glob = is_glob(elem)
@@ -286,10 +314,12 @@ function Guard:candidates(p)
       local opts = { elem }
       local abs = (glob or ext) and self:absolute(i == 1 and "." or (pre == "" and "/" or pre))
       local not_hook = ext and not HOOK_EXTS[ext:lower()] and abs and self:in_hooks_dir(abs)
-      if glob then
+      if glob and i < #elems and no_hook_below and abs and self:in_hooks_dir(abs) then
+        opts = { OTHER }
+      elseif glob then
         opts = {}
         if not abs or self:place(abs, true) then
-          for _, n in ipairs(NAMES) do
+          for _, n in ipairs(self.names) do
             if self:matches(elem, n) then opts[#opts + 1] = n end
           end
         end
@@ -311,8 +341,12 @@ end
 function Guard:in_hooks_dir(abs)
   local low = abs:lower()
   local padded = low:sub(1, 1) == "/" and low or "/" .. low
-  return padded:find("/hooks%.d/") ~= nil or padded:find("/hooks%.d$") ~= nil
-      or (self.hooks_dir ~= nil and low:sub(1, 1) == "/" and path.is_within(self.hooks_dir, low))
+  if padded:find("/hooks%.d/") ~= nil or padded:find("/hooks%.d$") ~= nil then return true end
+  if low:sub(1, 1) ~= "/" then return false end
+  for _, d in ipairs(self.hooks_dirs) do
+    if path.is_within(d, low) then return true end
+  end
+  return false
 end
 
 -- check says why writing the path p (a word as written) needs asking,
@@ -1015,7 +1049,7 @@ local NOT_PACKS = { node_modules = true, __pycache__ = true, bower_components = 
 -- ('destr*').
 function Guard:harmless(pat, files)
   if type(pat) ~= "string" or is_dynamic(pat) then return false end
-  for _, n in ipairs(NAMES) do
+  for _, n in ipairs(self.names) do
     if self:matches(pat, n) then return false end
   end
   local low = pat:lower()

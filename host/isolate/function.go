@@ -112,7 +112,7 @@ func (f *function) message(c *scripting.Call) *callMsg {
 		}
 	}
 	return &callMsg{Prog: f.prog.id, Hook: int64(f.index), Payload: payload, Event: c.Event, HookID: c.Hook,
-		Config: c.Config, Timeout: c.Timeout, Remaining: time.Until(c.Deadline)}
+		Config: c.Config, HooksDir: c.HooksDir, Timeout: c.Timeout, Remaining: time.Until(c.Deadline)}
 }
 
 // answer reads the worker's answer. An answer the worker marks

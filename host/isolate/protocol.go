@@ -30,8 +30,9 @@ import (
 // clocks are not comparable.
 
 // protocolVersion is the version of the protocol this build speaks; it
-// changes with any message. Version 1 was the untyped maps before it.
-const protocolVersion = 2
+// changes with any message. Version 1 was the untyped maps before it;
+// version 3 added the call's hooks_dir.
+const protocolVersion = 3
 
 // compileMsg asks the worker to compile a file as program Prog.
 type compileMsg struct {
@@ -64,6 +65,7 @@ type callMsg struct {
 	Event     string
 	HookID    string
 	Config    map[string]any
+	HooksDir  string
 	Timeout   time.Duration
 	Remaining time.Duration
 }
@@ -78,6 +80,7 @@ func (m *callMsg) wire(f *fields) {
 	f.str("event", &m.Event)
 	f.str("hook_id", &m.HookID)
 	f.dict("config", &m.Config)
+	f.str("hooks_dir", &m.HooksDir)
 	f.duration("timeout", &m.Timeout)
 	f.duration("remaining", &m.Remaining)
 }

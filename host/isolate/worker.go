@@ -273,8 +273,8 @@ func (s *server) call(m *callMsg) {
 		s.send(&errorMsg{ID: m.ID, Error: wireError{Msg: "the worker has no such hook"}})
 		return
 	}
-	c := &scripting.Call{Payload: m.Payload, Event: m.Event, Hook: m.HookID, Config: m.Config, Timeout: m.Timeout,
-		Deadline: time.Now().Add(m.Remaining)}
+	c := &scripting.Call{Payload: m.Payload, Event: m.Event, Hook: m.HookID, Config: m.Config, HooksDir: m.HooksDir,
+		Timeout: m.Timeout, Deadline: time.Now().Add(m.Remaining)}
 	s.mu.Lock()
 	s.calls[m.ID] = c
 	s.mu.Unlock()

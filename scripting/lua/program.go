@@ -223,7 +223,7 @@ type callContext struct {
 
 func (st *state) newCallContext() *callContext {
 	L := st.L
-	x := &callContext{data: L.CreateTable(0, 4), mt: L.CreateTable(0, 3)}
+	x := &callContext{data: L.CreateTable(0, 5), mt: L.CreateTable(0, 3)}
 	x.mt.RawSetString("__index", x.data)
 	x.mt.RawSetString("__newindex", L.NewFunction(readOnly))
 	x.mt.RawSetString("__metatable", lua.LFalse)
@@ -243,6 +243,7 @@ func (st *state) ctxTable(c *scripting.Call) (lua.LValue, error) {
 	refillField(x.data, "event", c.Event)
 	refillField(x.data, "hook", c.Hook)
 	refillField(x.data, "timeout_ms", c.Timeout.Milliseconds())
+	refillField(x.data, "hooks_dir", c.HooksDir)
 	if x.data.RawGetString("config") != config {
 		x.data.RawSetString("config", config)
 	}

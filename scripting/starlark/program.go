@@ -226,6 +226,7 @@ func ctxValue(c *scripting.Call, m *meter) (starlark.Value, error) {
 		"hook":       starlark.String(c.Hook),
 		"config":     cfg,
 		"timeout_ms": starlark.MakeInt64(c.Timeout.Milliseconds()),
+		"hooks_dir":  starlark.String(c.HooksDir),
 	})
 	s.Freeze()
 	return s, nil

@@ -18,7 +18,8 @@ import (
 // a goroutine of its own (the test's deadline can abandon it), so the
 // state is locked.
 type testState struct {
-	r *runner
+	r        *runner
+	hooksDir string // what the hooks are told they load from; "" is the directory tested
 
 	mu     sync.Mutex
 	h      *host.Host
@@ -97,7 +98,7 @@ func (ts *testState) host(ctx context.Context) (*host.Host, error) {
 	if ts.h != nil {
 		return ts.h, nil
 	}
-	h, err := ts.r.newHost(ctx)
+	h, err := ts.r.newHost(ctx, ts.hooksDir)
 	if err != nil {
 		return nil, fmt.Errorf("loading the hooks: %w", err)
 	}

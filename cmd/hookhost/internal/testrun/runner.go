@@ -129,7 +129,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	r := &runner{opts: opts, report: &Report{}}
-	h, err := r.newHost(ctx)
+	h, err := r.newHost(ctx, "")
 	if err != nil {
 		return nil, err
 	}
@@ -158,10 +158,11 @@ type runner struct {
 // nor change a shared store's keys. The report names
 // the hook files that do not load (Problems), so the host is given an
 // observer that keeps its reloads out of the log: without one it would
-// log each failed file again, once per host the run makes.
-func (r *runner) newHost(ctx context.Context) (*host.Host, error) {
-	return host.New(ctx, host.Options{Dir: r.opts.Dir, Config: r.opts.Config, Logger: r.opts.Logger, Observer: host.NopObserver{},
-		State: state.Memory(nil)})
+// log each failed file again, once per host the run makes. hooksDir is
+// what the hooks see as ctx.hooks_dir; "" means the directory tested.
+func (r *runner) newHost(ctx context.Context, hooksDir string) (*host.Host, error) {
+	return host.New(ctx, host.Options{Dir: r.opts.Dir, HooksDir: hooksDir, Config: r.opts.Config, Logger: r.opts.Logger,
+		Observer: host.NopObserver{}, State: state.Memory(nil)})
 }
 
 func (r *runner) selected(name string) bool {

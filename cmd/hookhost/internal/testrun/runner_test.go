@@ -160,6 +160,40 @@ function test_misuse() hook.fire("no.such.event") end
 	}
 }
 
+// TestRunHooksDir: the hooks see the directory tested as ctx.hooks_dir,
+// in both languages, unless a table file names another (hooks_dir).
+func TestRunHooksDir(t *testing.T) {
+	root := writeDir(t, map[string]string{
+		"guards/where.lua":  `hook.on("turn.pre", function(ctx) return hook.deny(ctx.hooks_dir) end, { name = "where" })`,
+		"guards/where.star": "def where(ctx):\n    return hook.deny(ctx.hooks_dir)\nhook.on(\"tool.execute.pre\", where)\n",
+		"guards/tested_test.yaml": `cases:
+  - {name: lua, event: turn.pre, expect: {action: deny, reason_contains: /guards}}
+  - {name: star, event: tool.execute.pre, payload: {tool_name: x}, expect: {action: deny, reason_contains: /guards}}
+`,
+		"guards/named_test.yaml": `hooks_dir: /srv/elsewhere
+cases:
+  - {name: lua, event: turn.pre, expect: {action: deny, reason: /srv/elsewhere}}
+  - {name: star, event: tool.execute.pre, payload: {tool_name: x}, expect: {action: deny, reason: /srv/elsewhere}}
+`,
+	})
+	dir := filepath.Join(root, "guards")
+	rep, err := Run(context.Background(), Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Passed() != 4 || rep.Failed() != 0 || len(rep.LoadErrors) != 0 {
+		t.Fatalf("passed %d, failed %d, load errors %v: %+v", rep.Passed(), rep.Failed(), rep.LoadErrors, rep.Results)
+	}
+	for _, r := range rep.Results {
+		if r.File != "tested_test.yaml" {
+			continue
+		}
+		if got := r.Fires[0].Result.Decision.Reason; got != dir {
+			t.Errorf("%s: ctx.hooks_dir %q, want the directory tested %q", r.Name, got, dir)
+		}
+	}
+}
+
 // TestRunCancelled: cancelling the run interrupts the running test (here
 // as soon as it prints), starts no other, and returns the report so far
 // with the context's error.

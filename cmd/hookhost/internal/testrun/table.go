@@ -19,8 +19,15 @@ import (
 //	    event: tool.execute.pre
 //	    payload: {tool_name: Bash, params: {command: "rm -rf /"}}
 //	    expect: {action: deny, reason_contains: root}
+//
+// A file may say where its hooks are told they live (ctx.hooks_dir),
+// so that a guard of the hooks directory can be tested on a path of the
+// test's choosing: hooks_dir: /srv/guards.
 type Table struct {
 	Cases []Case
+	// HooksDir is the absolute path the hooks see as ctx.hooks_dir in
+	// this file's cases; empty means the directory tested.
+	HooksDir string
 }
 
 // A Case is one row of a table test.
@@ -140,7 +147,13 @@ func newTableDecoder(file string) *tableDecoder {
 
 func (d *tableDecoder) root(n *yaml.Node, t *Table) {
 	found := false
-	d.Mapping(n, "the file", []string{"cases"}, func(_ string, _, v *yaml.Node) {
+	d.Mapping(n, "the file", []string{"cases", "hooks_dir"}, func(key string, _, v *yaml.Node) {
+		if key == "hooks_dir" {
+			if t.HooksDir = d.Str(v, "hooks_dir"); d.err == nil && !path.IsAbs(t.HooksDir) {
+				d.Errorf(v, "hooks_dir: want an absolute path, got %q", t.HooksDir)
+			}
+			return
+		}
 		found = true
 		if v.Kind != yaml.SequenceNode {
 			d.Errorf(v, "cases: want a list of cases, got %s", yamlnode.KindName(v))

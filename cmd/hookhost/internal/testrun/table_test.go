@@ -73,8 +73,10 @@ func TestDecodeTableErrors(t *testing.T) {
 	for _, tc := range []struct{ data, want string }{
 		{"", `t_test.yaml: table test: the file is empty (want a mapping with "cases")`},
 		{"cases: [\n", "t_test.yaml:1: did not find expected node content"},
-		{"- 1\n", "t_test.yaml:1: table test: the file: want a mapping (cases), got a list"},
-		{"tests: []\n", `t_test.yaml:1: table test: the file: unknown key "tests" (want cases)`},
+		{"- 1\n", "t_test.yaml:1: table test: the file: want a mapping (cases, hooks_dir), got a list"},
+		{"tests: []\n", `t_test.yaml:1: table test: the file: unknown key "tests" (want cases, hooks_dir)`},
+		{"hooks_dir: guards\ncases: []\n", `t_test.yaml:1: table test: hooks_dir: want an absolute path, got "guards"`},
+		{"hooks_dir: [x]\ncases: []\n", "t_test.yaml:1: table test: hooks_dir: want a string, got a list"},
 		{"{}\n", `t_test.yaml:1: table test: the file has no "cases" list`},
 		{"cases: 3\n", "t_test.yaml:1: table test: cases: want a list of cases, got int 3"},
 		{"cases:\n  - 5\n", "t_test.yaml:2: table test: case 1: want a mapping (name, event, payload, expect, allow_hook_errors), got int 5"},

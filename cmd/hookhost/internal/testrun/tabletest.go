@@ -21,7 +21,7 @@ func (r *runner) runTableFile(ctx context.Context, file string, code []byte) {
 		r.loadError(err)
 		return
 	}
-	ts := &testState{r: r}
+	ts := &testState{r: r, hooksDir: tbl.HooksDir}
 	defer ts.close()
 	for _, c := range tbl.Cases {
 		if ctx.Err() != nil {

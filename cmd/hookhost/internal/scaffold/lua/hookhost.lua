@@ -98,6 +98,7 @@
 ---@field hook string  the hook's id ("guard.lua:no-rm-root")
 ---@field config table<string, any>  the operator's config for this hook; {} when none
 ---@field timeout_ms integer  this call's budget in milliseconds
+---@field hooks_dir string  the absolute path of the directory the hooks are loaded from; "" for in-memory scripts
 
 ---The predeclared global of every hook file: registration and decision
 ---constructors. Each constructor returns the same table a script could
