@@ -10,7 +10,14 @@
 --     git checkout . (and -f), git restore <paths> unless only --staged
 --     is restored, git switch --discard-changes / -f;
 --   * git stash drop and git stash clear;
---   * git branch -D (or --delete --force).
+--   * git branch -D (or --delete --force);
+--   * moving or resetting a protected branch (git branch -f main X,
+--     git checkout -B main, git switch -C main, git update-ref of it),
+--     deleting a ref (git update-ref -d), a push that deletes what the
+--     remote has and the local repository does not (--prune);
+--   * history rewritten (git filter-branch, git filter-repo), and the
+--     way back to discarded commits removed (git reflog expire or delete
+--     of now, git gc --prune=now, git prune).
 -- git push --force to a feature branch, git branch -d, git checkout -b,
 -- git restore --staged and the like pass. The line is parsed with the
 -- shell module, so sudo, bash -c, eval, wrappers and quoting do not hide
@@ -81,6 +88,24 @@ local function flag(args, short, long)
   return shell.has_flag(args, short, long)
 end
 
+-- value_of returns the value of option -S (-S x, -Sx) or --long
+-- (--long x, --long=x), or nil; short or long may be nil.
+local function value_of(args, short, long)
+  for i = 2, #args do
+    local a = args[i]
+    if a == "--" then return nil end
+    if (short and a == "-" .. short) or (long and a == long) then return args[i + 1] end
+    if long and a:sub(1, #long + 1) == long .. "=" then return a:sub(#long + 2) end
+    if short and a:sub(1, 2) == "-" .. short and #a > 2 then return a:sub(3) end
+  end
+  return nil
+end
+
+-- a protected branch, as a branch name or its full ref
+local function is_protected(protected, name)
+  return type(name) == "string" and protected[(name:gsub("^refs/heads/", ""))] == true
+end
+
 local function long_flag(args, name)
   for i = 2, #args do
     local a = args[i]
@@ -104,6 +129,9 @@ local function push(args, protected, roles)
   local forced = flag(args, "f", "force") or long_flag(args, "--force-with-lease")
       or long_flag(args, "--force-if-includes") or long_flag(args, "--mirror")
   local deleting = flag(args, "d", "delete")
+  if long_flag(args, "--prune") then
+    return "git push --prune, which deletes the remote's branches that the local repository does not have"
+  end
   local ops = operands(args, roles)
   local refspecs = {}
   for i = 2, #ops do refspecs[#refspecs + 1] = ops[i] end -- ops[1] is the remote
@@ -123,15 +151,22 @@ local function push(args, protected, roles)
   end
 end
 
-local function checkout(args, _, roles)
+local function checkout(args, protected, roles)
   local ops, after, ended = operands(args, roles)
+  local reset = value_of(args, "B")
+  if is_protected(protected, reset) then
+    return "git checkout -B " .. reset .. ", which resets the branch " .. reset .. " to the start point, dropping its commits"
+  end
   if flag(args, "b") or flag(args, "B") or long_flag(args, "--orphan") then
     if ended and #after > 0 then return "checking out " .. table.concat(after, " ") .. " over the working tree" end
     return nil
   end
   if ended and #after > 0 then return "discarding changes to " .. table.concat(after, " ") end
   for _, o in ipairs(ops) do
-    if o == "." or o == ":/" or o:find("[*?]") then return "discarding changes to " .. o end
+    -- a word only a path can be: no ref is ., starts with ./ or ../, or globs
+    if o == "." or o == ".." or o == ":/" or o:find("[*?]") or o:sub(1, 2) == "./" or o:sub(1, 3) == "../" then
+      return "discarding changes to " .. o
+    end
   end
   -- git checkout <ref> <paths>: the paths are overwritten from <ref>
   -- (git checkout main alone switches branches and keeps changes)
@@ -171,16 +206,57 @@ local RULES = {
   clean = function(args) if flag(args, "f", "force") then return "git clean -f, which deletes untracked files" end end,
   checkout = checkout,
   restore = restore,
-  switch = function(args)
+  switch = function(args, protected)
     if flag(args, "f", "force") or long_flag(args, "--discard-changes") then return "switching branches discarding local changes" end
+    local reset = value_of(args, "C", "--force-create")
+    if is_protected(protected, reset) then
+      return "git switch -C " .. reset .. ", which resets the branch " .. reset .. " to the start point, dropping its commits"
+    end
   end,
   stash = function(args)
     if args[2] == "drop" or args[2] == "clear" then return "git stash " .. args[2] .. ", which loses stashed work" end
   end,
-  branch = function(args)
+  branch = function(args, protected, roles)
     if flag(args, "D") or (flag(args, "d", "delete") and flag(args, "f", "force")) then
       return "git branch -D, which deletes a branch that may not be merged"
     end
+    -- git branch -f main X moves main; git branch -M main renames the
+    -- current branch to main, as every new repository's setup does: it passes
+    local ops = operands(args, roles)
+    if flag(args, "f", "force") and not flag(args, "m", "move") and not flag(args, "M") and is_protected(protected, ops[1]) then
+      return "git branch -f " .. ops[1] .. ", which moves the branch " .. ops[1] .. " and may drop its commits"
+    end
+  end,
+  ["update-ref"] = function(args, protected, roles)
+    if flag(args, "d") then return "git update-ref -d, which deletes a ref" end
+    if long_flag(args, "--stdin") then return "git update-ref --stdin, whose updates and deletions are only known at run time" end
+    local ops = operands(args, roles)
+    if is_protected(protected, ops[1]) and ops[2] then
+      return "git update-ref " .. ops[1] .. ", which moves a protected branch and may drop its commits"
+    end
+  end,
+  ["filter-branch"] = function() return "git filter-branch, which rewrites every commit it walks" end,
+  ["filter-repo"] = function(args)
+    if flag(args, "h", "help") or long_flag(args, "--analyze") or long_flag(args, "--dry-run") then return nil end
+    return "git filter-repo, which rewrites the repository's history"
+  end,
+  reflog = function(args)
+    if args[2] == "delete" then return "git reflog delete, which drops the way back to earlier commits" end
+    if args[2] ~= "expire" then return nil end
+    for _, name in ipairs({ "--expire", "--expire-unreachable" }) do
+      local v = value_of(args, nil, name)
+      if v == "now" or v == "all" then
+        return "git reflog expire " .. name .. "=" .. v .. ", which drops the way back to discarded commits"
+      end
+    end
+  end,
+  gc = function(args)
+    local v = value_of(args, nil, "--prune")
+    if v == "now" or v == "all" then return "git gc --prune=" .. v .. ", which deletes discarded commits for good" end
+  end,
+  prune = function(args)
+    if flag(args, "n", "dry-run") then return nil end
+    return "git prune, which deletes discarded commits for good"
   end,
 }
 
