@@ -58,6 +58,7 @@ local shell = require("shell")
 local path = require("path")
 local tool = require("tool")
 local setting = require("setting")
+local unpack = table.unpack or unpack
 
 local SYSTEM = {}
 for _, d in ipairs({ "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32",
@@ -70,7 +71,10 @@ for _, d in ipairs({ "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32",
 end
 
 local DOWNLOADERS = { curl = true, wget = true, fetch = true, aria2c = true, http = true, https = true,
-                      xh = true, ["lwp-request"] = true, GET = true, httpie = true, ftp = true, tftp = true }
+                      xh = true, ["lwp-request"] = true, GET = true, httpie = true, ftp = true, tftp = true,
+                      -- PowerShell's (matched lower-cased)
+                      iwr = true, irm = true, ["invoke-webrequest"] = true, ["invoke-restmethod"] = true,
+                      ["start-bitstransfer"] = true }
 
 -- Devices that writing to destroys nothing.
 local HARMLESS_DEVICES = { ["/dev/null"] = true, ["/dev/zero"] = true, ["/dev/stdout"] = true,
@@ -91,7 +95,8 @@ local function new_checker(ctx, cwd, params)
   -- root is the workspace; cwd follows the line's cd commands
   local c = setmetatable({ cwd = start, root = start, moved = false, protected = {}, aliases = {},
                           downloads = {}, scripts = {}, wrote = false, verdicts = false,
-                          recursive_of = false, is_recursive = false, operands_of = false, ops = false }, Checker)
+                          recursive_of = false, is_recursive = false, operands_of = false, ops = false,
+                          powershell = false, piped = false }, Checker)
   local dir = tool.dir(params)
   if dir then c:move_to(dir) end
   if type(ctx.config.protected) == "table" then
@@ -107,6 +112,7 @@ end
 -- the working directory is not known any more (cd "$X", cd -).
 function Checker:resolve(target)
   if target:sub(1, 1) == "/" or target:sub(1, 1) == "~" then return target end
+  if self.powershell and target:match("^%a:") then return target end -- C:/Windows
   if self.moved then return nil, true end
   if not self.cwd then
     -- No cwd (PicoClaw's payloads carry none): the agent's own directory,
@@ -133,6 +139,50 @@ local function narrow_glob(p)
   return literal ~= "" and literal ~= "."
 end
 
+-- PowerShell lines (Copilot CLI's powershell tool) name Windows places:
+-- a drive's root, the system's directories, the users' profiles. The
+-- line reaches the checks through shell.powershell, so that
+-- C:\Windows\System32 is C:/Windows/System32 and $env:SystemRoot is
+-- C:/Windows.
+local WINDOWS_DIRS = { ["/windows"] = true, ["/windows/system32"] = true, ["/windows/syswow64"] = true,
+                       ["/windows/winsxs"] = true, ["/windows/system32/drivers"] = true,
+                       ["/windows/system32/config"] = true, ["/program files"] = true,
+                       ["/program files (x86)"] = true, ["/programdata"] = true, ["/users"] = true,
+                       ["/boot"] = true, ["/recovery"] = true, ["/efi"] = true }
+-- windows_split returns a drive path's letter, its path on the drive
+-- cleaned and lower-cased, and the path as Windows writes it
+-- ("c:/Windows/../Users" is "C", "/users", "C:\\Users").
+local function windows_split(t)
+  local drive, rest = t:match("^(%a):(.*)$")
+  if not drive then return nil end
+  rest = path.clean("/" .. rest)
+  return drive:upper(), rest:lower(), drive:upper() .. ":" .. rest:gsub("/", "\\")
+end
+
+-- windows_place says what Windows place a drive path names, or nil;
+-- what prefixes it ("everything in " for a glob).
+local function windows_place(t, what)
+  local drive, rest, shown = windows_split(t)
+  if not drive then return nil end
+  if rest == "/" then return what .. "the root of drive " .. drive .. ": (" .. shown .. ")" end
+  if WINDOWS_DIRS[rest] then return what .. "the system directory " .. shown end
+  if rest:match("^/users/[^/]+$") then return what .. "a home directory (" .. shown .. ")" end
+  return nil
+end
+
+-- windows_system_file says what a drive path names when writing it
+-- breaks Windows: anything in its own directory but the temporary one,
+-- or in the boot directories.
+local function windows_system_file(t)
+  local drive, rest, shown = windows_split(t)
+  if not drive then return nil end
+  if (rest == "/windows" or rest:match("^/windows/")) and not rest:match("^/windows/temp") then
+    return "the system " .. ((rest == "/windows" or WINDOWS_DIRS[rest]) and "directory " or "file ") .. shown
+  end
+  if rest:match("^/boot/") or rest:match("^/efi/") or rest == "/bootmgr" then return "the boot file " .. shown end
+  return nil
+end
+
 -- place says what a path (a shell.parse paths entry, or a plain string)
 -- names, when it is one of the places this guard protects. The second
 -- result is true when the path cannot be judged before it runs.
@@ -143,6 +193,7 @@ function Checker:place(p)
   local target, unsure = self:resolve(p.prefix)
   if not target then return nil, unsure end
   if target == "~" or target:match("^~[^/]*$") then return "your home directory (" .. p.path .. ")" end
+  if self.powershell and target:match("^%a:") then return windows_place(target, p.glob and "everything in " or "") end
   if target:sub(1, 1) == "~" then return nil end
   target = path.clean(target)
   local what = p.glob and "everything in " or ""
@@ -211,8 +262,24 @@ local function ps_recurse(a)
   return #a >= 2 and a:sub(1, 1) == "-" and ("-recurse"):sub(1, #a) == a
 end
 
+-- PowerShell's names of Remove-Item (rm and rmdir are too, and mean
+-- the same to both shells' flags: -r, -R, -Recurse)
+local PS_REMOVE = { ["remove-item"] = true, ri = true, rd = true, del = true, erase = true }
+
+-- cmd_exe_recursive reports whether rd, rmdir or del is given cmd.exe's
+-- /s (cmd /c rd /s /q C:\): in a PowerShell line, which is where a
+-- drive path is read, since in a POSIX shell /s is a path.
+local function cmd_exe_recursive(cmd)
+  local n = cmd.name:lower()
+  if not (PS_REMOVE[n] or n == "rmdir") then return false end
+  for i = 2, #cmd.argv do
+    if cmd.argv[i] == "/s" or cmd.argv[i] == "/S" then return true end
+  end
+  return false
+end
+
 local function recursive(cmd)
-  if cmd.name:lower() == "remove-item" then
+  if PS_REMOVE[cmd.name:lower()] then
     for i = 2, #cmd.argv do
       if ps_recurse(cmd.argv[i]) then return true end
     end
@@ -224,7 +291,9 @@ end
 -- recursive is the local recursive(cmd), kept for the last command asked
 -- about: four rules ask it of an rm, and each answer is a call into Go.
 function Checker:recursive(cmd)
-  if self.recursive_of ~= cmd then self.recursive_of, self.is_recursive = cmd, recursive(cmd) end
+  if self.recursive_of ~= cmd then
+    self.recursive_of, self.is_recursive = cmd, recursive(cmd) or (self.powershell and cmd_exe_recursive(cmd))
+  end
   return self.is_recursive
 end
 
@@ -267,7 +336,8 @@ local function find_parts(cmd)
   return starts, narrowed
 end
 
-local DELETERS = { rm = true, shred = true, unlink = true, rmdir = true, ["remove-item"] = true }
+local DELETERS = { rm = true, shred = true, unlink = true, rmdir = true, ["remove-item"] = true, ri = true,
+                   rd = true, del = true, erase = true }
 -- cmdlet is a PowerShell cmdlet's name as the tables hold it: cmdlets
 -- (Verb-Noun) are named in any case (REMOVE-ITEM, Remove-item); nil for
 -- any other name, whose case matters.
@@ -304,7 +374,42 @@ function Checker:deletes(targets, what)
   if unknown then return "ask", what .. unknown.path .. ", which is only known at run time" end
 end
 
+-- PS_LISTERS are PowerShell's commands that list items, whose output
+-- Remove-Item deletes when piped into it; PS_NARROWING their parameters
+-- that list only some.
+local PS_LISTERS = { ["get-childitem"] = true, gci = true, dir = true, ls = true, ["get-item"] = true, gi = true }
+local PS_NARROWING = { ["-filter"] = true, ["-include"] = true, ["-exclude"] = true, ["-name"] = true,
+                       ["-file"] = true, ["-attributes"] = true }
+
+-- piped_delete judges a Remove-Item given no path, which deletes what
+-- the command before it in its pipeline lists (gci C:\ -Recurse |
+-- Remove-Item): that command's places, as find -delete's are judged.
+function Checker:piped_delete(cmd)
+  local from = self.piped[#self.piped]
+  local lister = from and PS_LISTERS[from.name:lower()]
+  if not lister then
+    return "ask", cmd.name .. " of what " .. (from and from.name or "its input") .. " gives it, which is only known at run time"
+  end
+  local starts, narrowed = {}, false
+  local roles = from.roles or shell.roles(from.argv)
+  for i = 2, #from.argv do
+    if PS_NARROWING[from.argv[i]:lower()] then narrowed = true end
+    if roles[i] == "operand" and from.argv[i - 1]:sub(1, 1) ~= "-" then starts[#starts + 1] = from.paths[i] end
+  end
+  if #starts == 0 then starts = { { path = ".", prefix = ".", glob = false, dynamic = false } } end
+  for _, p in ipairs(starts) do
+    local what, unsure = self:place(p)
+    if what and (not narrowed or not what:find("workspace root", 1, true)) then
+      return "deny", cmd.name .. " deleting what " .. from.name .. " lists in " .. what
+    end
+    if unsure then return "ask", cmd.name .. " deleting what " .. from.name .. " lists in " .. p.path .. ", which is only known at run time" end
+  end
+end
+
 function Checker:rm(cmd)
+  if self.powershell and self.piped and PS_REMOVE[cmd.name:lower()] and #self:operands(cmd) == 0 then
+    return self:piped_delete(cmd)
+  end
   if not self:recursive(cmd) then return nil end
   -- under find -exec, the find rule judged what it finds
   local verdict, why = self:deletes(self:operands(cmd), cmd.name .. " -r of ")
@@ -706,6 +811,48 @@ local function destinations(cmd, resolve)
   return out
 end
 
+local system_file_posix = system_file
+
+-- PowerShell's cmdlets that write a file (and their aliases), and the
+-- switches among their parameters: any other parameter takes a value.
+local PS_WRITERS = { ["set-content"] = "path", ["add-content"] = "path", ["clear-content"] = "path",
+                     ["out-file"] = "path", ["new-item"] = "path", ["copy-item"] = "destination",
+                     ["move-item"] = "destination", copy = "destination", cpi = "destination",
+                     move = "destination", mi = "destination" }
+local PS_SWITCHES = { ["-force"] = true, ["-recurse"] = true, ["-append"] = true, ["-nonewline"] = true,
+                      ["-passthru"] = true, ["-whatif"] = true, ["-confirm"] = true, ["-noclobber"] = true,
+                      ["-container"] = true }
+local PS_PATH_PARAMS = { path = { ["-path"] = true, ["-literalpath"] = true, ["-filepath"] = true, ["-lp"] = true,
+                                  ["-pspath"] = true },
+                         destination = { ["-destination"] = true, ["-dest"] = true } }
+
+-- ps_destinations returns the files a PowerShell writer writes: its
+-- path parameter's value (-Path X, -Path:X), else its positional
+-- argument (the first; Copy-Item's and Move-Item's second).
+local function ps_destinations(cmd, resolve)
+  local which = PS_WRITERS[cmd.name:lower()]
+  local params, out, positional = PS_PATH_PARAMS[which], {}, {}
+  local i = 2
+  while i <= #cmd.argv do
+    local a = cmd.argv[i]
+    local low = a:lower()
+    local name, attached = low:match("^(%-[%w]+):(.+)$")
+    if params[name or low] then
+      local v = attached and a:sub(#name + 2) or cmd.argv[i + 1]
+      if v then out[#out + 1] = v end
+      i = i + (attached and 1 or 2)
+    elseif low:sub(1, 1) == "-" and #low > 1 then
+      i = i + ((PS_SWITCHES[low] or name) and 1 or 2)
+    else
+      positional[#positional + 1] = a
+      i = i + 1
+    end
+  end
+  if #out == 0 then out[1] = positional[which == "destination" and 2 or 1] end
+  for k, o in ipairs(out) do out[k] = resolve(o) or o end
+  return out
+end
+
 -- system_integrity: writing, redirecting, copying, moving, linking or
 -- installing onto system files; changing their mode or owner (even
 -- without -R); deleting them, or rm of / itself.
@@ -750,15 +897,20 @@ function Checker:system_integrity(cmd)
   if cmd.name == "visudo" and not shell.has_flag(cmd.argv, "c", "check") then
     return self:theme("system_files", "visudo, which rewrites the sudoers file")
   end
-  if #cmd.redirects == 0 and not WRITERS[cmd.name] and not DELETERS[cmd.name] then return nil end
+  local ps_writer = self.powershell and PS_WRITERS[cmd.name:lower()]
+  if #cmd.redirects == 0 and not WRITERS[cmd.name] and not DELETERS[cmd.name] and not ps_writer then return nil end
   local resolve = function(p) return (self:resolve(p)) end
+  local system_file = system_file
+  if self.powershell then
+    system_file = function(t) return windows_system_file(t) or system_file_posix(t) end
+  end
   for _, r in ipairs(cmd.redirects) do
     if writes_to(r) then
       local what = system_file(resolve(r.target))
       if what then return self:theme("system_files", "writing " .. what) end
     end
   end
-  for _, d in ipairs(destinations(cmd, resolve)) do
+  for _, d in ipairs(ps_writer and ps_destinations(cmd, resolve) or destinations(cmd, resolve)) do
     local what = system_file(d)
     if what then return self:theme("system_files", cmd.name .. " onto " .. what) end
   end
@@ -777,7 +929,7 @@ function Checker:system_integrity(cmd)
   if DELETERS[n] then
     for _, p in ipairs(self:operands(cmd)) do
       local t = not p.dynamic and resolve(p.prefix)
-      if t and t:sub(1, 1) == "/" then
+      if t and (t:sub(1, 1) == "/" or (self.powershell and t:match("^%a:"))) then
         t = path.clean(t)
         local what = (t == "/" and "the root directory") or system_file(t)
         if what then return self:theme("system_files", n .. " of " .. what) end
@@ -796,14 +948,47 @@ for _, d in ipairs({ "systemd", "init", "sshd", "ssh", "dbus", "dbus-daemon", "d
                      "systemd-logind", "systemd-networkd", "systemd-resolved", "systemd-udevd", "udevd",
                      "networkd", "NetworkManager", "networkmanager", "wpa_supplicant", "launchd", "loginwindow",
                      "WindowServer", "kernel_task", "getty", "agetty", "login", "polkitd", "containerd",
-                     "dockerd", "kubelet", "Xorg", "gdm", "sddm", "lightdm" }) do
+                     "dockerd", "kubelet", "Xorg", "gdm", "sddm", "lightdm",
+                     -- Windows: stopping these stops the machine (or the user's session)
+                     "csrss", "wininit", "winlogon", "lsass", "smss", "services", "svchost", "explorer" }) do
   CRITICAL_DAEMONS[d] = true
   CRITICAL_DAEMONS[d .. ".service"] = true
 end
 local SYSTEMCTL_STOPS = { stop = true, kill = true, mask = true, disable = true, isolate = true }
+-- PowerShell: the cmdlets that power the machine off, and the names of
+-- Stop-Process (kill is one in a PowerShell line) and of its -Name
+local PS_POWER = { ["stop-computer"] = true, ["restart-computer"] = true }
+local PS_STOP_PROCESS = { ["stop-process"] = true, spps = true }
+local PS_NAME_PARAMS = { ["-name"] = true, ["-processname"] = true, ["-n"] = true, ["-na"] = true }
+
+-- ps_stopped returns the first critical process a Stop-Process names
+-- (-Name a,b; -Name:a), or nil.
+local function ps_stopped(cmd)
+  for i = 2, #cmd.argv do
+    local low = cmd.argv[i]:lower()
+    local name, attached = low:match("^(%-[%w]+):(.+)$")
+    local v = attached or (PS_NAME_PARAMS[low] and cmd.argv[i + 1])
+    if (PS_NAME_PARAMS[name or low]) and v then
+      for w in v:gmatch("[^,%s]+") do
+        local proc = w:gsub("^['\"]", ""):gsub("['\"]$", ""):gsub("%.exe$", "")
+        if CRITICAL_DAEMONS[proc] or CRITICAL_DAEMONS[proc:lower()] then return proc end
+      end
+    end
+  end
+end
 
 function Checker:machine_state(cmd)
   local n = cmd.name
+  local low = cmdlet(n) or (self.powershell and n:lower()) or n
+  if PS_POWER[low] then
+    if any_of(cmd, { ["-WhatIf"] = true, ["-whatif"] = true }) then return nil end
+    return self:theme("machine_state", n .. " shuts down or restarts the machine")
+  end
+  if PS_STOP_PROCESS[low] or (self.powershell and low == "kill") then
+    local proc = ps_stopped(cmd)
+    if proc then return self:theme("machine_state", n .. " of " .. proc .. ", which the machine depends on") end
+    if low ~= "kill" then return nil end
+  end
   if POWER[n] then
     if any_of(cmd, { ["-c"] = true, ["--help"] = true, ["-k"] = true, ["--show"] = true }) then return nil end
     return self:theme("machine_state", n .. " shuts down or restarts the machine")
@@ -857,15 +1042,29 @@ local READ_ONLY = { ["-l"] = true, ["--list"] = true, ["-h"] = true, ["--help"] 
 local DISK_TOOLS = {}
 for _, n in ipairs({ "fdisk", "cfdisk", "gdisk", "cgdisk", "sfdisk", "sgdisk", "parted", "mdadm", "pvremove",
                      "vgremove", "lvremove", "lvreduce", "vgreduce", "dmsetup", "btrfs", "zfs", "zpool",
-                     "diskutil", "wipefs", "nvme", "hdparm", "cryptsetup", "badblocks" }) do
+                     "diskutil", "wipefs", "nvme", "hdparm", "cryptsetup", "badblocks", "format" }) do
   DISK_TOOLS[n] = true
 end
+-- PowerShell's storage cmdlets that erase, and what they erase
+local PS_DISKS = { ["format-volume"] = "erases a volume", ["clear-disk"] = "erases a disk",
+                   ["remove-partition"] = "deletes a partition", ["initialize-disk"] = "writes a new partition table",
+                   ["remove-physicaldisk"] = "removes a disk from its pool", ["remove-virtualdisk"] = "deletes a virtual disk",
+                   ["remove-storagepool"] = "deletes a storage pool" }
+for name in pairs(PS_DISKS) do DISK_TOOLS[name] = true end
 
 function Checker:disks(cmd)
-  local n = cmd.name
+  local n = cmdlet(cmd.name) or cmd.name
   if not DISK_TOOLS[n] then return nil end
   local ops = words_of(cmd, "operand")
   local function found(why) return self:theme("disks", why) end
+  if PS_DISKS[n] then
+    if any_of(cmd, { ["-WhatIf"] = true, ["-whatif"] = true }) then return nil end
+    return found(cmd.name .. " " .. PS_DISKS[n])
+  end
+  if n == "format" then -- cmd.exe's format of a drive (format C: /q)
+    if ops[1] and ops[1]:match("^%a:/?$") then return found("format " .. ops[1] .. " erases the drive") end
+    return nil
+  end
   if n == "fdisk" or n == "cfdisk" or n == "gdisk" or n == "cgdisk" or n == "sfdisk" then
     if any_of(cmd, READ_ONLY) or #ops == 0 then return nil end
     return found(n .. " rewrites the partition table of " .. ops[1])
@@ -1278,6 +1477,61 @@ end
 -- wrote earlier. A rule must return nothing for a command it neither
 -- names nor looks at: judge runs no other (a fire runs the rules for
 -- every command of the line, and most commands no rule names).
+-- PowerShell's Invoke-Expression runs its input as code: a download
+-- piped into it (irm URL | iex) is a download run.
+local PS_IEX = { iex = true, ["invoke-expression"] = true }
+
+function Checker:invoke_expression(cmd)
+  if not self.piped then return nil end
+  local others = {}
+  for _, from in ipairs(self.piped) do
+    local src = from.name
+    if DOWNLOADERS[src] or DOWNLOADERS[src:lower()] then
+      return self:theme("download_then_run", "code downloaded by " .. src .. " and run by " .. cmd.name)
+    end
+    others[#others + 1] = src
+  end
+  return "ask", "runs the output of " .. table.concat(others, ", ") .. " as code (" .. cmd.name .. ")"
+end
+
+-- PowerShell and cmd.exe run a line given to them: powershell -Command
+-- "…" (pwsh -c) and cmd /c "…" are judged as that line, read as
+-- PowerShell (cmd.exe's rd /s and del /s count as recursive there).
+local SHELL_HOSTS = { powershell = "ps", pwsh = "ps", ["powershell.exe"] = "ps", ["pwsh.exe"] = "ps",
+                      cmd = "cmd", ["cmd.exe"] = "cmd" }
+local PS_ENCODED = { ["-encodedcommand"] = true, ["-enc"] = true, ["-e"] = true, ["-ec"] = true }
+
+function Checker:hosted(cmd)
+  local host = SHELL_HOSTS[cmd.name:lower()]
+  local argv = cmd.argv
+  for i = 2, #argv do
+    local low = argv[i]:lower()
+    if host == "ps" and PS_ENCODED[low] then
+      return "ask", cmd.name .. " runs encoded code (" .. argv[i] .. "), which cannot be checked"
+    end
+    local given = (host == "ps" and (low == "-c" or (#low >= 4 and ("-command"):sub(1, #low) == low)))
+        or (host == "cmd" and (low == "/c" or low == "/k"))
+    if given then
+      local words = {}
+      for j = i + 1, #argv do
+        if cmd.paths[j] and cmd.paths[j].dynamic then
+          return "ask", "the line given to " .. cmd.name .. " is only known at run time"
+        end
+        words[#words + 1] = argv[j]
+      end
+      local ok, cmds = pcall(function() return shell.parse(shell.powershell(table.concat(words, " "))) end)
+      if not ok then return "ask", "the line given to " .. cmd.name .. " could not be checked (" .. tostring(cmds) .. ")" end
+      local was = self.powershell
+      self.powershell = true
+      local verdict, why = self:check(cmds)
+      self.powershell = was
+      if verdict then return verdict, why .. " (run by " .. cmd.name .. ")" end
+      return nil
+    end
+    if host == "ps" and (low == "-file" or low == "-f") then return nil end -- a script file
+  end
+end
+
 local RULES = {
   { names = { { find = true } }, function(self, cmd, runs_delete) return self:find(cmd, runs_delete) end },
   { names = { DELETERS }, Checker.rm },
@@ -1295,10 +1549,13 @@ local RULES = {
       local verdict, why = self:mv(cmd)
       if verdict then return self:theme("system_files", why) end
     end },
-  { names = { { visudo = true }, WRITERS, DELETERS }, when = "redirects", Checker.system_integrity },
+  { names = { { visudo = true }, WRITERS, DELETERS, PS_WRITERS }, when = "redirects", Checker.system_integrity },
   { names = { { tee = true } }, when = "redirects", function(_, cmd) return sysrq(cmd) end },
-  { names = { POWER, { init = true, telinit = true, systemctl = true, loginctl = true, service = true, killall = true,
-                       pkill = true, skill = true, killall5 = true, kill = true } }, Checker.machine_state },
+  { names = { POWER, PS_POWER, PS_STOP_PROCESS, { init = true, telinit = true, systemctl = true, loginctl = true,
+                       service = true, killall = true, pkill = true, skill = true, killall5 = true, kill = true } },
+    Checker.machine_state },
+  { names = { PS_IEX }, Checker.invoke_expression },
+  { names = { SHELL_HOSTS }, Checker.hosted },
   { names = { DISK_TOOLS }, Checker.disks },
   { names = { { insmod = true, rmmod = true, modprobe = true, kmod = true } }, Checker.kernel },
   { when = "wrote", Checker.download_then_run },
@@ -1358,7 +1615,8 @@ end
 function Checker:judge(cmd, runs_delete)
   local name = cmd.name
   local key = (BY_NAME[name] and name) or (name:sub(1, 4) == "mkfs" and "mkfs")
-      or (BY_NAME[cmdlet(name) or ""] and cmdlet(name)) or nil -- REMOVE-ITEM
+      or (BY_NAME[cmdlet(name) or ""] and cmdlet(name)) -- REMOVE-ITEM
+      or (self.powershell and BY_NAME[name:lower()] and name:lower()) or nil -- IEX: PowerShell ignores case
   local ask
   -- most commands have none of the facts a rule's when looks at (a name
   -- a rule names is never one known only at run time): only the rules
@@ -1476,9 +1734,16 @@ function Checker:check_from(cmds, depth, cwd, moved)
     if verdict == "ask" then ask = ask or why end
     return verdict == "deny"
   end
+  -- the commands before each one in its pipeline, for the rules that
+  -- judge what a command reads (Invoke-Expression, a piped Remove-Item)
+  local pipes = {}
   for i = 1, #cmds do
     local cmd = cmds[i]
     local name = cmd.name
+    local pipeline = cmd.pipeline or -i
+    local before = pipes[pipeline]
+    self.piped = (cmd.position or 0) > 0 and before and { unpack(before) } or false
+    if before then before[#before + 1] = cmd else pipes[pipeline] = { cmd } end
     local runs_delete = false
     if name == "find" then -- its -exec commands follow it, wrapped by find
       for j = i + 1, #cmds do
@@ -1524,7 +1789,8 @@ end
 -- guard answers a tool call: deny, ask or nothing.
 local function guard(tool_name, params, cwd, workspace, ctx)
   -- every agent's shell tool (tool module), and the pack's shell_tools
-  if tool.kind(tool_name, ctx.config) ~= "shell" then return nil end
+  local dialect = tool.shell(tool_name, ctx.config)
+  if not dialect then return nil end
   local line = tool.command(params)
   if not line then return nil end
   if #line > shell.max_line_bytes then
@@ -1533,6 +1799,8 @@ local function guard(tool_name, params, cwd, workspace, ctx)
     return hook.ask(("the command is %d bytes, more than the %d the shell parser reads, so it was not checked; run it anyway?")
       :format(#line, shell.max_line_bytes), { title = "Unchecked shell command", severity = "medium" })
   end
+  -- a PowerShell line as the POSIX line that runs the same commands
+  if dialect == "powershell" then line = shell.powershell(line) end
   local ok, cmds = pcall(shell.parse, line)
   local unparsed
   if not ok then
@@ -1543,6 +1811,7 @@ local function guard(tool_name, params, cwd, workspace, ctx)
   end
   local checker = new_checker(ctx, cwd or workspace, params)
   checker.verdicts = verdicts(ctx)
+  checker.powershell = dialect == "powershell"
   local verdict, why = checker:check(cmds)
   if unparsed then
     if verdict == "deny" then

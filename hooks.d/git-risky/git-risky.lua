@@ -280,6 +280,12 @@ hook.on("tool.execute.pre", function(tool_name, params, ctx)
   verdict_of(ctx, "") -- a bad verdicts setting is an error on every call, not only when a rule matches
   local line = tool.command(params)
   if not line then return nil end
+  if tool.shell(tool_name, ctx.config) == "powershell" then
+    -- as the POSIX line that runs the same commands (git checkout .\src)
+    local ok, posix = pcall(shell.powershell, line)
+    if not ok then return nil end -- too long: destructive.lua asks
+    line = posix
+  end
   -- the parts of a line that parse, when it does not parse whole
   -- (destructive.lua asks about the rest, and about a line too long)
   local ok, parsed = pcall(shell.salvage, line)

@@ -135,7 +135,7 @@ local Guard = {}
 Guard.__index = Guard
 
 local function new_guard(ctx, cwd)
-  local g = setmetatable({ ctx = ctx, dotglob = false, work = 0, checked = {}, matched = {} }, Guard)
+  local g = setmetatable({ ctx = ctx, dotglob = false, work = 0, checked = {}, matched = {}, powershell = false }, Guard)
   -- The working directory: absolute when the payload says where the
   -- call runs, else "." (the unknown directory the agent runs in).
   if type(cwd) == "string" and cwd:sub(1, 1) == "/" then g.root = path.clean(cwd) end
@@ -1476,6 +1476,113 @@ function Guard:command(cmd, finds)
   return self:interp(cmd)
 end
 
+-- PowerShell (Copilot CLI's powershell tool): its lines reach the checks
+-- through shell.powershell (backslashes made slashes, $env:USERPROFILE
+-- as ~, an assignment's right side as the statement), and its cmdlets
+-- that write are judged as the POSIX programs that write the same way:
+-- Remove-Item as rm, Set-Content as tee, Copy-Item as cp, …
+-- PS_AS maps a cmdlet (or its alias) to the program it writes like, and
+-- PS_PARAMS says, for that program, which of the cmdlet's parameters
+-- and positions are its operands: source (of a copy or move), target.
+local PS_AS = { ["remove-item"] = "rm", ri = "rm", rd = "rm", del = "rm", erase = "rm",
+                ["set-content"] = "tee", ["add-content"] = "tee", ["clear-content"] = "tee", ["out-file"] = "tee",
+                ["new-item"] = "touch", ni = "touch", ["copy-item"] = "cp", copy = "cp", cpi = "cp",
+                ["move-item"] = "mv", move = "mv", mi = "mv", ["rename-item"] = "rename", ren = "rename",
+                rni = "rename", ["expand-archive"] = "unzip", ["invoke-webrequest"] = "curl", iwr = "curl",
+                ["invoke-restmethod"] = "curl", irm = "curl", ["stop-process"] = "pkill", spps = "pkill",
+                ["set-itemproperty"] = "tee", sp = "tee" }
+local PS_TARGETS = { "-path", "-literalpath", "-filepath", "-lp", "-pspath" }
+local PS_PARAMS = {
+  rm = { targets = PS_TARGETS, positions = { "target", "target", "target" } },
+  tee = { targets = PS_TARGETS, positions = { "target" } },
+  touch = { targets = PS_TARGETS, positions = { "target" } },
+  cp = { sources = PS_TARGETS, targets = { "-destination" }, positions = { "source", "target" } },
+  mv = { sources = PS_TARGETS, targets = { "-destination" }, positions = { "source", "target" } },
+  rename = { sources = PS_TARGETS, targets = { "-newname" }, positions = { "source", "target" } },
+  unzip = { sources = PS_TARGETS, targets = { "-destinationpath" }, positions = { "source", "target" } },
+  curl = { targets = { "-outfile" }, positions = {} },
+  pkill = { targets = { "-name", "-processname" }, positions = {} },
+}
+local PS_SWITCHES = { ["-force"] = true, ["-recurse"] = true, ["-append"] = true, ["-nonewline"] = true,
+                      ["-passthru"] = true, ["-whatif"] = true, ["-confirm"] = true, ["-noclobber"] = true,
+                      ["-container"] = true, ["-usebasicparsing"] = true }
+
+-- ps_param says which of names a parameter word is: the name itself or
+-- a prefix of it of three letters or more (-Dest for -Destination).
+local function ps_param(word, names)
+  for _, n in ipairs(names or {}) do
+    if word == n or (#word >= 4 and n:sub(1, #word) == word) then return true end
+  end
+  return false
+end
+
+-- powershell_command returns the POSIX command a cmdlet writes like,
+-- with the cmdlet's words in the places that program reads them (their
+-- paths entries kept, so a variable stays one), or nil.
+local function powershell_command(cmd)
+  local as = PS_AS[cmd.name:lower()]
+  if not as then return nil end
+  local spec = PS_PARAMS[as]
+  local sources, targets, positional, recurse = {}, {}, {}, false
+  local function entry(i, text)
+    local p = cmd.paths[i]
+    if text and text ~= cmd.argv[i] then return { path = text, prefix = text, glob = false, dynamic = is_dynamic(text) } end
+    return p or { path = cmd.argv[i], prefix = cmd.argv[i], glob = false, dynamic = false }
+  end
+  local i = 2
+  while i <= #cmd.argv do
+    local low = cmd.argv[i]:lower()
+    local name, attached = low:match("^(%-[%w]+):(.+)$")
+    name = name or low
+    if name:sub(1, 1) == "-" and #name > 1 and not name:match("^%-%d") then
+      local into = (ps_param(name, spec.targets) and targets) or (ps_param(name, spec.sources) and sources)
+      if ("-recurse"):sub(1, #name) == name and #name >= 2 then recurse = true end
+      local value_at = attached and i or (not PS_SWITCHES[name] and not (("-recurse"):sub(1, #name) == name) and i + 1)
+      if into and value_at and cmd.argv[value_at] then
+        local text = attached and cmd.argv[i]:sub(#name + 2) or nil
+        -- a list of paths (-Path a,b)
+        for part in (text or cmd.argv[value_at]):gmatch("[^,]+") do
+          into[#into + 1] = { word = part, entry = entry(value_at, part) }
+        end
+      end
+      i = value_at and not attached and i + 2 or i + 1
+    else
+      positional[#positional + 1] = { word = cmd.argv[i], entry = entry(i) }
+      i = i + 1
+    end
+  end
+  for k, w in ipairs(positional) do
+    local role = spec.positions[k]
+    if role == "target" then targets[#targets + 1] = w elseif role == "source" then sources[#sources + 1] = w end
+  end
+  local argv, paths = { as }, { { path = as, prefix = as, glob = false, dynamic = false } }
+  local function add(w) argv[#argv + 1], paths[#paths + 1] = w.word, w.entry end
+  if as == "rm" and recurse then add({ word = "-r", entry = { path = "-r", prefix = "-r", glob = false, dynamic = false } }) end
+  if as == "unzip" then
+    if targets[1] then add({ word = "-d", entry = { path = "-d", prefix = "-d", glob = false, dynamic = false } }); add(targets[1]) end
+    for _, w in ipairs(sources) do add(w) end
+  elseif as == "curl" then
+    for _, w in ipairs(targets) do
+      add({ word = "-o", entry = { path = "-o", prefix = "-o", glob = false, dynamic = false } }); add(w)
+    end
+  elseif as == "rename" then
+    -- Rename-Item's new name is in the item's own directory
+    local src, new = sources[1], targets[1]
+    if not (src and new) then return nil end
+    local dir = src.word:match("^(.*)/[^/]*$")
+    local to = dir and (dir .. "/" .. new.word) or new.word
+    add(src); add({ word = to, entry = { path = to, prefix = to, glob = false, dynamic = src.entry.dynamic or new.entry.dynamic } })
+    as, argv[1] = "mv", "mv"
+  else
+    add({ word = "--", entry = { path = "--", prefix = "--", glob = false, dynamic = false } })
+    for _, w in ipairs(sources) do add(w) end
+    for _, w in ipairs(targets) do add(w) end
+  end
+  return { name = as, argv = argv, paths = paths, redirects = cmd.redirects, calls = cmd.calls, lang = "",
+           code = "", wrapped_by = cmd.wrapped_by, dir = cmd.dir, alt_dirs = cmd.alt_dirs,
+           pipeline = cmd.pipeline, position = cmd.position }
+end
+
 -- fed_by_find returns the scope of the find whose output cmd, run by
 -- xargs, reads (find . -name '*.orig' | xargs rm): the find just before
 -- it in its pipeline. What xargs reads is then what that find finds.
@@ -1488,6 +1595,7 @@ end
 function Guard:line(cmds)
   local finds, piped, start = {}, {}, self.cwd
   for _, cmd in ipairs(cmds) do
+    if self.powershell then cmd = powershell_command(cmd) or cmd end
     self:enter(cmd.dir, start)
     if cmd.name == "find" then
       finds[#finds + 1] = find_scope(cmd)
@@ -1564,6 +1672,9 @@ local function guard(tool_name, params, cwd, ctx)
       return hook.ask(("the command is %d bytes, more than the %d the shell parser reads, so it was not checked"
         .. " for changes to the agent's guardrails; run it anyway?"):format(#line, shell.max_line_bytes),
         { title = "Agent settings", severity = "high" })
+    end
+    if tool.shell(tool_name, ctx.config) == "powershell" then
+      line, g.powershell = shell.powershell(line), true
     end
     local ok, cmds = pcall(shell.parse, line)
     if not ok then

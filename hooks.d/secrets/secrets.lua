@@ -186,6 +186,12 @@ hook.on("tool.execute.pre", function(tool_name, params, ctx)
   end
   if kind ~= "shell" then return nil end
   local line = tool.command(params)
+  if line and tool.shell(tool_name, ctx.config) == "powershell" then
+    -- as the POSIX line that runs the same commands (C:\x is C:/x); one
+    -- too long to read is destructive.lua's to ask about
+    local ok, posix = pcall(shell.powershell, line)
+    line = ok and posix or nil
+  end
   local why = line and shell_secret(line, ctx)
   if why then
     return hook.ask("this command " .. why, { title = "Secrets", severity = "high" })

@@ -32,6 +32,12 @@ func New() stdlib.Module {
 				Impl:   parses.salvageImpl,
 			},
 			{
+				Name:   "powershell",
+				Params: []stdlib.Param{stdlib.P("line")},
+				Doc:    "powershell(line) rewrites a PowerShell line as the POSIX shell line that runs the same commands on the same paths, for parse.",
+				Impl:   powershellImpl,
+			},
+			{
 				Name:   "split",
 				Params: []stdlib.Param{stdlib.P("line")},
 				Doc:    "split(line) returns the shell words of line, after quote removal.",
@@ -109,6 +115,17 @@ func codeCallsImpl(c *stdlib.Call) (any, error) {
 		return nil, err
 	}
 	return callRecords(calls), nil
+}
+
+func powershellImpl(c *stdlib.Call) (any, error) {
+	line, err := c.String(0)
+	if err != nil {
+		return nil, err
+	}
+	if len(line) > MaxLineBytes { // what parse would refuse; the rewriting is linear
+		return nil, fmt.Errorf("%w: %d bytes (the limit is %d)", ErrTooLong, len(line), MaxLineBytes)
+	}
+	return PowerShell(line), nil
 }
 
 func splitImpl(c *stdlib.Call) (any, error) {

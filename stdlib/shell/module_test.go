@@ -28,7 +28,7 @@ func TestModule(t *testing.T) {
 	if m.Name != "shell" {
 		t.Errorf("Name = %q", m.Name)
 	}
-	for _, name := range []string{"parse", "salvage", "split", "has_flag", "roles", "code_calls"} {
+	for _, name := range []string{"parse", "salvage", "powershell", "split", "has_flag", "roles", "code_calls"} {
 		if f, ok := m.Lookup(name); !ok || f.Impl == nil || f.Doc == "" || f.Blocking {
 			t.Errorf("shell.%s: %+v", name, f)
 		}

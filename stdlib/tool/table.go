@@ -24,6 +24,10 @@ type Agent struct {
 	// Source says where the names were read, for whoever updates them.
 	Source string
 	Tools  map[string][]string
+	// PowerShell names the shell tools whose lines PowerShell runs, not
+	// a POSIX shell (tool.shell): C:\Windows is a path there, and the
+	// backtick, not the backslash, escapes.
+	PowerShell []string
 }
 
 // Agents is the table. Every agent hookhost speaks to has a row; a name
@@ -163,7 +167,8 @@ func copilotCLI() Agent {
 			Read:  {"view", "grep", "glob"},
 			Fetch: {"web_fetch"},
 			Other: {"task", "read_bash", "write_bash", "stop_bash", "list_bash", "store_memory", "report_intent", "update_todo"},
-		}}
+		},
+		PowerShell: []string{"powershell"}}
 }
 
 func mcpFilesystem() Agent {

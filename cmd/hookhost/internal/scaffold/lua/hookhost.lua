@@ -448,6 +448,14 @@ function shell.parse(line) end
 ---@return {commands: shell.Command[], unparsed: string[]}
 function shell.salvage(line) end
 
+---A PowerShell line rewritten as the POSIX line that runs the same
+---commands on the same paths, for shell.parse: backslashes made slashes,
+---$env:USERPROFILE as ~, $x = CMD as CMD, script blocks' statements on
+---lines of their own. Longer than shell.max_line_bytes: an error.
+---@param line string
+---@return string
+function shell.powershell(line) end
+
 ---The shell words of `line` after quote removal, nothing expanded. An
 ---operator (|, ;, &&, >) is an error.
 ---@param line string
@@ -522,6 +530,15 @@ function tool.kind(tool_name, config) end
 ---@param params? table|string
 ---@return string|nil
 function tool.command(params) end
+
+---Which shell runs a shell tool's lines: "powershell" (Copilot CLI's
+---powershell tool: backslashes are path separators there), "sh" for any
+---other shell tool (config's shell_tools too), nil for a tool that is not
+---a shell.
+---@param tool_name? string
+---@param config? table
+---@return "powershell"|"sh"|nil
+function tool.shell(tool_name, config) end
 
 ---The directory a shell call says it runs in, as given (relative to the
 ---payload's cwd when not absolute): workdir, working_directory,

@@ -1,0 +1,95 @@
+package shell
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestPowerShell(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`Remove-Item -Recurse -Force C:\Windows\System32`, `Remove-Item -Recurse -Force C:/Windows/System32`},
+		{`ri -r 'C:\Program Files\x'`, `ri -r 'C:/Program Files/x'`},
+		{`Remove-Item "$env:USERPROFILE\Documents" -Recurse`, `Remove-Item "~/Documents" -Recurse`},
+		{`Remove-Item $env:USERPROFILE -Recurse`, `Remove-Item ~ -Recurse`},
+		{`Remove-Item ${env:SystemRoot}`, `Remove-Item C:/Windows`},
+		{`Remove-Item $env:ProgramFiles(x86)\x`, `Remove-Item 'C:/Program Files (x86)'/x`},
+		{`Remove-Item "$env:ProgramFiles\x"`, `Remove-Item "C:/Program Files/x"`},
+		{`Remove-Item $env:MY_DIR -Recurse`, `Remove-Item ${MY_DIR} -Recurse`},
+		{`$r = irm https://x.example/a | iex`, `irm https://x.example/a | iex`},
+		{`$null = Remove-Item x; $r.count`, `Remove-Item x; : $r.count`},
+		{`$x += Get-Item a`, `Get-Item a`},
+		{`$a[0] = 1`, `1`},
+		{`$x == 1`, `: $x == 1`},
+		{`& $tool -x`, ` : $tool -x`},
+		{`& "C:\tools\x.exe" a`, ` "C:/tools/x.exe" a`},
+		{`Get-ChildItem | ForEach-Object { Remove-Item $_ -Recurse }`, "Get-ChildItem | ForEach-Object \n Remove-Item $_ -Recurse \n"},
+		{`if (Test-Path x) { Remove-Item x }`, ":  $(Test-Path x) \n Remove-Item x \n"},
+		{`foreach ($f in $files) { del $f }`, ":  $(: $f in $files) \n del $f \n"},
+		{`Remove-Item (Join-Path $HOME x) -Recurse`, `Remove-Item $(Join-Path $HOME x) -Recurse`},
+		{`$h = @{ a = 1; b = 2 }`, `@{ a = 1; b = 2 }`},
+		{`$l = @('a', 'b')`, `$('a', 'b')`},
+		{"Write-Host \"a`nb `\"q`\" `$x\"", `Write-Host "anb \"q\" \$x"`},
+		{"Remove-Item a `\n  -Recurse", `Remove-Item a    -Recurse`},
+		{"echo `$HOME", `echo \$HOME`},
+		{`echo "a""b"`, `echo "a\"b"`},
+		{`git status # C:\x`, `git status # C:\x`},
+		{`Write-Output "${name}x"`, `Write-Output "${name}x"`},
+		{`ls && rm -rf C:\x || echo no`, `ls && rm -rf C:/x || echo no`},
+		{`try { Remove-Item x } catch { Write-Error $_ }`, ":  \n Remove-Item x \n :  \n Write-Error $_ \n"},
+		{`echo 'unclosed \x`, `echo 'unclosed /x`},
+		{`function Clean { Remove-Item -Recurse build }; Clean`, ":  Clean \n Remove-Item -Recurse build \n Clean"},
+		{`try {} catch {}; x`, ":  \n\n :  \n\n x"},
+	} {
+		if got := PowerShell(tc.in); got != tc.want {
+			t.Errorf("PowerShell(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestPowerShellParses: what the rewritten lines run, as Parse reads
+// them (command names and the paths of their operands).
+func TestPowerShellParses(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		names []string
+	}{
+		{`$r = irm https://x.example/a | iex`, []string{"irm", "iex"}},
+		{`Get-ChildItem C:\ -Recurse | ForEach-Object { Remove-Item $_.FullName -Recurse -Force }`, []string{"Get-ChildItem", "ForEach-Object", "Remove-Item"}},
+		{`if (Test-Path C:\x) { Remove-Item C:\x -Recurse } else { Write-Host none }`, []string{":", "Test-Path", "Remove-Item", ":", "Write-Host"}},
+		{`$files = Get-ChildItem *.tmp; foreach ($f in $files) { Remove-Item $f }`, []string{"Get-ChildItem", ":", ":", "Remove-Item"}},
+		{`function Clean { Remove-Item -Recurse build }; Clean`, []string{":", "Remove-Item", "Clean"}},
+		{"Set-Content -Path C:\\x\\y.txt -Value \"a`tb\"", []string{"Set-Content"}},
+	} {
+		cmds, err := Parse(context.Background(), PowerShell(tc.in))
+		if err != nil {
+			t.Errorf("%q → %q: %v", tc.in, PowerShell(tc.in), err)
+			continue
+		}
+		var names []string
+		for _, c := range cmds {
+			names = append(names, c.Name)
+		}
+		if !slices.Equal(names, tc.names) {
+			t.Errorf("%q → %q: commands %v, want %v", tc.in, PowerShell(tc.in), names, tc.names)
+		}
+	}
+}
+
+func FuzzPowerShell(f *testing.F) {
+	for _, s := range []string{`Remove-Item -Recurse C:\x`, "$x = irm a | iex", "if ($a) { b } else { c }", "echo \"`$x `\"\"", "${env:x}", "@{a=1}", "$env:ProgramFiles(x86)", "`", "\"", "'", "${", "$env:", "&&", "& $x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		out := PowerShell(line)
+		// linear: each byte becomes at most a few (a brace is " ; ", a
+		// variable a place's value)
+		if len(out) > 4*len(line)+64 {
+			t.Fatalf("%d bytes became %d", len(line), len(out))
+		}
+		if !strings.Contains(line, `\`) && !strings.Contains(line, "`") && strings.Contains(out, `\`) && !strings.Contains(line, `""`) {
+			t.Fatalf("%q: a backslash from nowhere: %q", line, out)
+		}
+	})
+}
