@@ -260,6 +260,12 @@ func docExamples() []docExample {
 		{file: stdlib, lang: "python", holds: `def deploy_window(`, cases: deploy},
 		{file: stdlib, lang: "lua", holds: `name = "audit"`, cases: audit},
 		{file: stdlib, lang: "python", holds: `def audit(`, cases: audit},
+		{file: stdlib, lang: "lua", holds: `name = "windows-dir"`, cases: []exampleCase{
+			{agent: "hookhost", input: `tool.execute.pre {"tool_name":"powershell","params":{"command":"Remove-Item -Recurse C:\\Windows"}}`, want: host.Deny, reason: `refusing to touch C:\Windows`},
+			{agent: "hookhost", input: `tool.execute.pre {"tool_name":"powershell","params":{"command":"$x = Remove-Item C:/Windows"}}`, want: host.Deny},
+			pre("claude", "Bash", `{"command":"ls C:\\Windows"}`, host.Continue),
+			pre("codex", "shell", `{"command":["bash","-lc","ls"]}`, host.Continue),
+		}},
 		{file: stdlib, lang: "lua", holds: `name = "web-search-rate"`, cases: webSearch},
 		{file: stdlib, lang: "python", holds: `def web_search_rate(`, cases: webSearch},
 	}

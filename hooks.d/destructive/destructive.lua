@@ -1565,7 +1565,9 @@ local RULES = {
 
 -- BY_NAME holds, for each program a rule names, those rules in RULES'
 -- order (built once per process, so kept to one pass over the names);
--- GENERAL the rules with a when, in that order.
+-- GENERAL the rules with a when, in that order. A list starts as a
+-- constructor of its first rule: an empty table that is then appended
+-- to takes 32 slots in gopher-lua, and most names have one rule.
 local BY_NAME, GENERAL = {}, {}
 for _, rule in ipairs(RULES) do
   if rule.when then GENERAL[#GENERAL + 1] = rule end
@@ -1573,10 +1575,10 @@ for _, rule in ipairs(RULES) do
     for name, on in pairs(set) do
       local list = on and BY_NAME[name] -- AWKS.busybox is false
       if on and not list then
-        list = {}
-        BY_NAME[name] = list
+        BY_NAME[name] = { rule[1] }
+      elseif list and list[#list] ~= rule[1] then -- a name in two of its sets once
+        list[#list + 1] = rule[1]
       end
-      if list and list[#list] ~= rule[1] then list[#list + 1] = rule[1] end -- a name in two of its sets
     end
   end
 end
