@@ -144,11 +144,13 @@ end
 -- line reaches the checks through shell.powershell, so that
 -- C:\Windows\System32 is C:/Windows/System32 and $env:SystemRoot is
 -- C:/Windows.
-local WINDOWS_DIRS = { ["/windows"] = true, ["/windows/system32"] = true, ["/windows/syswow64"] = true,
-                       ["/windows/winsxs"] = true, ["/windows/system32/drivers"] = true,
-                       ["/windows/system32/config"] = true, ["/program files"] = true,
-                       ["/program files (x86)"] = true, ["/programdata"] = true, ["/users"] = true,
-                       ["/boot"] = true, ["/recovery"] = true, ["/efi"] = true }
+--
+-- The lists only PowerShell lines read are strings, "|a|b|": a string
+-- constant costs an interpreter nothing to make, and a table costs every
+-- process its keys (most never see a PowerShell line).
+local function listed(list, word) return list:find("|" .. word .. "|", 1, true) ~= nil end
+local WINDOWS_DIRS = "|/windows|/windows/system32|/windows/syswow64|/windows/winsxs|/windows/system32/drivers|"
+    .. "/windows/system32/config|/program files|/program files (x86)|/programdata|/users|/boot|/recovery|/efi|"
 -- windows_split returns a drive path's letter, its path on the drive
 -- cleaned and lower-cased, and the path as Windows writes it
 -- ("c:/Windows/../Users" is "C", "/users", "C:\\Users").
@@ -165,7 +167,7 @@ local function windows_place(t, what)
   local drive, rest, shown = windows_split(t)
   if not drive then return nil end
   if rest == "/" then return what .. "the root of drive " .. drive .. ": (" .. shown .. ")" end
-  if WINDOWS_DIRS[rest] then return what .. "the system directory " .. shown end
+  if listed(WINDOWS_DIRS, rest) then return what .. "the system directory " .. shown end
   if rest:match("^/users/[^/]+$") then return what .. "a home directory (" .. shown .. ")" end
   return nil
 end
@@ -177,7 +179,7 @@ local function windows_system_file(t)
   local drive, rest, shown = windows_split(t)
   if not drive then return nil end
   if (rest == "/windows" or rest:match("^/windows/")) and not rest:match("^/windows/temp") then
-    return "the system " .. ((rest == "/windows" or WINDOWS_DIRS[rest]) and "directory " or "file ") .. shown
+    return "the system " .. ((rest == "/windows" or listed(WINDOWS_DIRS, rest)) and "directory " or "file ") .. shown
   end
   if rest:match("^/boot/") or rest:match("^/efi/") or rest == "/bootmgr" then return "the boot file " .. shown end
   return nil
@@ -377,23 +379,22 @@ end
 -- PS_LISTERS are PowerShell's commands that list items, whose output
 -- Remove-Item deletes when piped into it; PS_NARROWING their parameters
 -- that list only some.
-local PS_LISTERS = { ["get-childitem"] = true, gci = true, dir = true, ls = true, ["get-item"] = true, gi = true }
-local PS_NARROWING = { ["-filter"] = true, ["-include"] = true, ["-exclude"] = true, ["-name"] = true,
-                       ["-file"] = true, ["-attributes"] = true }
+local PS_LISTERS = "|get-childitem|gci|dir|ls|get-item|gi|"
+local PS_NARROWING = "|-filter|-include|-exclude|-name|-file|-attributes|"
 
 -- piped_delete judges a Remove-Item given no path, which deletes what
 -- the command before it in its pipeline lists (gci C:\ -Recurse |
 -- Remove-Item): that command's places, as find -delete's are judged.
 function Checker:piped_delete(cmd)
   local from = self.piped[#self.piped]
-  local lister = from and PS_LISTERS[from.name:lower()]
+  local lister = from and listed(PS_LISTERS, from.name:lower())
   if not lister then
     return "ask", cmd.name .. " of what " .. (from and from.name or "its input") .. " gives it, which is only known at run time"
   end
   local starts, narrowed = {}, false
   local roles = from.roles or shell.roles(from.argv)
   for i = 2, #from.argv do
-    if PS_NARROWING[from.argv[i]:lower()] then narrowed = true end
+    if listed(PS_NARROWING, from.argv[i]:lower()) then narrowed = true end
     if roles[i] == "operand" and from.argv[i - 1]:sub(1, 1) ~= "-" then starts[#starts + 1] = from.paths[i] end
   end
   if #starts == 0 then starts = { { path = ".", prefix = ".", glob = false, dynamic = false } } end
@@ -819,30 +820,27 @@ local PS_WRITERS = { ["set-content"] = "path", ["add-content"] = "path", ["clear
                      ["out-file"] = "path", ["new-item"] = "path", ["copy-item"] = "destination",
                      ["move-item"] = "destination", copy = "destination", cpi = "destination",
                      move = "destination", mi = "destination" }
-local PS_SWITCHES = { ["-force"] = true, ["-recurse"] = true, ["-append"] = true, ["-nonewline"] = true,
-                      ["-passthru"] = true, ["-whatif"] = true, ["-confirm"] = true, ["-noclobber"] = true,
-                      ["-container"] = true }
-local PS_PATH_PARAMS = { path = { ["-path"] = true, ["-literalpath"] = true, ["-filepath"] = true, ["-lp"] = true,
-                                  ["-pspath"] = true },
-                         destination = { ["-destination"] = true, ["-dest"] = true } }
+local PS_SWITCHES = "|-force|-recurse|-append|-nonewline|-passthru|-whatif|-confirm|-noclobber|-container|"
+local PS_PATH_PARAMS = "|-path|-literalpath|-filepath|-lp|-pspath|"
+local PS_DESTINATION_PARAMS = "|-destination|-dest|"
 
 -- ps_destinations returns the files a PowerShell writer writes: its
 -- path parameter's value (-Path X, -Path:X), else its positional
 -- argument (the first; Copy-Item's and Move-Item's second).
 local function ps_destinations(cmd, resolve)
   local which = PS_WRITERS[cmd.name:lower()]
-  local params, out, positional = PS_PATH_PARAMS[which], {}, {}
+  local params, out, positional = which == "path" and PS_PATH_PARAMS or PS_DESTINATION_PARAMS, {}, {}
   local i = 2
   while i <= #cmd.argv do
     local a = cmd.argv[i]
     local low = a:lower()
     local name, attached = low:match("^(%-[%w]+):(.+)$")
-    if params[name or low] then
+    if listed(params, name or low) then
       local v = attached and a:sub(#name + 2) or cmd.argv[i + 1]
       if v then out[#out + 1] = v end
       i = i + (attached and 1 or 2)
     elseif low:sub(1, 1) == "-" and #low > 1 then
-      i = i + ((PS_SWITCHES[low] or name) and 1 or 2)
+      i = i + ((listed(PS_SWITCHES, low) or name) and 1 or 2)
     else
       positional[#positional + 1] = a
       i = i + 1
@@ -948,18 +946,20 @@ for _, d in ipairs({ "systemd", "init", "sshd", "ssh", "dbus", "dbus-daemon", "d
                      "systemd-logind", "systemd-networkd", "systemd-resolved", "systemd-udevd", "udevd",
                      "networkd", "NetworkManager", "networkmanager", "wpa_supplicant", "launchd", "loginwindow",
                      "WindowServer", "kernel_task", "getty", "agetty", "login", "polkitd", "containerd",
-                     "dockerd", "kubelet", "Xorg", "gdm", "sddm", "lightdm",
-                     -- Windows: stopping these stops the machine (or the user's session)
-                     "csrss", "wininit", "winlogon", "lsass", "smss", "services", "svchost", "explorer" }) do
+                     "dockerd", "kubelet", "Xorg", "gdm", "sddm", "lightdm" }) do
   CRITICAL_DAEMONS[d] = true
   CRITICAL_DAEMONS[d .. ".service"] = true
+end
+-- Windows: stopping these stops the machine (or the user's session)
+for _, d in ipairs({ "csrss", "wininit", "winlogon", "lsass", "smss", "services", "svchost", "explorer" }) do
+  CRITICAL_DAEMONS[d] = true
 end
 local SYSTEMCTL_STOPS = { stop = true, kill = true, mask = true, disable = true, isolate = true }
 -- PowerShell: the cmdlets that power the machine off, and the names of
 -- Stop-Process (kill is one in a PowerShell line) and of its -Name
 local PS_POWER = { ["stop-computer"] = true, ["restart-computer"] = true }
 local PS_STOP_PROCESS = { ["stop-process"] = true, spps = true }
-local PS_NAME_PARAMS = { ["-name"] = true, ["-processname"] = true, ["-n"] = true, ["-na"] = true }
+local PS_NAME_PARAMS = "|-name|-processname|-n|-na|"
 
 -- ps_stopped returns the first critical process a Stop-Process names
 -- (-Name a,b; -Name:a), or nil.
@@ -967,8 +967,8 @@ local function ps_stopped(cmd)
   for i = 2, #cmd.argv do
     local low = cmd.argv[i]:lower()
     local name, attached = low:match("^(%-[%w]+):(.+)$")
-    local v = attached or (PS_NAME_PARAMS[low] and cmd.argv[i + 1])
-    if (PS_NAME_PARAMS[name or low]) and v then
+    local v = attached or (listed(PS_NAME_PARAMS, low) and cmd.argv[i + 1])
+    if listed(PS_NAME_PARAMS, name or low) and v then
       for w in v:gmatch("[^,%s]+") do
         local proc = w:gsub("^['\"]", ""):gsub("['\"]$", ""):gsub("%.exe$", "")
         if CRITICAL_DAEMONS[proc] or CRITICAL_DAEMONS[proc:lower()] then return proc end
@@ -1499,14 +1499,14 @@ end
 -- PowerShell (cmd.exe's rd /s and del /s count as recursive there).
 local SHELL_HOSTS = { powershell = "ps", pwsh = "ps", ["powershell.exe"] = "ps", ["pwsh.exe"] = "ps",
                       cmd = "cmd", ["cmd.exe"] = "cmd" }
-local PS_ENCODED = { ["-encodedcommand"] = true, ["-enc"] = true, ["-e"] = true, ["-ec"] = true }
+local PS_ENCODED = "|-encodedcommand|-enc|-e|-ec|"
 
 function Checker:hosted(cmd)
   local host = SHELL_HOSTS[cmd.name:lower()]
   local argv = cmd.argv
   for i = 2, #argv do
     local low = argv[i]:lower()
-    if host == "ps" and PS_ENCODED[low] then
+    if host == "ps" and listed(PS_ENCODED, low) then
       return "ask", cmd.name .. " runs encoded code (" .. argv[i] .. "), which cannot be checked"
     end
     local given = (host == "ps" and (low == "-c" or (#low >= 4 and ("-command"):sub(1, #low) == low)))

@@ -1481,31 +1481,41 @@ end
 -- as ~, an assignment's right side as the statement), and its cmdlets
 -- that write are judged as the POSIX programs that write the same way:
 -- Remove-Item as rm, Set-Content as tee, Copy-Item as cp, …
--- PS_AS maps a cmdlet (or its alias) to the program it writes like, and
--- PS_PARAMS says, for that program, which of the cmdlet's parameters
--- and positions are its operands: source (of a copy or move), target.
-local PS_AS = { ["remove-item"] = "rm", ri = "rm", rd = "rm", del = "rm", erase = "rm",
-                ["set-content"] = "tee", ["add-content"] = "tee", ["clear-content"] = "tee", ["out-file"] = "tee",
-                ["new-item"] = "touch", ni = "touch", ["copy-item"] = "cp", copy = "cp", cpi = "cp",
-                ["move-item"] = "mv", move = "mv", mi = "mv", ["rename-item"] = "rename", ren = "rename",
-                rni = "rename", ["expand-archive"] = "unzip", ["invoke-webrequest"] = "curl", iwr = "curl",
-                ["invoke-restmethod"] = "curl", irm = "curl", ["stop-process"] = "pkill", spps = "pkill",
-                ["set-itemproperty"] = "tee", sp = "tee" }
-local PS_TARGETS = { "-path", "-literalpath", "-filepath", "-lp", "-pspath" }
-local PS_PARAMS = {
-  rm = { targets = PS_TARGETS, positions = { "target", "target", "target" } },
-  tee = { targets = PS_TARGETS, positions = { "target" } },
-  touch = { targets = PS_TARGETS, positions = { "target" } },
-  cp = { sources = PS_TARGETS, targets = { "-destination" }, positions = { "source", "target" } },
-  mv = { sources = PS_TARGETS, targets = { "-destination" }, positions = { "source", "target" } },
-  rename = { sources = PS_TARGETS, targets = { "-newname" }, positions = { "source", "target" } },
-  unzip = { sources = PS_TARGETS, targets = { "-destinationpath" }, positions = { "source", "target" } },
-  curl = { targets = { "-outfile" }, positions = {} },
-  pkill = { targets = { "-name", "-processname" }, positions = {} },
-}
-local PS_SWITCHES = { ["-force"] = true, ["-recurse"] = true, ["-append"] = true, ["-nonewline"] = true,
-                      ["-passthru"] = true, ["-whatif"] = true, ["-confirm"] = true, ["-noclobber"] = true,
-                      ["-container"] = true, ["-usebasicparsing"] = true }
+-- The tables below are built on the first PowerShell line an
+-- interpreter sees: most processes see none, and a table's keys cost
+-- every process that builds it. as maps a cmdlet (or its alias) to the
+-- program it writes like; params says, for that program, which of the
+-- cmdlet's parameters and positions are its operands (source of a copy
+-- or move, target); switches are the parameters that take no value.
+local powershell_tables
+local function ps_tables()
+  if powershell_tables then return powershell_tables end
+  local targets = { "-path", "-literalpath", "-filepath", "-lp", "-pspath" }
+  powershell_tables = {
+    as = { ["remove-item"] = "rm", ri = "rm", rd = "rm", del = "rm", erase = "rm",
+           ["set-content"] = "tee", ["add-content"] = "tee", ["clear-content"] = "tee", ["out-file"] = "tee",
+           ["new-item"] = "touch", ni = "touch", ["copy-item"] = "cp", copy = "cp", cpi = "cp",
+           ["move-item"] = "mv", move = "mv", mi = "mv", ["rename-item"] = "rename", ren = "rename",
+           rni = "rename", ["expand-archive"] = "unzip", ["invoke-webrequest"] = "curl", iwr = "curl",
+           ["invoke-restmethod"] = "curl", irm = "curl", ["stop-process"] = "pkill", spps = "pkill",
+           ["set-itemproperty"] = "tee", sp = "tee" },
+    params = {
+      rm = { targets = targets, positions = { "target", "target", "target" } },
+      tee = { targets = targets, positions = { "target" } },
+      touch = { targets = targets, positions = { "target" } },
+      cp = { sources = targets, targets = { "-destination" }, positions = { "source", "target" } },
+      mv = { sources = targets, targets = { "-destination" }, positions = { "source", "target" } },
+      rename = { sources = targets, targets = { "-newname" }, positions = { "source", "target" } },
+      unzip = { sources = targets, targets = { "-destinationpath" }, positions = { "source", "target" } },
+      curl = { targets = { "-outfile" }, positions = {} },
+      pkill = { targets = { "-name", "-processname" }, positions = {} },
+    },
+    switches = { ["-force"] = true, ["-recurse"] = true, ["-append"] = true, ["-nonewline"] = true,
+                 ["-passthru"] = true, ["-whatif"] = true, ["-confirm"] = true, ["-noclobber"] = true,
+                 ["-container"] = true, ["-usebasicparsing"] = true },
+  }
+  return powershell_tables
+end
 
 -- ps_param says which of names a parameter word is: the name itself or
 -- a prefix of it of three letters or more (-Dest for -Destination).
@@ -1520,9 +1530,10 @@ end
 -- with the cmdlet's words in the places that program reads them (their
 -- paths entries kept, so a variable stays one), or nil.
 local function powershell_command(cmd)
-  local as = PS_AS[cmd.name:lower()]
+  local ps = ps_tables()
+  local as = ps.as[cmd.name:lower()]
   if not as then return nil end
-  local spec = PS_PARAMS[as]
+  local spec = ps.params[as]
   local sources, targets, positional, recurse = {}, {}, {}, false
   local function entry(i, text)
     local p = cmd.paths[i]
@@ -1537,7 +1548,7 @@ local function powershell_command(cmd)
     if name:sub(1, 1) == "-" and #name > 1 and not name:match("^%-%d") then
       local into = (ps_param(name, spec.targets) and targets) or (ps_param(name, spec.sources) and sources)
       if ("-recurse"):sub(1, #name) == name and #name >= 2 then recurse = true end
-      local value_at = attached and i or (not PS_SWITCHES[name] and not (("-recurse"):sub(1, #name) == name) and i + 1)
+      local value_at = attached and i or (not ps.switches[name] and not (("-recurse"):sub(1, #name) == name) and i + 1)
       if into and value_at and cmd.argv[value_at] then
         local text = attached and cmd.argv[i]:sub(#name + 2) or nil
         -- a list of paths (-Path a,b)
