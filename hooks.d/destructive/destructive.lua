@@ -977,6 +977,36 @@ local function ps_stopped(cmd)
   end
 end
 
+-- FINDERS print the PIDs of processes by name; finds_critical returns
+-- the critical daemon one of them names, or nil.
+local FINDERS = { pgrep = true, pidof = true }
+local function finds_critical(cmd)
+  if not FINDERS[cmd.name] then return nil end
+  for _, w in ipairs(words_of(cmd, "operand")) do
+    local name = w:gsub("^%^", ""):gsub("%$$", "")
+    name = name:match("([^/]+)$") or name
+    if CRITICAL_DAEMONS[name] or CRITICAL_DAEMONS[name:lower()] then return name end
+  end
+end
+
+-- killed_finder returns the critical daemon whose PIDs a kill gets from
+-- a process finder: in a substitution (kill -9 $(pgrep sshd), `pidof
+-- systemd`) or piped through xargs (pgrep sshd | xargs kill).
+function Checker:killed_finder(cmd)
+  for i = 2, #cmd.argv do
+    local inner = cmd.paths[i].dynamic and (cmd.argv[i]:match("^%$%((.*)%)$") or cmd.argv[i]:match("^`(.*)`$"))
+    if inner then
+      local ok, cmds = pcall(shell.parse, inner)
+      for _, c in ipairs(ok and cmds or {}) do
+        local name = finds_critical(c)
+        if name then return name end
+      end
+    end
+  end
+  local from = self.piped and has(cmd.wrapped_by, "xargs") and self.piped[#self.piped]
+  return from and finds_critical(from) or nil
+end
+
 function Checker:machine_state(cmd)
   local n = cmd.name
   local low = cmdlet(n) or (self.powershell and n:lower()) or n
@@ -1030,6 +1060,10 @@ function Checker:machine_state(cmd)
   end
   local verdict, why = kill_all(cmd)
   if verdict then return self:theme("machine_state", why) end
+  if n == "kill" then
+    local daemon = self:killed_finder(cmd)
+    if daemon then return self:theme("machine_state", "kill of " .. daemon .. "'s processes, which the machine depends on") end
+  end
 end
 
 -- Disks and volumes: partitioning, erasing and removing volumes, on

@@ -141,6 +141,11 @@ var parseCases = []struct {
 	{`bash $OPTS -c 'rm -rf /'`, []want{c("bash", "$OPTS", "-c", "rm -rf /").dyn(), c("rm", "-rf", "/").by("bash").dyn()}},
 	{`sudo $FLAGS rm -rf /`, []want{c("$FLAGS", "rm", "-rf", "/").by("sudo").dyn()}},
 	{`sh <<< 'rm -rf /'`, []want{c("sh"), c("rm", "-rf", "/").by("sh")}},
+	{`at now <<< 'rm -rf /'`, []want{c("at", "now"), c("rm", "-rf", "/").by("at")}},
+	{"batch <<'EOF'\nmkfs.ext4 /dev/sda\nEOF", []want{c("batch"), c("mkfs.ext4", "/dev/sda").by("batch")}},
+	{`at -q b -m now + 1 hour <<< 'rm -rf ~'`, []want{c("at", "-q", "b", "-m", "now", "+", "1", "hour"), c("rm", "-rf", "~").by("at").dyn()}},
+	{`at -f job.sh now <<< 'rm -rf /'`, []want{c("at", "-f", "job.sh", "now")}}, // runs job.sh; the here-string is its input
+	{`at -l`, []want{c("at", "-l")}},
 	{"bash <<'EOF'\nrm -rf /\nEOF", []want{c("bash"), c("rm", "-rf", "/").by("bash")}},
 	{`source /dev/stdin <<< 'rm -rf /'`, []want{c("source", "/dev/stdin"), c("rm", "-rf", "/").by("source")}},
 	{`. /dev/stdin <<< 'rm -rf /'`, []want{c(".", "/dev/stdin"), c("rm", "-rf", "/").by(".")}},

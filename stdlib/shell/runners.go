@@ -127,6 +127,34 @@ func unwrapSource(args []arg) unwrapped {
 	return unwrapped{self: true, stdin: sh.stdin, code: sh}
 }
 
+// unwrapAt reports at TIME and batch, which run a shell script later:
+// the one -f names (a file, not seen), or the one they read from
+// standard input (echo "rm -rf /" | at now: the output of echo runs as
+// code; at now <<< 'rm -rf /': the here-string is the script). -l, -r,
+// -d and -c list, remove or print jobs and run nothing.
+func unwrapAt(args []arg) unwrapped {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a.dynamic || len(a.text) < 2 || a.text[0] != '-' {
+			continue // the time, or a word only known at run time
+		}
+		for j := 1; j < len(a.text); j++ {
+			switch a.text[j] {
+			case 'l', 'r', 'd', 'c':
+				return unwrapped{}
+			case 'f':
+				return unwrapped{self: true, code: &codeInfo{lang: "sh"}}
+			case 'q', 't':
+				if j == len(a.text)-1 {
+					i++ // the value is the next word
+				}
+				j = len(a.text)
+			}
+		}
+	}
+	return unwrapped{self: true, stdin: true, code: &codeInfo{lang: "sh", stdin: true}}
+}
+
 // shellArgs is what a shell's options say it runs.
 type shellArgs struct {
 	cmd     bool          // -c: the first operand is the script

@@ -65,6 +65,8 @@ func newWrappers() map[string]unwrapFunc {
 		"find":    unwrapFind,
 		"source":  unwrapSource,
 		".":       unwrapSource,
+		"at":      unwrapAt,
+		"batch":   unwrapAt,
 	}
 	for _, sh := range shells {
 		m[sh] = unwrapShell
