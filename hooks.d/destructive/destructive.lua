@@ -474,9 +474,13 @@ function Checker:disk(cmd)
       local target = a:match("^of=(.+)$")
       if target and is_device(path.clean(target)) then return "deny", "dd onto the disk " .. target end
     end
-  elseif n == "tee" or n == "cp" then
+  elseif n == "tee" or n == "cp" or n == "ddrescue" or n == "bmaptool" then
     local ops = operands(cmd)
-    if n == "cp" then ops = { ops[#ops] } end -- its destination
+    -- cp's, ddrescue's and bmaptool copy's destination: the last
+    -- operand (ddrescue's third is its map file)
+    if n == "cp" or n == "bmaptool" then ops = { ops[#ops] } end
+    if n == "ddrescue" then ops = { ops[2] } end
+    if n == "bmaptool" and not has(cmd.argv, "copy") then ops = {} end
     for _, p in ipairs(ops) do
       if is_device(path.clean(p.path)) then return "deny", n .. " onto the disk " .. p.path end
     end
@@ -777,9 +781,30 @@ local function system_file(t)
   if BINARY_DIRS[d] then return "the system " .. (t == d and "directory " or "file ") .. t end
 end
 
+-- extracts reports whether an archiver extracts: tar with x (-x,
+-- --extract, --get, or old style xzf), 7z x or e, unzip but -l, -v, -t,
+-- -z and -Z (which list or test).
+local function extracts(cmd)
+  local n, argv = cmd.name, cmd.argv
+  if n == "unzip" then
+    return not (shell.has_flag(argv, "l") or shell.has_flag(argv, "v") or shell.has_flag(argv, "t")
+                or shell.has_flag(argv, "z") or shell.has_flag(argv, "Z"))
+  end
+  if n == "7z" or n == "7za" then return argv[2] == "x" or argv[2] == "e" end
+  if n ~= "tar" and n ~= "bsdtar" then return false end
+  if argv[2] and argv[2]:sub(1, 1) ~= "-" and argv[2]:find("x", 1, true) then return true end -- tar xzf
+  return shell.has_flag(argv, "x", "extract") or has(argv, "--get")
+end
+
+-- editors, whose file operands an agent can only have them rewrite
+-- (ex -sc '%d|x' FILE, vim -c)
+local EDITORS = { ex = true, vi = true, vim = true, nvim = true, ed = true, view = false }
+
 -- destinations returns the paths a command writes: cp's, mv's, ln's
 -- and install's destination (the last operand, or -t DIR), tee's and
--- truncate's operands, dd's of=, sed -i's and perl -i's files.
+-- truncate's operands, dd's of=, sed -i's and perl -i's files, the file
+-- patch patches, an editor's files, and the directory an archive is
+-- extracted into (DIR/, standing for the files of names not seen).
 local function destinations(cmd, resolve)
   local n, out = cmd.name, {}
   if n == "cp" or n == "mv" or n == "ln" or n == "install" or n == "rsync" then
@@ -807,6 +832,26 @@ local function destinations(cmd, resolve)
     end
   elseif (n == "sed" or n == "perl") and (shell.has_flag(cmd.argv, "i", "in-place") or any_of(cmd, { ["-pi"] = true, ["-pie"] = true })) then
     for _, o in ipairs(words_of(cmd, "operand")) do out[#out + 1] = o end
+  elseif n == "patch" then
+    -- the file it patches (patch FILE PATCHFILE), or its -o output
+    local o = cmd.argv[#cmd.argv]
+    for i = 2, #cmd.argv do
+      local a = cmd.argv[i]
+      o = ((a == "-o" or a == "--output") and cmd.argv[i + 1]) or a:match("^%-%-output=(.+)$") or a:match("^%-o(.+)$") or o
+    end
+    local ops = words_of(cmd, "operand")
+    out[#out + 1] = (o ~= cmd.argv[#cmd.argv] and o) or ops[1]
+  elseif EDITORS[n] then
+    for _, o in ipairs(words_of(cmd, "operand")) do out[#out + 1] = o end
+  elseif extracts(cmd) then
+    -- an archive extracted into a directory writes files of names not seen
+    local dir
+    for i = 2, #cmd.argv do
+      local a = cmd.argv[i]
+      dir = (((n ~= "unzip" and (a == "-C" or a == "--directory")) or (n == "unzip" and a == "-d")) and cmd.argv[i + 1])
+          or a:match("^%-%-directory=(.+)$") or (n:sub(1, 2) == "7z" and a:match("^%-o(.+)$")) or dir
+    end
+    if dir then out[#out + 1] = dir .. "/" end
   end
   for i, o in ipairs(out) do out[i] = resolve(o) or o end
   return out
@@ -856,7 +901,8 @@ end
 -- without -R); deleting them, or rm of / itself.
 local WRITERS = { cp = true, mv = true, ln = true, install = true, rsync = true, tee = true, truncate = true,
                   shred = true, dd = true, sed = true, perl = true, chmod = true, chown = true, chgrp = true,
-                  chattr = true, setfacl = true }
+                  chattr = true, setfacl = true, patch = true, ex = true, vi = true, vim = true, nvim = true,
+                  ed = true, tar = true, bsdtar = true, unzip = true, ["7z"] = true, ["7za"] = true }
 
 -- attribute_targets returns the paths entries of the files chmod,
 -- chown, chgrp, chattr or setfacl changes: their operands but the mode
@@ -1573,7 +1619,7 @@ local RULES = {
                 rsync = true } }, Checker.archive_delete },
   { names = { DELETERS }, Checker.git_history },
   { names = { { mkfs = true, mke2fs = true, mkswap = true, shred = true, blkdiscard = true, dd = true, tee = true,
-                cp = true } }, when = "redirects", Checker.disk },
+                cp = true, ddrescue = true, bmaptool = true } }, when = "redirects", Checker.disk },
   { names = { { chmod = true, chown = true, chgrp = true } }, Checker.perms },
   { when = "code", Checker.fork_bomb },
   { when = "code_from", function(_, cmd) return code_from(cmd) end },

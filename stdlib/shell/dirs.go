@@ -125,11 +125,11 @@ func (w *walker) follow(c *Command, own []string) {
 	case c.Name == "set":
 		next.errexit = setsErrexit(c.Argv, next.errexit)
 	case c.Name == "cd" || c.Name == "pushd" || c.Name == "popd":
-		dir, sure := dirAfter(w.at.dir, c)
+		dir, sure := dirAfter(w.at.dir, c, w.cdpath)
 		next.dir, next.alts = dir, nil
 		if dir != DirUnknown {
 			for _, a := range w.at.alts { // where the cd leads from the other places
-				d, _ := dirAfter(a, c)
+				d, _ := dirAfter(a, c, w.cdpath)
 				next.alts = altDirs(dir, next.alts, []string{d})
 			}
 		}
@@ -172,8 +172,10 @@ func setsErrexit(argv []string, on bool) bool {
 
 // dirAfter is the directory the cd, pushd or popd c leaves the shell
 // in, given cur, the directory before it ("" where the line started),
-// and whether it cannot fail (a cd to /, ~, . or ..).
-func dirAfter(cur string, c *Command) (dir string, sure bool) {
+// and whether it cannot fail (a cd to /, ~, . or ..). cdpath: the line
+// sets CDPATH, which a cd to a bare relative name (cd etc, not ./etc)
+// searches first, so where it leads is not known.
+func dirAfter(cur string, c *Command, cdpath bool) (dir string, sure bool) {
 	i := 1
 	for i < len(c.Argv) && c.Roles[i] == RoleOption && c.Argv[i] != "-" {
 		i++ // -P, -L, -e, -@, --
@@ -190,6 +192,10 @@ func dirAfter(cur string, c *Command) (dir string, sure bool) {
 	}
 	p := c.Paths[i]
 	if p.Dynamic || p.Glob {
+		return DirUnknown, false
+	}
+	if a := c.Argv[i]; cdpath && !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, "~") &&
+		a != "." && a != ".." && !strings.HasPrefix(a, "./") && !strings.HasPrefix(a, "../") {
 		return DirUnknown, false
 	}
 	switch p.Path {

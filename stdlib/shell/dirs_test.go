@@ -27,6 +27,11 @@ func TestDirs(t *testing.T) {
 		{"pushd +1 && ls", []string{"", "?"}},
 		{"command cd /tmp && ls", []string{"", "/tmp"}},
 		{"sudo cd /tmp; ls", []string{"", ""}},
+		// CDPATH named in the line: a cd to a bare name may go anywhere it lists
+		{"CDPATH=/ cd etc && rm -rf *", []string{"", "?"}},
+		{"export CDPATH=/; cd etc; rm -rf *", []string{"", "", "?"}},
+		{"CDPATH=/ cd ./etc && ls", []string{"", "etc"}},
+		{"CDPATH=/ cd /tmp && ls", []string{"", "/tmp"}},
 		// a cd in a process of its own leaves the line where it was
 		{"(cd /tmp && true); rm -rf *", []string{"", "/tmp", ""}},
 		{"cd /tmp | true; rm -rf *", []string{"", "", ""}},

@@ -146,6 +146,12 @@ var parseCases = []struct {
 	{`at -q b -m now + 1 hour <<< 'rm -rf ~'`, []want{c("at", "-q", "b", "-m", "now", "+", "1", "hour"), c("rm", "-rf", "~").by("at").dyn()}},
 	{`at -f job.sh now <<< 'rm -rf /'`, []want{c("at", "-f", "job.sh", "now")}}, // runs job.sh; the here-string is its input
 	{`at -l`, []want{c("at", "-l")}},
+	{`su - <<< 'rm -rf /'`, []want{c("su", "-"), c("rm", "-rf", "/").by("su")}},
+	{`sudo su <<< 'rm -rf /'`, []want{c("su").by("sudo"), c("rm", "-rf", "/").by("sudo", "su")}},
+	{`sudo -i <<< 'rm -rf /'`, []want{c("sudo", "-i"), c("rm", "-rf", "/").by("sudo")}},
+	{`sudo -s`, []want{c("sudo", "-s")}},
+	{`su -c 'rm -rf /' root`, []want{c("rm", "-rf", "/").by("su")}},
+	{`sudo -u dev make`, []want{c("make").by("sudo")}},
 	{"bash <<'EOF'\nrm -rf /\nEOF", []want{c("bash"), c("rm", "-rf", "/").by("bash")}},
 	{`source /dev/stdin <<< 'rm -rf /'`, []want{c("source", "/dev/stdin"), c("rm", "-rf", "/").by("source")}},
 	{`. /dev/stdin <<< 'rm -rf /'`, []want{c(".", "/dev/stdin"), c("rm", "-rf", "/").by(".")}},

@@ -152,7 +152,7 @@ func unwrapAt(args []arg) unwrapped {
 			}
 		}
 	}
-	return unwrapped{self: true, stdin: true, code: &codeInfo{lang: "sh", stdin: true}}
+	return stdinShell()
 }
 
 // shellArgs is what a shell's options say it runs.
@@ -302,6 +302,29 @@ func unwrapWatch(args []arg) unwrapped {
 	return unwrapped{scripts: []scriptText{join(args[s.next:])}}
 }
 
+var sudoOpts = opts{
+	value: "aCcDgpRrTtUu", optional: "h",
+	long:  []string{"auth-type", "close-from", "chdir", "group", "host", "prompt", "chroot", "role", "command-timeout", "type", "other-user", "user", "login-class"},
+	flags: []string{"login"}, stop: "e", stopLong: []string{"edit"}, assigns: true,
+}
+
+// unwrapSudo unwraps sudo [options] command. sudo -i or -s with no
+// command starts a login or a shell, which reads its script from
+// standard input (curl … | sudo -i, sudo -s <<< '…').
+func unwrapSudo(args []arg) unwrapped {
+	s := sudoOpts.scan(args)
+	if s.next < 0 && s.has("i", "s", "login", "shell") {
+		return stdinShell()
+	}
+	return plain(sudoOpts)(args)
+}
+
+// stdinShell is what a shell that reads its script from standard input
+// is: reported itself, its code from the pipe or the here-document.
+func stdinShell() unwrapped {
+	return unwrapped{self: true, stdin: true, code: &codeInfo{lang: "sh", stdin: true}}
+}
+
 var suOpts = opts{
 	value: "cgGsw",
 	long:  []string{"command", "session-command", "group", "supp-group", "shell", "whitelist-environment"},
@@ -309,7 +332,9 @@ var suOpts = opts{
 }
 
 // unwrapSu unwraps su [options] [user] -c 'script'. Options and
-// operands may come in any order, as getopt_long permutes them.
+// operands may come in any order, as getopt_long permutes them. Without
+// -c the user's shell reads its script from standard input (curl … |
+// sudo su, su - <<< '…').
 func unwrapSu(args []arg) unwrapped {
 	var scripts []scriptText
 	rest := args
@@ -322,6 +347,9 @@ func unwrapSu(args []arg) unwrapped {
 			break
 		}
 		rest = append([]arg{rest[0]}, rest[s.next+1:]...) // skip one operand
+	}
+	if len(scripts) == 0 { // no -c: the user's shell reads its script from standard input
+		return stdinShell()
 	}
 	return unwrapped{scripts: scripts}
 }

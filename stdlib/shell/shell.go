@@ -108,7 +108,7 @@ func Parse(ctx context.Context, line string) ([]Command, error) {
 	if err := checkText(line); err != nil {
 		return nil, err
 	}
-	w := &walker{ctx: ctx, parser: newParser(), parsed: len(line)}
+	w := &walker{ctx: ctx, parser: newParser(), parsed: len(line), cdpath: strings.Contains(line, "CDPATH")}
 	f, err := w.parser.Parse(strings.NewReader(line), "")
 	if err != nil {
 		return nil, err

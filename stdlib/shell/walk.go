@@ -30,6 +30,9 @@ type walker struct {
 	at      where
 	pending *where
 	cdFuncs map[string]bool
+	// cdpath: the line names CDPATH, so a cd to a bare relative name may
+	// lead into any directory CDPATH lists (CDPATH=/ cd etc is /etc).
+	cdpath bool
 }
 
 // A link says that the command at index cmd runs, as code, the output

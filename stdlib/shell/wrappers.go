@@ -31,11 +31,7 @@ var wrappers = sync.OnceValue(newWrappers)
 
 func newWrappers() map[string]unwrapFunc {
 	m := map[string]unwrapFunc{
-		"sudo": plain(opts{
-			value: "aCcDgpRrTtUu", optional: "h",
-			long:  []string{"auth-type", "close-from", "chdir", "group", "host", "prompt", "chroot", "role", "command-timeout", "type", "other-user", "user", "login-class"},
-			flags: []string{"login"}, stop: "e", stopLong: []string{"edit"}, assigns: true,
-		}),
+		"sudo":    unwrapSudo,
 		"doas":    plain(opts{value: "uC"}),
 		"env":     unwrapEnv,
 		"nice":    plain(opts{value: "n", long: []string{"adjustment"}, digits: true}),
