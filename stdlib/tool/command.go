@@ -11,8 +11,13 @@ import (
 
 // commandKeys are the keys agents put a shell call's command under:
 // command (Claude Code, Codex, Gemini CLI, PicoClaw, OpenClaw, Cursor,
-// Copilot CLI), cmd (Codex's exec_command, bub) and script.
-var commandKeys = []string{"command", "cmd", "script"}
+// Copilot CLI), cmd (Codex's exec_command, bub), script, and the text
+// typed into a session a shell call started: chars (Codex's
+// write_stdin) and input (Copilot CLI's write_bash, whose keys are
+// spelled {enter}, {backspace}, …). What is typed into a running shell
+// runs as a line of its own; typed into another program, it is read as
+// one all the same, since the guard cannot see which program it is.
+var commandKeys = []string{"command", "cmd", "script", "chars", "input"}
 
 // MaxParamsText is the longest params given as JSON text that command
 // and paths decode; longer text is taken as no params. (An agent's hook
@@ -78,6 +83,9 @@ func commandOf(params any) (string, error) {
 			continue
 		}
 		line, err := lineOf(k, v)
+		if k == "input" {
+			line = typedKeys(line)
+		}
 		if err != nil || line != "" {
 			if isPatchBody(line) {
 				return "", nil
@@ -94,6 +102,40 @@ func commandOf(params any) (string, error) {
 		return content, nil
 	}
 	return "", nil
+}
+
+// typedKeys turns write_bash's keys into the text they type: {enter} a
+// line's end, {backspace} the character before it taken away; the
+// cursor keys ({up}, {down}, {left}, {right}) move in what the session
+// shows, which the guard cannot see, and are dropped.
+func typedKeys(s string) string {
+	if !strings.Contains(s, "{") {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		end := -1
+		if s[i] == '{' {
+			end = strings.IndexByte(s[i:], '}')
+		}
+		if end < 0 {
+			b = append(b, s[i])
+			continue
+		}
+		switch key := s[i : i+end+1]; key {
+		case "{enter}":
+			b = append(b, '\n')
+		case "{backspace}":
+			if len(b) > 0 {
+				b = b[:len(b)-1]
+			}
+		case "{up}", "{down}", "{left}", "{right}":
+		default:
+			b = append(b, key...) // a brace of the text's own (echo {a,b})
+		}
+		i += end
+	}
+	return string(b)
 }
 
 // isGptmeShape reports whether p is what the gptme bridge sends.

@@ -68,13 +68,13 @@ func claudeCode() Agent {
 
 func codexCLI() Agent {
 	return Agent{Name: "Codex CLI",
-		Source: "Codex's hook payloads (Bash with a string command, apply_patch with the patch as command) and its model tools (shell with an argv list, exec_command, local_shell, shell_command)",
+		Source: "Codex's hook payloads (Bash with a string command, apply_patch with the patch as command) and its model tools (shell with an argv list, exec_command, local_shell, shell_command; write_stdin types chars into an exec_command session)",
 		Tools: map[string][]string{
-			Shell:  {"Bash", "shell", "exec_command", "local_shell", "shell_command", "container.exec"},
+			Shell:  {"Bash", "shell", "exec_command", "local_shell", "shell_command", "container.exec", "write_stdin"},
 			Patch:  {"apply_patch"},
 			Read:   {"view_image"},
 			Search: {"web_search"},
-			Other:  {"update_plan", "write_stdin"},
+			Other:  {"update_plan"},
 		}}
 }
 
@@ -158,15 +158,15 @@ func cursor() Agent {
 
 func copilotCLI() Agent {
 	return Agent{Name: "Copilot CLI",
-		Source: "@github/copilot 1.0.63 app.js (preToolUse toolName; MCP tools as server-tool, server/tool at permissionRequest)",
+		Source: "@github/copilot 1.0.63 app.js (preToolUse toolName; MCP tools as server-tool, server/tool at permissionRequest; write_bash types input into a bash session)",
 		Tools: map[string][]string{
-			Shell: {"bash", "powershell"},
+			Shell: {"bash", "powershell", "write_bash"},
 			Write: {"create"},
 			Edit:  {"edit", "str_replace_editor"},
 			Patch: {"apply_patch"},
 			Read:  {"view", "grep", "glob"},
 			Fetch: {"web_fetch"},
-			Other: {"task", "read_bash", "write_bash", "stop_bash", "list_bash", "store_memory", "report_intent", "update_todo"},
+			Other: {"task", "read_bash", "stop_bash", "list_bash", "store_memory", "report_intent", "update_todo"},
 		},
 		PowerShell: []string{"powershell"}}
 }

@@ -74,6 +74,12 @@ expect.eq(tool.shell("run_tests", { shell_tools = { "run_tests" } }), "sh")
 expect.eq(tool.shell("powershell", { other_tools = { "powershell" } }), nil)
 expect.fails(function() return tool.shell("x", { shell_tools = 1 }) end, "shell_tools: want a list of tool names")
 
+-- typed into a running session: Codex's write_stdin, Copilot's write_bash
+expect.eq(tool.kind("write_stdin"), "shell")
+expect.eq(tool.kind("write_bash"), "shell")
+expect.eq(tool.command({ session_id = 1, chars = "rm -rf /\n" }), "rm -rf /\n")
+expect.eq(tool.command({ sessionId = "s", input = "rm -rf /{enter}" }), "rm -rf /\n")
+
 -- dir: the directory a shell call runs in, under each agent's key
 expect.eq(tool.dir({ command = "ls", workdir = "/w/sub" }), "/w/sub")
 expect.eq(tool.dir({ command = { "bash", "-lc", "ls" }, working_directory = "sub" }), "sub")
