@@ -37,34 +37,68 @@ local function subcommand(cmd)
     if cmd.roles[i] == "subcommand" then
       local rest, roles = {}, {}
       for j = i, #cmd.argv do rest[#rest + 1], roles[#roles + 1] = cmd.argv[j], cmd.roles[j] end
-      return rest, roles
+      return rest, roles, cmd.paths[i].dynamic
     end
   end
   return nil
 end
 
+local function has_word(list, x)
+  for _, v in ipairs(list or {}) do if v == x then return true end end
+  return false
+end
+
 -- quote makes a word one shell word.
 local function quote(w) return "'" .. w:gsub("'", "'\\''") .. "'" end
 
--- unalias returns the subcommand and argv an alias given on the command
--- line stands for (git -c alias.nuke='reset --hard' nuke is git reset
--- --hard), with their roles; args and roles unchanged when the
--- subcommand is no such alias. An alias running a shell (alias.x='!…')
--- is destructive.lua's to judge.
-local function unalias(cmd, args, roles)
+-- expand returns the subcommand and argv of git VALUE ARGS… (a git
+-- alias's value followed by the words after its name), with their
+-- roles, or nil when that is no git command.
+local function expand(value, args)
+  local line = { "git", value }
+  for j = 2, #args do line[#line + 1] = quote(args[j]) end
+  local ok, cmds = pcall(shell.parse, table.concat(line, " "))
+  if ok and cmds[1] and cmds[1].name == "git" then return subcommand(cmds[1]) end
+end
+
+-- unalias returns the subcommand and argv an alias stands for, with
+-- their roles: one given on the command line (git -c
+-- alias.nuke='reset --hard' nuke is git reset --hard), or one an
+-- earlier git config alias.NAME VALUE on the line defined (known);
+-- args and roles unchanged when the subcommand is no such alias. An
+-- alias running a shell (alias.x='!…') is destructive.lua's to judge.
+local function unalias(cmd, args, roles, known)
+  local want = args[1]:lower()
   for i = 2, #cmd.argv - 1 do
     local name, value = cmd.argv[i + 1]:match("^alias%.([^=]+)=(.*)$")
-    if cmd.argv[i] == "-c" and name and name:lower() == args[1]:lower() and value:sub(1, 1) ~= "!" then
-      local line = { "git", value }
-      for j = 2, #args do line[#line + 1] = quote(args[j]) end
-      local ok, cmds = pcall(shell.parse, table.concat(line, " "))
-      if ok and cmds[1] and cmds[1].name == "git" then
-        local a, r = subcommand(cmds[1])
-        if a then return a, r end
-      end
+    if cmd.argv[i] == "-c" and name and name:lower() == want and value:sub(1, 1) ~= "!" then
+      local a, r = expand(value, args)
+      if a then return a, r end
     end
   end
+  local value = known[want]
+  if value and value:sub(1, 1) ~= "!" then
+    local a, r = expand(value, args)
+    if a then return a, r end
+  end
   return args, roles
+end
+
+-- config_alias returns the NAME and VALUE git config [--global|…]
+-- alias.NAME VALUE defines, or nil.
+local function config_alias(args)
+  if args[1] ~= "config" then return nil end
+  for i = 2, #args - 1 do
+    local name = args[i]:match("^alias%.(.+)$")
+    if name then return name:lower(), args[i + 1] end
+  end
+end
+
+-- shell_alias returns the value of a shell alias the line defined that
+-- cmd uses (alias g=git; g reset --hard), or nil.
+local function shell_alias(cmd, aliases)
+  if #cmd.wrapped_by > 0 then return nil end
+  return aliases[cmd.argv[1]]
 end
 
 -- operands returns the words after the subcommand that are not options,
@@ -295,10 +329,41 @@ hook.on("tool.execute.pre", function(tool_name, params, ctx)
   local branches = type(ctx.config.protected_branches) == "table" and ctx.config.protected_branches or { "main", "master" }
   for _, b in ipairs(branches) do protected[b] = true end
   if ctx.config.protected_branches then protected.names = table.concat(branches, " or ") end
+  -- the aliases the line defines: the shell's (alias g=git) and git's
+  -- own (git config alias.nuke 'reset --hard'), used by later commands
+  local aliases, git_aliases = {}, {}
   for _, cmd in ipairs(cmds) do
-    local args, roles
-    if cmd.name == "git" then args, roles = subcommand(cmd) end
-    if args then args, roles = unalias(cmd, args, roles) end
+    if cmd.name == "alias" then
+      for i = 2, #cmd.argv do
+        local name, value = cmd.argv[i]:match("^([^=/%s$`]+)=(.*)$")
+        if name then aliases[name] = value end
+      end
+    end
+    local value = shell_alias(cmd, aliases)
+    if value then -- the command the alias's value and the words after it make
+      local words = { value }
+      for i = 2, #cmd.argv do words[#words + 1] = quote(cmd.argv[i]) end
+      local ok, expanded = pcall(shell.parse, table.concat(words, " "))
+      cmd = ok and expanded[1] or cmd
+    end
+    local args, roles, dynamic
+    -- an alias's value runs where the alias is used (above), not where it is defined
+    if cmd.name == "git" and not has_word(cmd.wrapped_by, "alias") then
+      args, roles, dynamic = subcommand(cmd)
+      if dynamic then
+        return hook.verdict(verdict_of(ctx, ""), "risky git command: git runs " .. args[1] .. ", a subcommand only known at run time",
+          { title = "Approve this git command", severity = "medium" })
+      end
+      if not args and has_word(cmd.wrapped_by, "xargs") then
+        return hook.verdict(verdict_of(ctx, ""), "risky git command: git runs a subcommand xargs reads at run time",
+          { title = "Approve this git command", severity = "medium" })
+      end
+    end
+    if args then
+      local name, v = config_alias(args)
+      if name and v then git_aliases[name] = v end
+      args, roles = unalias(cmd, args, roles, git_aliases)
+    end
     local rule = args and RULES[args[1]]
     local why = rule and rule(args, protected, roles)
     local verdict = why and verdict_of(ctx, args[1])
