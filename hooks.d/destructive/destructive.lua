@@ -1381,10 +1381,27 @@ end
 
 -- download_then_run judges running a file the line downloaded or wrote
 -- earlier (self.wrote says whether it did: most lines do neither).
+-- PATH_DIRS are the directories on a usual PATH, where a file saved is
+-- run by its bare name.
+local PATH_DIRS = "|/usr/local/bin|/usr/bin|/bin|/usr/local/sbin|/usr/sbin|/sbin|~/bin|~/.local/bin|"
+    .. "/opt/homebrew/bin|~/go/bin|~/.cargo/bin|"
+
 function Checker:download_then_run(cmd)
   if not self.wrote then return nil end
   local t = run_target(cmd)
-  if not t then return nil end
+  if not t then
+    -- a bare name runs what PATH finds: a download saved under that name
+    -- into a directory on PATH (curl -o ~/.local/bin/tool URL; tool)
+    local name = cmd.argv[1]
+    if name == "" or name:find("/", 1, true) then return nil end
+    for file, by in pairs(self.downloads) do
+      local dir, base = file:match("^(.*)/([^/]+)$")
+      if base == name and listed(PATH_DIRS, dir) then
+        return self:theme("download_then_run", "running " .. name .. ", which " .. by .. " downloaded into " .. dir .. " on the same line")
+      end
+    end
+    return nil
+  end
   local full = path.clean(self:resolve(t) or t)
   local by = self.downloads[full]
   if by then return self:theme("download_then_run", "running " .. t .. ", which " .. by .. " downloaded on the same line") end
