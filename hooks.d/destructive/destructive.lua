@@ -74,7 +74,7 @@ local DOWNLOADERS = { curl = true, wget = true, fetch = true, aria2c = true, htt
                       xh = true, ["lwp-request"] = true, GET = true, httpie = true, ftp = true, tftp = true,
                       -- PowerShell's (matched lower-cased)
                       iwr = true, irm = true, ["invoke-webrequest"] = true, ["invoke-restmethod"] = true,
-                      ["start-bitstransfer"] = true }
+                      ["start-bitstransfer"] = true, ["curl.exe"] = true, ["wget.exe"] = true }
 
 -- Devices that writing to destroys nothing.
 local HARMLESS_DEVICES = { ["/dev/null"] = true, ["/dev/zero"] = true, ["/dev/stdout"] = true,
@@ -111,6 +111,7 @@ end
 -- directory (or ~-relative after cd ~). The second result is true when
 -- the working directory is not known any more (cd "$X", cd -).
 function Checker:resolve(target)
+  if self.powershell and self.cwd and self.cwd:match("^%a:/") then return self:resolve_windows(target) end
   if target:sub(1, 1) == "/" or target:sub(1, 1) == "~" then return target end
   if self.powershell and target:match("^%a:") then return target end -- C:/Windows
   if self.moved then return nil, true end
@@ -155,10 +156,33 @@ local WINDOWS_DIRS = "|/windows|/windows/system32|/windows/syswow64|/windows/win
 -- cleaned and lower-cased, and the path as Windows writes it
 -- ("c:/Windows/../Users" is "C", "/users", "C:\\Users").
 local function windows_split(t)
+  if type(t) ~= "string" then return nil end
   local drive, rest = t:match("^(%a):(.*)$")
   if not drive then return nil end
   rest = path.clean("/" .. rest)
   return drive:upper(), rest:lower(), drive:upper() .. ":" .. rest:gsub("/", "\\")
+end
+
+-- windows_clean is a drive path cleaned and lower-cased, as the checks
+-- compare them (c:/users/dev/proj): Windows does not tell case apart.
+local function windows_clean(t)
+  local drive, rest = windows_split(t)
+  return drive:lower() .. ":" .. rest
+end
+
+-- resolve_windows is resolve for a PowerShell line whose working
+-- directory is a drive path (Copilot CLI on Windows: cwd C:\Users\dev\proj):
+-- a relative path is joined to it, /x is on its drive, and .. stops at
+-- the drive's root.
+function Checker:resolve_windows(target)
+  if target:sub(1, 1) == "~" then return target end
+  if target:match("^%a:") then return windows_clean(target) end
+  if self.moved then return nil, true end
+  local drive = self.cwd:sub(1, 2)
+  local joined = target:sub(1, 1) == "/" and ("/" .. drive .. target) or ("/" .. self.cwd .. "/" .. target)
+  local d, rest = path.clean(joined):match("^/(%a:)(.*)$")
+  if not d then return drive .. "/" end
+  return windows_clean(d .. (rest == "" and "/" or rest))
 end
 
 -- windows_place says what Windows place a drive path names, or nil;
@@ -195,7 +219,21 @@ function Checker:place(p)
   local target, unsure = self:resolve(p.prefix)
   if not target then return nil, unsure end
   if target == "~" or target:match("^~[^/]*$") then return "your home directory (" .. p.path .. ")" end
-  if self.powershell and target:match("^%a:") then return windows_place(target, p.glob and "everything in " or "") end
+  if self.powershell and target:match("^%a:") then
+    local what = p.glob and "everything in " or ""
+    local w = windows_place(target, what)
+    if w then return w end
+    target = windows_clean(target)
+    if self.root and target == self.root then
+      if p.glob and narrow_glob(p) then return nil end
+      return what .. "the workspace root " .. target
+    end
+    -- a directory holding the workspace (path.is_within takes POSIX paths)
+    if self.root and self.root:sub(1, #target + 1) == (target:sub(-1) == "/" and target or target .. "/") then
+      return "a directory holding the workspace (" .. target .. ")"
+    end
+    return nil
+  end
   if target:sub(1, 1) == "~" then return nil end
   target = path.clean(target)
   local what = p.glob and "everything in " or ""
@@ -219,7 +257,7 @@ function Checker:move_to(dir)
     return
   end
   local target = not self.moved and self:resolve(dir)
-  if target and target:sub(1, 1) == "/" then
+  if target and (target:sub(1, 1) == "/" or (self.powershell and target:match("^%a:/"))) then
     self.cwd = path.clean(target)
   else
     self.moved = true
@@ -261,7 +299,43 @@ end
 -- (Copilot CLI's powershell tool: Remove-Item -Recurse -Force C:\ or ~).
 local function ps_recurse(a)
   a = a:lower()
+  local name, value = a:match("^(%-[%a]+):(.*)$") -- -Recurse:$true
+  if name then
+    if value ~= "$true" and value ~= "1" then return false end
+    a = name
+  end
   return #a >= 2 and a:sub(1, 1) == "-" and ("-recurse"):sub(1, #a) == a
+end
+
+-- ps_whatif reports a PowerShell command run with -WhatIf, which only
+-- says what it would do.
+local function ps_whatif(cmd)
+  for i = 2, #cmd.argv do
+    local a = cmd.argv[i]:lower()
+    if a == "-whatif" or a == "-whatif:$true" or a == "-wi" then return true end
+  end
+  return false
+end
+
+-- ps_attached returns paths entries for the paths a PowerShell command
+-- is given attached to a path parameter (-Path:C:\x, -LiteralPath:x),
+-- which are no operands of their own.
+local function ps_attached(cmd)
+  local out
+  for i = 2, #cmd.argv do
+    local name, v = cmd.argv[i]:match("^(%-[%a]+):(.+)$")
+    name = name and name:lower()
+    if name and #name >= 3 and (("-path"):sub(1, #name) == name or ("-literalpath"):sub(1, #name) == name
+        or ("-lp"):sub(1, #name) == name) then
+      out = out or {}
+      for part in v:gmatch("[^,]+") do
+        local glob = part:find("[%*%?%[]") ~= nil
+        local prefix = glob and (part:match("^(.*)/[^/]*[%*%?%[]") or "") or part
+        out[#out + 1] = { path = part, prefix = prefix, glob = glob, dynamic = part:find("[%$`]") ~= nil }
+      end
+    end
+  end
+  return out
 end
 
 -- PowerShell's names of Remove-Item (rm and rmdir are too, and mean
@@ -275,7 +349,8 @@ local function cmd_exe_recursive(cmd)
   local n = cmd.name:lower()
   if not (PS_REMOVE[n] or n == "rmdir") then return false end
   for i = 2, #cmd.argv do
-    if cmd.argv[i] == "/s" or cmd.argv[i] == "/S" then return true end
+    local a = cmd.argv[i]
+    if a == "/s" or a == "/S" or ((n == "rd" or n == "rmdir" or n == "del") and (a == "-s" or a == "-S")) then return true end
   end
   return false
 end
@@ -302,7 +377,12 @@ end
 -- operands is the local operands(cmd), kept for the last command asked
 -- about (four rules ask it of an rm). Its callers only read the list.
 function Checker:operands(cmd)
-  if self.operands_of ~= cmd then self.operands_of, self.ops = cmd, operands(cmd) end
+  if self.operands_of ~= cmd then
+    local ops = operands(cmd)
+    local attached = self.powershell and ps_attached(cmd)
+    for _, p in ipairs(attached or {}) do ops[#ops + 1] = p end
+    self.operands_of, self.ops = cmd, ops
+  end
   return self.ops
 end
 
@@ -385,13 +465,19 @@ local PS_NARROWING = "|-filter|-include|-exclude|-name|-file|-attributes|"
 -- piped_delete judges a Remove-Item given no path, which deletes what
 -- the command before it in its pipeline lists (gci C:\ -Recurse |
 -- Remove-Item): that command's places, as find -delete's are judged.
+local PS_FILTERS = "|where-object|?|where|select-object|select|sort-object|sort|"
+
 function Checker:piped_delete(cmd)
-  local from = self.piped[#self.piped]
+  -- the lister before any filters (gci | ? { … } | Remove-Item): what the
+  -- filters let through is some of what it lists
+  local k, filtered = #self.piped, false
+  while k > 1 and listed(PS_FILTERS, self.piped[k].name:lower()) do k, filtered = k - 1, true end
+  local from = self.piped[k]
   local lister = from and listed(PS_LISTERS, from.name:lower())
   if not lister then
     return "ask", cmd.name .. " of what " .. (from and from.name or "its input") .. " gives it, which is only known at run time"
   end
-  local starts, narrowed = {}, false
+  local starts, narrowed = {}, filtered
   local roles = from.roles or shell.roles(from.argv)
   for i = 2, #from.argv do
     if listed(PS_NARROWING, from.argv[i]:lower()) then narrowed = true end
@@ -408,7 +494,8 @@ function Checker:piped_delete(cmd)
 end
 
 function Checker:rm(cmd)
-  if self.powershell and self.piped and PS_REMOVE[cmd.name:lower()] and #self:operands(cmd) == 0 then
+  local low = cmd.name:lower()
+  if self.powershell and self.piped and (PS_REMOVE[low] or low == "rm" or low == "rmdir") and #self:operands(cmd) == 0 then
     return self:piped_delete(cmd)
   end
   if not self:recursive(cmd) then return nil end
@@ -862,12 +949,23 @@ local system_file_posix = system_file
 -- PowerShell's cmdlets that write a file (and their aliases), and the
 -- switches among their parameters: any other parameter takes a value.
 local PS_WRITERS = { ["set-content"] = "path", ["add-content"] = "path", ["clear-content"] = "path",
+                     ["tee-object"] = "path", sc = "path", ac = "path", clc = "path",
                      ["out-file"] = "path", ["new-item"] = "path", ["copy-item"] = "destination",
                      ["move-item"] = "destination", copy = "destination", cpi = "destination",
                      move = "destination", mi = "destination" }
 local PS_SWITCHES = "|-force|-recurse|-append|-nonewline|-passthru|-whatif|-confirm|-noclobber|-container|"
-local PS_PATH_PARAMS = "|-path|-literalpath|-filepath|-lp|-pspath|"
+local PS_PATH_PARAMS = "|-path|-literalpath|-filepath|-lp|-pspath|-fi|"
 local PS_DESTINATION_PARAMS = "|-destination|-dest|"
+
+-- ps_param reports whether word names one of a list of parameters:
+-- the name, or a prefix of it of three letters or more (-Dest, -Fi).
+local function ps_param(list, word)
+  if #word < 4 then return listed(list, word) end -- "-" and three letters
+  for n in list:gmatch("[^|]+") do
+    if n:sub(1, #word) == word then return true end
+  end
+  return false
+end
 
 -- ps_destinations returns the files a PowerShell writer writes: its
 -- path parameter's value (-Path X, -Path:X), else its positional
@@ -880,7 +978,7 @@ local function ps_destinations(cmd, resolve)
     local a = cmd.argv[i]
     local low = a:lower()
     local name, attached = low:match("^(%-[%w]+):(.+)$")
-    if listed(params, name or low) then
+    if ps_param(params, name or low) then
       local v = attached and a:sub(#name + 2) or cmd.argv[i + 1]
       if v then out[#out + 1] = v end
       i = i + (attached and 1 or 2)
@@ -997,14 +1095,15 @@ for _, d in ipairs({ "systemd", "init", "sshd", "ssh", "dbus", "dbus-daemon", "d
   CRITICAL_DAEMONS[d .. ".service"] = true
 end
 -- Windows: stopping these stops the machine (or the user's session)
-for _, d in ipairs({ "csrss", "wininit", "winlogon", "lsass", "smss", "services", "svchost", "explorer" }) do
+for _, d in ipairs({ "csrss", "wininit", "winlogon", "lsass", "smss", "services", "svchost" }) do
   CRITICAL_DAEMONS[d] = true
 end
 local SYSTEMCTL_STOPS = { stop = true, kill = true, mask = true, disable = true, isolate = true }
 -- PowerShell: the cmdlets that power the machine off, and the names of
 -- Stop-Process (kill is one in a PowerShell line) and of its -Name
 local PS_POWER = { ["stop-computer"] = true, ["restart-computer"] = true }
-local PS_STOP_PROCESS = { ["stop-process"] = true, spps = true }
+local PS_STOP_PROCESS = { ["stop-process"] = true, spps = true, taskkill = true }
+local PS_PROCESS_LISTERS = "|get-process|gps|ps|"
 local PS_NAME_PARAMS = "|-name|-processname|-n|-na|"
 
 -- ps_stopped returns the first critical process a Stop-Process names
@@ -1060,13 +1159,38 @@ function Checker:machine_state(cmd)
     if any_of(cmd, { ["-WhatIf"] = true, ["-whatif"] = true }) then return nil end
     return self:theme("machine_state", n .. " shuts down or restarts the machine")
   end
+  if low == "taskkill" then -- Windows: taskkill /IM NAME
+    for i = 2, #cmd.argv - 1 do
+      local a = cmd.argv[i]:lower()
+      local image = (a == "/im" or a == "-im") and cmd.argv[i + 1]:lower():gsub("%.exe$", "")
+      if image and CRITICAL_DAEMONS[image] then
+        return self:theme("machine_state", "taskkill of " .. cmd.argv[i + 1] .. ", which the machine depends on")
+      end
+    end
+    return nil
+  end
   if PS_STOP_PROCESS[low] or (self.powershell and low == "kill") then
     local proc = ps_stopped(cmd)
     if proc then return self:theme("machine_state", n .. " of " .. proc .. ", which the machine depends on") end
+    -- what Get-Process lists, piped in: every process, or a critical one
+    local from = self.piped and self.piped[#self.piped]
+    if from and listed(PS_PROCESS_LISTERS, from.name:lower()) and #cmd.argv == 1 + #words_of(cmd, "option") then
+      local names = words_of(from, "operand")
+      if #names == 0 then return self:theme("machine_state", n .. " of every process " .. from.name .. " lists") end
+      for _, w in ipairs(names) do
+        if CRITICAL_DAEMONS[w:lower():gsub("%.exe$", "")] then
+          return self:theme("machine_state", n .. " of " .. w .. ", which the machine depends on")
+        end
+      end
+    end
     if low ~= "kill" then return nil end
   end
+
   if POWER[n] then
-    if any_of(cmd, { ["-c"] = true, ["--help"] = true, ["-k"] = true, ["--show"] = true }) then return nil end
+    if any_of(cmd, { ["-c"] = true, ["--help"] = true, ["-k"] = true, ["--show"] = true, ["/a"] = true, ["/A"] = true,
+                     ["-a"] = true, ["/?"] = true }) then
+      return nil -- cancels a shutdown, or shows help (Windows' shutdown /a)
+    end
     return self:theme("machine_state", n .. " shuts down or restarts the machine")
   end
   if n == "init" or n == "telinit" then
@@ -1122,7 +1246,7 @@ local READ_ONLY = { ["-l"] = true, ["--list"] = true, ["-h"] = true, ["--help"] 
 local DISK_TOOLS = {}
 for _, n in ipairs({ "fdisk", "cfdisk", "gdisk", "cgdisk", "sfdisk", "sgdisk", "parted", "mdadm", "pvremove",
                      "vgremove", "lvremove", "lvreduce", "vgreduce", "dmsetup", "btrfs", "zfs", "zpool",
-                     "diskutil", "wipefs", "nvme", "hdparm", "cryptsetup", "badblocks", "format" }) do
+                     "diskutil", "wipefs", "nvme", "hdparm", "cryptsetup", "badblocks", "format", "diskpart" }) do
   DISK_TOOLS[n] = true
 end
 -- PowerShell's storage cmdlets that erase, and what they erase
@@ -1137,6 +1261,10 @@ function Checker:disks(cmd)
   if not DISK_TOOLS[n] then return nil end
   local ops = words_of(cmd, "operand")
   local function found(why) return self:theme("disks", why) end
+  if n == "diskpart" then
+    if has(cmd.argv, "/?") then return nil end
+    return "ask", "diskpart runs a script of disk commands, which can erase disks (clean, delete, format)"
+  end
   if PS_DISKS[n] then
     if any_of(cmd, { ["-WhatIf"] = true, ["-whatif"] = true }) then return nil end
     return found(cmd.name .. " " .. PS_DISKS[n])
@@ -1231,8 +1359,22 @@ end
 
 -- Download, then run: a file curl or wget saves, run later in the line
 -- by a shell, an interpreter, source or its own path.
+-- PS_SAVERS are PowerShell's downloaders, whose -OutFile (BITS'
+-- -Destination) is the file they save.
+local PS_SAVERS = "|iwr|irm|invoke-webrequest|invoke-restmethod|start-bitstransfer|"
+
 local function downloaded(cmd)
-  local n, out = cmd.name, {}
+  local n, out = cmd.name:lower(), {}
+  if listed(PS_SAVERS, n) then
+    for i = 2, #cmd.argv do
+      local a = cmd.argv[i]:lower()
+      local name, v = a:match("^(%-[%a]+):(.+)$")
+      if (a == "-outfile" or a == "-destination" or a == "-o") and cmd.argv[i + 1] then out[#out + 1] = cmd.argv[i + 1] end
+      if name == "-outfile" or name == "-destination" then out[#out + 1] = cmd.argv[i]:sub(#name + 2) end
+    end
+    return out
+  end
+  if n == "curl.exe" or n == "wget.exe" then n = n:sub(1, -5) end
   local function url_name(u) return u:match("^%a[%w+.-]*://[^?#]*/([^/?#]+)") end
   -- the directory the files go to: curl --output-dir, wget -P
   -- (--directory-prefix), aria2c -d (--dir)
@@ -1578,8 +1720,36 @@ end
 -- piped into it (irm URL | iex) is a download run.
 local PS_IEX = { iex = true, ["invoke-expression"] = true }
 
+-- PS_FETCHES are what a piece of PowerShell downloads with
+local PS_FETCHES = { "downloadstring", "downloadfile", "invoke-webrequest", "invoke-restmethod", "iwr", "irm",
+                     "net.webclient", "start-bitstransfer", "curl", "wget" }
+
 function Checker:invoke_expression(cmd)
-  if not self.piped then return nil end
+  if not self.piped then
+    -- Invoke-Expression CODE: the code, a literal, is judged as a line;
+    -- code built at run time is asked about, or denied when it downloads
+    if #cmd.argv < 2 then return nil end
+    local words, dynamic = {}, false
+    for i = 2, #cmd.argv do
+      words[#words + 1] = cmd.argv[i]
+      dynamic = dynamic or cmd.paths[i].dynamic
+    end
+    local text = table.concat(words, " ")
+    if dynamic then
+      local low = text:lower()
+      for _, f in ipairs(PS_FETCHES) do
+        if low:find(f, 1, true) then
+          return self:theme("download_then_run", "code downloaded (" .. f .. ") and run by " .. cmd.name)
+        end
+      end
+      return "ask", cmd.name .. " runs code built at run time (" .. text .. ")"
+    end
+    local ok, cmds = pcall(function() return shell.parse(shell.powershell(text)) end)
+    if not ok then return "ask", "the code given to " .. cmd.name .. " could not be checked" end
+    local verdict, why = self:check(cmds)
+    if verdict then return verdict, why .. " (run by " .. cmd.name .. ")" end
+    return nil
+  end
   local others = {}
   for _, from in ipairs(self.piped) do
     local src = from.name
@@ -1608,6 +1778,7 @@ function Checker:hosted(cmd)
     end
     local given = (host == "ps" and (low == "-c" or (#low >= 4 and ("-command"):sub(1, #low) == low)))
         or (host == "cmd" and (low == "/c" or low == "/k"))
+    if given and host == "ps" and argv[i + 1] == "-" then break end -- -Command -: the script comes from the pipe
     if given then
       local words = {}
       for j = i + 1, #argv do
@@ -1615,6 +1786,15 @@ function Checker:hosted(cmd)
           return "ask", "the line given to " .. cmd.name .. " is only known at run time"
         end
         words[#words + 1] = argv[j]
+      end
+      if host == "cmd" then
+        -- cmd.exe's switches (/s /q, /s/q) as options, in a line given
+        -- as words or as one quoted word
+        local line = {}
+        for w in table.concat(words, " "):gmatch("%S+") do
+          line[#line + 1] = w:match("^/[%a?][/%a?]*$") and w:gsub("/", " -"):sub(2) or w
+        end
+        words = line
       end
       local ok, cmds = pcall(function() return shell.parse(shell.powershell(table.concat(words, " "))) end)
       if not ok then return "ask", "the line given to " .. cmd.name .. " could not be checked (" .. tostring(cmds) .. ")" end
@@ -1625,7 +1805,26 @@ function Checker:hosted(cmd)
       if verdict then return verdict, why .. " (run by " .. cmd.name .. ")" end
       return nil
     end
-    if host == "ps" and (low == "-file" or low == "-f") then return nil end -- a script file
+    if host == "ps" and (low == "-file" or low == "-f") then
+      -- a script file: one the line downloaded is a download run
+      local f = argv[i + 1]
+      local full = f and self:resolve(f)
+      local by = full and self.downloads[path.clean(full)]
+      if by then return self:theme("download_then_run", "running " .. f .. ", which " .. by .. " downloaded on the same line") end
+      return nil
+    end
+  end
+  -- a PowerShell given no command reads its script from the pipe
+  -- (irm URL | pwsh, … | powershell -Command -)
+  if host == "ps" and self.piped then
+    local others = {}
+    for _, from in ipairs(self.piped) do
+      if DOWNLOADERS[from.name] or DOWNLOADERS[from.name:lower()] then
+        return self:theme("download_then_run", "code downloaded by " .. from.name .. " and run by " .. cmd.name)
+      end
+      others[#others + 1] = from.name
+    end
+    return "ask", "runs the output of " .. table.concat(others, ", ") .. " as code (" .. cmd.name .. ")"
   end
 end
 
@@ -1712,6 +1911,7 @@ end
 -- judge returns the verdict of the rules for one command: those that
 -- name its program, and those whose when holds for it.
 function Checker:judge(cmd, runs_delete)
+  if self.powershell and ps_whatif(cmd) then return nil end
   local name = cmd.name
   local key = (BY_NAME[name] and name) or (name:sub(1, 4) == "mkfs" and "mkfs")
       or (BY_NAME[cmdlet(name) or ""] and cmdlet(name)) -- REMOVE-ITEM
@@ -1838,6 +2038,8 @@ function Checker:check_from(cmds, depth, cwd, moved)
   local pipes = {}
   for i = 1, #cmds do
     local cmd = cmds[i]
+    local exe = self.powershell and cmd.name:lower():match("^(.+)%.[ec][xo][em]$") -- shutdown.exe, format.com
+    if exe then cmd = setmetatable({ name = exe }, { __index = cmd }) end
     local name = cmd.name
     local pipeline = cmd.pipeline or -i
     local before = pipes[pipeline]
@@ -1874,7 +2076,7 @@ function Checker:check_from(cmds, depth, cwd, moved)
       if note(verdict, why) then return "deny", why end
     end
     -- record_download knows only downloaders' files
-    if DOWNLOADERS[name] then self:record_download(cmd) end
+    if DOWNLOADERS[name] or (self.powershell and DOWNLOADERS[name:lower()]) then self:record_download(cmd) end
     if self.wrote or #cmd.redirects > 0 then self:record_script(cmd) end
     if #by > 0 and has(by, "alias") then
       -- an alias's value runs only where the alias is used
@@ -1911,6 +2113,17 @@ local function guard(tool_name, params, cwd, workspace, ctx)
   local checker = new_checker(ctx, cwd or workspace, params)
   checker.verdicts = verdicts(ctx)
   checker.powershell = dialect == "powershell"
+  local start = cwd or workspace
+  if checker.powershell and not checker.root and type(start) == "string" then
+    -- a Windows working directory (C:\Users\dev\proj) is the workspace
+    local win = start:gsub("\\", "/")
+    if win:match("^%a:/") or win:match("^%a:$") then
+      checker.root = windows_clean(win)
+      checker.cwd = checker.root
+      local dir = tool.dir(params)
+      if dir then checker:move_to((dir:gsub("\\", "/"))) end
+    end
+  end
   local verdict, why = checker:check(cmds)
   if unparsed then
     if verdict == "deny" then

@@ -1038,7 +1038,8 @@ local REMOVERS = { rm = true, rmdir = true, unlink = true }
 
 -- Directory names that are taken as no pack's: find . -name
 -- node_modules -exec rm -rf {} + is everyday cleaning.
-local NOT_PACKS = { node_modules = true, __pycache__ = true, bower_components = true, venv = true }
+local NOT_PACKS = { node_modules = true, __pycache__ = true, bower_components = true, venv = true,
+                    bin = true, obj = true } -- bin and obj: .NET's build output
 
 -- harmless says whether a find -name pattern cannot name anything
 -- protected-settings guards: it matches no protected name, and either
@@ -1498,7 +1499,8 @@ local function ps_tables()
            ["move-item"] = "mv", move = "mv", mi = "mv", ["rename-item"] = "rename", ren = "rename",
            rni = "rename", ["expand-archive"] = "unzip", ["invoke-webrequest"] = "curl", iwr = "curl",
            ["invoke-restmethod"] = "curl", irm = "curl", ["stop-process"] = "pkill", spps = "pkill",
-           ["set-itemproperty"] = "tee", sp = "tee" },
+           ["set-itemproperty"] = "tee", sp = "tee", sc = "tee", ac = "tee", clc = "tee", ["tee-object"] = "tee",
+           taskkill = "pkill", xcopy = "cp", robocopy = "rsync", mklink = "ln", icacls = "chattr", attrib = "chattr" },
     params = {
       rm = { targets = targets, positions = { "target", "target", "target" } },
       tee = { targets = targets, positions = { "target" } },
@@ -1508,7 +1510,10 @@ local function ps_tables()
       rename = { sources = targets, targets = { "-newname" }, positions = { "source", "target" } },
       unzip = { sources = targets, targets = { "-destinationpath" }, positions = { "source", "target" } },
       curl = { targets = { "-outfile" }, positions = {} },
-      pkill = { targets = { "-name", "-processname" }, positions = {} },
+      pkill = { targets = { "-name", "-processname", "-n", "/im" }, positions = {} },
+      rsync = { positions = { "source", "target" } },
+      ln = { positions = { "target", "source" } }, -- mklink LINK TARGET: ln TARGET LINK
+      chattr = { positions = { "target", "target" } },
     },
     switches = { ["-force"] = true, ["-recurse"] = true, ["-append"] = true, ["-nonewline"] = true,
                  ["-passthru"] = true, ["-whatif"] = true, ["-confirm"] = true, ["-noclobber"] = true,
@@ -1521,7 +1526,7 @@ end
 -- a prefix of it of three letters or more (-Dest for -Destination).
 local function ps_param(word, names)
   for _, n in ipairs(names or {}) do
-    if word == n or (#word >= 4 and n:sub(1, #word) == word) then return true end
+    if word == n or (#word >= 3 and n:sub(1, #word) == word) then return true end
   end
   return false
 end
@@ -1529,7 +1534,7 @@ end
 -- powershell_command returns the POSIX command a cmdlet writes like,
 -- with the cmdlet's words in the places that program reads them (their
 -- paths entries kept, so a variable stays one), or nil.
-local function powershell_command(cmd)
+local function powershell_command(cmd, upstream, g)
   local ps = ps_tables()
   local as = ps.as[cmd.name:lower()]
   if not as then return nil end
@@ -1540,12 +1545,25 @@ local function powershell_command(cmd)
     if text and text ~= cmd.argv[i] then return { path = text, prefix = text, glob = false, dynamic = is_dynamic(text) } end
     return p or { path = cmd.argv[i], prefix = cmd.argv[i], glob = false, dynamic = false }
   end
+  local windows_tool = as == "rsync" or as == "ln" or as == "chattr" or cmd.name:lower() == "xcopy"
+      or cmd.name:lower() == "taskkill"
+  local mirror = false
   local i = 2
   while i <= #cmd.argv do
     local low = cmd.argv[i]:lower()
     local name, attached = low:match("^(%-[%w]+):(.+)$")
     name = name or low
-    if name:sub(1, 1) == "-" and #name > 1 and not name:match("^%-%d") then
+    if windows_tool and low:match("^/[%a?]") then
+      -- a Windows program's switch (robocopy /MIR, taskkill /IM NAME)
+      mirror = mirror or low == "/mir" or low == "/purge"
+      if ps_param(low, spec.targets) and cmd.argv[i + 1] then
+        targets[#targets + 1] = { word = cmd.argv[i + 1], entry = entry(i + 1) }
+        i = i + 1
+      end
+      i = i + 1
+    elseif windows_tool and (low:match("^[+-]%a$") or low:match("^%a+:%(")) then
+      i = i + 1 -- attrib +r, icacls Everyone:(R)
+    elseif name:sub(1, 1) == "-" and #name > 1 and not name:match("^%-%d") then
       local into = (ps_param(name, spec.targets) and targets) or (ps_param(name, spec.sources) and sources)
       if ("-recurse"):sub(1, #name) == name and #name >= 2 then recurse = true end
       local value_at = attached and i or (not ps.switches[name] and not (("-recurse"):sub(1, #name) == name) and i + 1)
@@ -1566,8 +1584,57 @@ local function powershell_command(cmd)
     local role = spec.positions[k]
     if role == "target" then targets[#targets + 1] = w elseif role == "source" then sources[#sources + 1] = w end
   end
+  -- New-Item -ItemType SymbolicLink/HardLink/Junction -Target X makes a link
+  if as == "touch" then
+    for k = 2, #cmd.argv - 1 do
+      local t = cmd.argv[k]:lower() == "-itemtype" and cmd.argv[k + 1]:lower()
+      if t and (t:find("link", 1, true) or t == "junction") then
+        as = "ln"
+        for m = 2, #cmd.argv - 1 do
+          local p = cmd.argv[m]:lower()
+          if p == "-target" or p == "-value" then sources[#sources + 1] = { word = cmd.argv[m + 1], entry = entry(m + 1) } end
+        end
+      end
+    end
+  end
+  -- what the command before it in its pipeline lists, when it is given no
+  -- path: gci .github\hooks | Remove-Item deletes what is in the directory
+  if #targets == 0 and #sources == 0 and upstream and (as == "rm" or as == "tee") then
+    local up = upstream.name:lower()
+    if up == "get-childitem" or up == "gci" or up == "dir" or up == "ls" or up == "get-item" or up == "gi" then
+      -- a -Filter or -Include whose patterns cannot name anything guarded
+      -- (*.log, bin, obj) lists nothing this pack protects, as find's
+      -- -name does (harmless)
+      local patterns, files = {}, nil
+      for k = 2, #upstream.argv do
+        local a = upstream.argv[k]:lower()
+        if (a == "-filter" or a == "-include") and upstream.argv[k + 1] then
+          for pat in upstream.argv[k + 1]:gmatch("[^,]+") do patterns[#patterns + 1] = pat end
+        end
+        if a == "-file" then files = true end
+      end
+      local narrow = #patterns > 0
+      for _, pat in ipairs(patterns) do
+        if not g:harmless(pat, files) then narrow = false end
+      end
+      if narrow then return nil end
+      for k = 2, #upstream.argv do
+        local w = upstream.argv[k]
+        if w:sub(1, 1) ~= "-" and (k == 2 or upstream.argv[k - 1]:sub(1, 1) ~= "-" or upstream.argv[k - 1]:lower() == "-path") then
+          targets[#targets + 1] = { word = w, entry = upstream.paths[k] }
+        end
+      end
+      if #targets == 0 then targets[1] = { word = ".", entry = { path = ".", prefix = ".", glob = false, dynamic = false } } end
+      recurse = true
+    end
+  end
   local argv, paths = { as }, { { path = as, prefix = as, glob = false, dynamic = false } }
   local function add(w) argv[#argv + 1], paths[#paths + 1] = w.word, w.entry end
+  local function flag(f) add({ word = f, entry = { path = f, prefix = f, glob = false, dynamic = false } }) end
+  if as == "rsync" then
+    flag("-a")
+    if mirror then flag("--delete") end
+  end
   if as == "rm" and recurse then add({ word = "-r", entry = { path = "-r", prefix = "-r", glob = false, dynamic = false } }) end
   if as == "unzip" then
     if targets[1] then add({ word = "-d", entry = { path = "-d", prefix = "-d", glob = false, dynamic = false } }); add(targets[1]) end
@@ -1594,6 +1661,34 @@ local function powershell_command(cmd)
            pipeline = cmd.pipeline, position = cmd.position }
 end
 
+-- hosted_line returns the line PowerShell (powershell -Command, pwsh
+-- -c) or cmd.exe (cmd /c, /k) is given to run, or nil; of cmd.exe's
+-- switches, /s is given as -Recurse, and the others are dropped.
+local HOSTS = { powershell = "ps", pwsh = "ps", ["powershell.exe"] = "ps", ["pwsh.exe"] = "ps", cmd = "cmd",
+                ["cmd.exe"] = "cmd" }
+local function hosted_line(cmd)
+  local host = HOSTS[cmd.name:lower()]
+  if not host then return nil end
+  for i = 2, #cmd.argv do
+    local low = cmd.argv[i]:lower()
+    if (host == "ps" and (low == "-c" or (#low >= 4 and ("-command"):sub(1, #low) == low)))
+        or (host == "cmd" and (low == "/c" or low == "/k")) then
+      local words = {}
+      for j = i + 1, #cmd.argv do words[#words + 1] = cmd.argv[j] end
+      local line = table.concat(words, " ")
+      if host == "cmd" then
+        local out = {}
+        for w in line:gmatch("%S+") do
+          if not w:match("^/[%a?][/%a?]*$") then out[#out + 1] = w
+          elseif w:lower():find("/s", 1, true) then out[#out + 1] = "-Recurse" end -- rd /s; the other switches change nothing written
+        end
+        line = table.concat(out, " ")
+      end
+      return line
+    end
+  end
+end
+
 -- fed_by_find returns the scope of the find whose output cmd, run by
 -- xargs, reads (find . -name '*.orig' | xargs rm): the find just before
 -- it in its pipeline. What xargs reads is then what that find finds.
@@ -1605,8 +1700,22 @@ end
 -- line says why a shell line needs asking, or nil.
 function Guard:line(cmds)
   local finds, piped, start = {}, {}, self.cwd
+  local last = {} -- the last command of each pipeline so far
   for _, cmd in ipairs(cmds) do
-    if self.powershell then cmd = powershell_command(cmd) or cmd end
+    local upstream = cmd.position > 0 and last[cmd.pipeline] or nil
+    last[cmd.pipeline] = cmd
+    local hosted = hosted_line(cmd)
+    if hosted then
+      -- powershell -c "…", cmd /c …: the line they run, read as PowerShell
+      local was = self.powershell
+      self.powershell = true
+      local ok, inner = pcall(function() return shell.parse(shell.powershell(hosted)) end)
+      local why = ok and self:line(inner)
+      self.powershell = was
+      if not ok then return "a line given to " .. cmd.name .. " that could not be checked" end
+      if why then return why end
+    end
+    if self.powershell then cmd = powershell_command(cmd, upstream, self) or cmd end
     self:enter(cmd.dir, start)
     if cmd.name == "find" then
       finds[#finds + 1] = find_scope(cmd)

@@ -17,7 +17,12 @@ local tool = require("tool")
 -- Programs that name a file without opening it: listing, ssh's use of
 -- a key, and changing its mode or owner (chmod 600 ~/.ssh/id_rsa).
 local NOT_READING = { ls = true, stat = true, test = true, ["["] = true, ssh = true, ["ssh-add"] = true,
-                      chmod = true, chown = true, chgrp = true }
+                      chmod = true, chown = true, chgrp = true,
+                      -- PowerShell's, matched lower-cased: they test or name a path
+                      ["test-path"] = true, ["split-path"] = true, ["join-path"] = true, ["resolve-path"] = true }
+-- PowerShell's cmdlets that write a value into a file: the value (the
+-- second operand, Add-Content .gitignore '.env') is data, not a path
+local VALUE_WRITERS = { ["add-content"] = true, ["set-content"] = true, ac = true, sc = true }
 
 local KEY_NAMES = { id_rsa = true, id_dsa = true, id_ecdsa = true, id_ed25519 = true,
                     ["id_ecdsa_sk"] = true, ["id_ed25519_sk"] = true }
@@ -130,12 +135,23 @@ local function shell_secret(line, ctx)
   local ok, s = pcall(shell.salvage, line)
   if not ok then return nil end
   for _, cmd in ipairs(s.commands) do
-    if not NOT_READING[cmd.name] then
+    local low = cmd.name:lower()
+    if not NOT_READING[cmd.name] and not NOT_READING[low] then
+      local seen = 0 -- a value writer's operands so far
       for i = 2, #cmd.argv do
         -- only a word the program may open: a pattern (grep .env x), a
-        -- filter, a script or data (echo, git commit -m) is not a path
+        -- filter, a script or data (echo, git commit -m) is not a path;
+        -- nor is a value writer's -Value, or its operand after the path
         local role = cmd.roles[i]
-        local attached = role == "option" and cmd.argv[i]:match("^%-%-?[%w-]+=(.+)$")
+        if VALUE_WRITERS[low] then
+          if cmd.argv[i - 1]:lower() == "-value" then role = "data"
+          elseif role == "operand" then
+            seen = seen + 1
+            if seen > 1 then role = "data" end
+          end
+        end
+        local attached = role == "option" and (cmd.argv[i]:match("^%-%-?[%w-]+=(.+)$")
+          or cmd.argv[i]:match("^%-%a+:(.+)$")) -- PowerShell's -Path:.env
         -- curl -d @.env, --data-binary=@.env: the file's content is sent
         local at = (role == "operand" or role == "value") and cmd.argv[i]:match("^@(.+)$")
         local form = (role == "operand" or role == "value") and cmd.argv[i]:match(FORM)

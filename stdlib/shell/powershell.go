@@ -15,26 +15,36 @@ import (
 //     (a backtick at the end of a line continues it);
 //   - $env:NAME and ${env:NAME} are the environment: $NAME, or, for the
 //     variables that name a Windows place, its default value
-//     ($env:USERPROFILE is ~, $env:SystemRoot C:/Windows);
+//     ($env:USERPROFILE is ~, $env:SystemRoot C:/Windows); $null is
+//     /dev/null (> $null);
+//   - curly quotes quote, and an en or em dash starts a parameter;
 //   - a statement that assigns ($x = Remove-Item …, $x += …) runs its
 //     right side, which is kept; one that starts with a variable
 //     ($r.count, $x | …) evaluates it, and is given to : so that the
 //     variable is not taken for a program; & (the call operator) is
 //     dropped, so & $tool runs the program $tool names;
-//   - a parenthesised expression or @(…) is a subexpression, $(…); a
-//     script block { … } is statements of its own, run by whatever it is
-//     given to (ForEach-Object { Remove-Item $_ }): its braces become
-//     line ends;
+//   - a parenthesised expression or @(…) is a subexpression, $(…), and
+//     so is a script block { … }, whose statements run where it stands
+//     (ForEach-Object { Remove-Item $_ }, if (…) { … }); a statement
+//     that is an expression ((Get-Item x).Length, 'text' | Out-File f)
+//     is given to :;
+//   - Set-Location (sl, chdir), Push-Location and Pop-Location are cd,
+//     pushd and popd;
 //   - if, elseif, while, foreach, for and switch are followed by their
 //     condition, which they run: the keyword becomes :.
 //
 // What it cannot express stays as written and may not parse, which a
 // guard treats as a line it could not check.
 func PowerShell(line string) string {
-	t := psTranslator{in: line}
+	t := psTranslator{in: psTypography.Replace(line)}
 	t.run()
 	return t.out.String()
 }
+
+// psTypography maps what PowerShell reads as ASCII to it: curly quotes
+// quote, and an en or em dash starts a parameter (–Recurse).
+var psTypography = strings.NewReplacer("\u2018", "'", "\u2019", "'", "\u201a", "'", "\u201b", "'",
+	"\u201c", `"`, "\u201d", `"`, "\u201e", `"`, "\u2013", "-", "\u2014", "-", "\u2015", "-")
 
 // windowsPlaces are the environment variables that name a Windows place,
 // with their default values as a POSIX line spells them.
@@ -64,6 +74,11 @@ var windowsPlaces = map[string]string{
 var psKeywords = map[string]bool{"if": true, "elseif": true, "while": true, "foreach": true, "for": true,
 	"switch": true, "until": true, "else": true, "try": true, "catch": true, "finally": true, "do": true,
 	"function": true, "filter": true, "param": true, "begin": true, "process": true, "end": true, "trap": true}
+
+// psLocations are PowerShell's commands that change directory, as the
+// POSIX shell's that the shell module follows.
+var psLocations = map[string]string{"set-location": "cd", "sl": "cd", "chdir": "cd", "push-location": "pushd",
+	"pop-location": "popd"}
 
 type psTranslator struct {
 	in     string
@@ -105,7 +120,7 @@ func (t *psTranslator) run() {
 				t.out.WriteByte(c)
 				continue
 			}
-			t.out.WriteByte('\n')
+			t.out.WriteString("$(") // a script block: statements that run, where it stands
 			t.statementStart()
 		case c == '}':
 			hashtable := len(t.braces) > 0 && t.braces[len(t.braces)-1]
@@ -117,8 +132,7 @@ func (t *psTranslator) run() {
 				t.out.WriteByte(c)
 				continue
 			}
-			t.out.WriteByte('\n')
-			t.statementStart()
+			t.out.WriteByte(')')
 		case c == ';' && t.ended():
 			t.i++ // a statement end after a block's end: the line has one already
 			t.statementStart()
@@ -261,6 +275,9 @@ func (t *psTranslator) dollar(quoted bool) {
 			}
 			t.out.WriteString(t.in[t.i : t.i+end+1])
 			t.i += end + 1
+		case len(rest) >= 4 && strings.EqualFold(rest[:4], "null") && (len(rest) == 4 || !isWordByte(rest[4])):
+			t.out.WriteString("/dev/null") // $null: what is sent there is gone (> $null)
+			t.i += 5
 		default:
 			t.out.WriteByte('$')
 			t.i++
@@ -328,8 +345,10 @@ func (t *psTranslator) statementStart() {
 	rest := t.in[t.i:]
 	switch {
 	case strings.HasPrefix(rest, "&") && !strings.HasPrefix(rest, "&&"):
-		t.i++ // the call operator: what follows is the program
-		t.statementStart()
+		t.i++ // the call operator: what follows is the program, quoted or not
+		for t.i < len(t.in) && isSpace(t.in[t.i]) {
+			t.i++
+		}
 	case strings.HasPrefix(rest, "$") && !strings.HasPrefix(rest, "$("):
 		if n := assignmentTarget(rest); n > 0 {
 			t.i += n // the right side is the statement
@@ -337,15 +356,35 @@ func (t *psTranslator) statementStart() {
 			return
 		}
 		t.out.WriteString(": ")
+	case len(rest) > 1 && (rest[0] == '?' || rest[0] == '%') && (isSpace(rest[1]) || rest[1] == '{'):
+		// ? is Where-Object and % ForEach-Object (… | % { Remove-Item $_ })
+		t.out.WriteString(map[byte]string{'?': "Where-Object", '%': "ForEach-Object"}[rest[0]])
+		t.i++
+	case rest != "" && (strings.IndexByte("('\"@0123456789", rest[0]) >= 0 || strings.HasPrefix(rest, "$(")):
+		// an expression, whose value is output: (Get-Item x).Length,
+		// 'text' | Out-File f, $(…) as a statement
+		t.out.WriteString(": ")
 	default:
 		word, next := rest, byte(0)
 		if n := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) }); n >= 0 {
 			word, next = rest[:n], rest[n]
 		}
 		// a keyword is a word of its own: ForEach-Object is a command
-		if psKeywords[strings.ToLower(word)] && (next == 0 || isSpace(next) || next == '(' || next == '{' || next == '\n') {
+		alone := next == 0 || isSpace(next) || next == '(' || next == '{' || next == '\n' || next == ';'
+		if alone && psKeywords[strings.ToLower(word)] {
 			t.out.WriteString(": ")
 			t.i += len(word)
+			return
+		}
+		// Set-Location (sl, chdir) is cd, Push-Location pushd and
+		// Pop-Location popd: the shell module follows those
+		name := rest
+		if n := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }); n >= 0 {
+			name = rest[:n]
+		}
+		if to := psLocations[strings.ToLower(name)]; to != "" {
+			t.out.WriteString(to)
+			t.i += len(name)
 		}
 	}
 }
