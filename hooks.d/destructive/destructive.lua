@@ -152,6 +152,7 @@ end
 local function listed(list, word) return list:find("|" .. word .. "|", 1, true) ~= nil end
 local WINDOWS_DIRS = "|/windows|/windows/system32|/windows/syswow64|/windows/winsxs|/windows/system32/drivers|"
     .. "/windows/system32/config|/program files|/program files (x86)|/programdata|/users|/boot|/recovery|/efi|"
+    .. "/progra~1|/progra~2|/progra~3|"
 -- windows_split returns a drive path's letter, its path on the drive
 -- cleaned and lower-cased, and the path as Windows writes it
 -- ("c:/Windows/../Users" is "C", "/users", "C:\\Users").
@@ -381,6 +382,26 @@ function Checker:operands(cmd)
     local ops = operands(cmd)
     local attached = self.powershell and ps_attached(cmd)
     for _, p in ipairs(attached or {}) do ops[#ops + 1] = p end
+    if self.powershell then
+      -- a list of paths is one word (D:\x,C:\Users): each is a path
+      local split
+      for _, p in ipairs(ops) do
+        if not p.dynamic and p.path:find(",", 1, true) then
+          split = split or {}
+          for part in p.path:gmatch("[^,]+") do
+            local glob = part:find("[%*%?%[]") ~= nil
+            split[#split + 1] = { path = part, prefix = glob and (part:match("^(.*)/[^/]*[%*%?%[]") or "") or part,
+                                  glob = glob, dynamic = false }
+          end
+        end
+      end
+      if split then
+        for _, p in ipairs(ops) do
+          if p.dynamic or not p.path:find(",", 1, true) then split[#split + 1] = p end
+        end
+        ops = split
+      end
+    end
     self.operands_of, self.ops = cmd, ops
   end
   return self.ops
@@ -1269,8 +1290,10 @@ function Checker:disks(cmd)
     if any_of(cmd, { ["-WhatIf"] = true, ["-whatif"] = true }) then return nil end
     return found(cmd.name .. " " .. PS_DISKS[n])
   end
-  if n == "format" then -- cmd.exe's format of a drive (format C: /q)
-    if ops[1] and ops[1]:match("^%a:/?$") then return found("format " .. ops[1] .. " erases the drive") end
+  if n == "format" then -- cmd.exe's format of a drive (format C: /q, format /q /y D:)
+    for _, o in ipairs(ops) do
+      if o:match("^%a:/?$") then return found("format " .. o .. " erases the drive") end
+    end
     return nil
   end
   if n == "fdisk" or n == "cfdisk" or n == "gdisk" or n == "cgdisk" or n == "sfdisk" then
@@ -1789,9 +1812,10 @@ function Checker:hosted(cmd)
       end
       if host == "cmd" then
         -- cmd.exe's switches (/s /q, /s/q) as options, in a line given
-        -- as words or as one quoted word
+        -- as words or as one quoted word; its %VARIABLES% as PowerShell's
         local line = {}
-        for w in table.concat(words, " "):gmatch("%S+") do
+        local text = table.concat(words, " "):gsub("%%([%w_()]+)%%", "$env:%1")
+        for w in text:gmatch("%S+") do
           line[#line + 1] = w:match("^/[%a?][/%a?]*$") and w:gsub("/", " -"):sub(2) or w
         end
         words = line

@@ -1599,6 +1599,14 @@ local function powershell_command(cmd, upstream, g)
   end
   -- what the command before it in its pipeline lists, when it is given no
   -- path: gci .github\hooks | Remove-Item deletes what is in the directory
+  if #targets == 0 and as == "pkill" and upstream then
+    local up = upstream.name:lower()
+    if up == "get-process" or up == "gps" or up == "ps" then -- Get-Process hookhost | Stop-Process
+      for k = 2, #upstream.argv do
+        if upstream.argv[k]:sub(1, 1) ~= "-" then targets[#targets + 1] = { word = upstream.argv[k], entry = upstream.paths[k] } end
+      end
+    end
+  end
   if #targets == 0 and #sources == 0 and upstream and (as == "rm" or as == "tee") then
     local up = upstream.name:lower()
     if up == "get-childitem" or up == "gci" or up == "dir" or up == "ls" or up == "get-item" or up == "gi" then
@@ -1678,6 +1686,7 @@ local function hosted_line(cmd)
       local line = table.concat(words, " ")
       if host == "cmd" then
         local out = {}
+        line = line:gsub("%%([%w_()]+)%%", "$env:%1") -- %USERPROFILE% as PowerShell's $env:USERPROFILE
         for w in line:gmatch("%S+") do
           if not w:match("^/[%a?][/%a?]*$") then out[#out + 1] = w
           elseif w:lower():find("/s", 1, true) then out[#out + 1] = "-Recurse" end -- rd /s; the other switches change nothing written

@@ -17,7 +17,9 @@ import (
 //     variables that name a Windows place, its default value
 //     ($env:USERPROFILE is ~, $env:SystemRoot C:/Windows); $null is
 //     /dev/null (> $null);
-//   - curly quotes quote, and an en or em dash starts a parameter;
+//   - curly quotes quote, and an en or em dash starts a parameter; the
+//     file system provider's name before a path is dropped
+//     (FileSystem::C:\Users is C:\Users);
 //   - a statement that assigns ($x = Remove-Item …, $x += …) runs its
 //     right side, which is kept; one that starts with a variable
 //     ($r.count, $x | …) evaluates it, and is given to : so that the
@@ -36,7 +38,7 @@ import (
 // What it cannot express stays as written and may not parse, which a
 // guard treats as a line it could not check.
 func PowerShell(line string) string {
-	t := psTranslator{in: psTypography.Replace(line)}
+	t := psTranslator{in: withoutProvider(psTypography.Replace(line))}
 	t.run()
 	return t.out.String()
 }
@@ -45,6 +47,24 @@ func PowerShell(line string) string {
 // quote, and an en or em dash starts a parameter (–Recurse).
 var psTypography = strings.NewReplacer("\u2018", "'", "\u2019", "'", "\u201a", "'", "\u201b", "'",
 	"\u201c", `"`, "\u201d", `"`, "\u201e", `"`, "\u2013", "-", "\u2014", "-", "\u2015", "-")
+
+// withoutProvider drops the file system provider's name from paths
+// (FileSystem::C:\Users, Microsoft.PowerShell.Core\FileSystem::C:\x):
+// the path after it is the same path.
+func withoutProvider(line string) string {
+	const name = "filesystem::"
+	for {
+		i := strings.Index(strings.ToLower(line), name)
+		if i < 0 {
+			return line
+		}
+		start := i
+		if core := "microsoft.powershell.core"; i > len(core) && strings.EqualFold(line[i-len(core)-1:i-1], core) {
+			start = i - len(core) - 1
+		}
+		line = line[:start] + line[i+len(name):]
+	}
+}
 
 // windowsPlaces are the environment variables that name a Windows place,
 // with their default values as a POSIX line spells them.

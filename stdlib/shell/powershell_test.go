@@ -37,6 +37,7 @@ func TestPowerShell(t *testing.T) {
 		{`(Get-Item .\package.json).LastWriteTime`, `: $(Get-Item ./package.json).LastWriteTime`},
 		{`npm ls > $null; git x 2>$NULL; $nullable`, `npm ls > /dev/null; git x 2>/dev/null; : $nullable`},
 		{`gci | ? { $_.Length -gt 1 } | % { ri $_ }`, `gci | Where-Object $( : $_.Length -gt 1 ) | ForEach-Object $( ri $_ )`},
+		{`ri FileSystem::C:\Users; ri Microsoft.PowerShell.Core\FileSystem::C:\x`, `ri C:/Users; ri C:/x`},
 		{`'{}' | Out-File x`, `: '{}' | Out-File x`},
 		{`Set-Location .github; sl ..; Push-Location x; Pop-Location`, `cd .github; cd ..; pushd x; popd`},
 		{`Get-ChildItem | Where-Object { $_.Length -gt 1MB } | Select-Object Name`, `Get-ChildItem | Where-Object $( : $_.Length -gt 1MB ) | Select-Object Name`},
