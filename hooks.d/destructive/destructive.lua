@@ -343,6 +343,9 @@ end
 -- the same to both shells' flags: -r, -R, -Recurse)
 local PS_REMOVE = { ["remove-item"] = true, ri = true, rd = true, del = true, erase = true }
 
+-- CMD_DELETERS are cmd.exe's deleting commands, which take /switches
+local CMD_DELETERS = { rd = true, rmdir = true, del = true, erase = true }
+
 -- cmd_exe_recursive reports whether rd, rmdir or del is given cmd.exe's
 -- /s (cmd /c rd /s /q C:\): in a PowerShell line, which is where a
 -- drive path is read, since in a POSIX shell /s is a path.
@@ -351,7 +354,8 @@ local function cmd_exe_recursive(cmd)
   if not (PS_REMOVE[n] or n == "rmdir") then return false end
   for i = 2, #cmd.argv do
     local a = cmd.argv[i]
-    if a == "/s" or a == "/S" or ((n == "rd" or n == "rmdir" or n == "del") and (a == "-s" or a == "-S")) then return true end
+    -- /s alone or among others (/s/q)
+    if a:sub(1, 1) == "/" and (a:lower() .. "/"):find("/s/", 1, true) then return true end
   end
   return false
 end
@@ -382,6 +386,12 @@ function Checker:operands(cmd)
     local ops = operands(cmd)
     local attached = self.powershell and ps_attached(cmd)
     for _, p in ipairs(attached or {}) do ops[#ops + 1] = p end
+    if self.powershell and CMD_DELETERS[cmd.name:lower()] then
+      -- cmd.exe's switches (rd /s /q) are no paths
+      for k = #ops, 1, -1 do
+        if ops[k].path:match("^/[%a?][/%a?]*$") then table.remove(ops, k) end
+      end
+    end
     if self.powershell then
       -- a list of paths is one word (D:\x,C:\Users): each is a path
       local split
@@ -1792,6 +1802,10 @@ local SHELL_HOSTS = { powershell = "ps", pwsh = "ps", ["powershell.exe"] = "ps",
 local PS_ENCODED = "|-encodedcommand|-enc|-e|-ec|"
 
 function Checker:hosted(cmd)
+  -- The shell module reports the line PowerShell or cmd.exe is given
+  -- (-Command, /c) as commands wrapped by it, and the script a
+  -- PowerShell reads from a pipe as its code_from; it reports the host
+  -- itself when what it runs is not on the line.
   local host = SHELL_HOSTS[cmd.name:lower()]
   local argv = cmd.argv
   for i = 2, #argv do
@@ -1801,33 +1815,8 @@ function Checker:hosted(cmd)
     end
     local given = (host == "ps" and (low == "-c" or (#low >= 4 and ("-command"):sub(1, #low) == low)))
         or (host == "cmd" and (low == "/c" or low == "/k"))
-    if given and host == "ps" and argv[i + 1] == "-" then break end -- -Command -: the script comes from the pipe
-    if given then
-      local words = {}
-      for j = i + 1, #argv do
-        if cmd.paths[j] and cmd.paths[j].dynamic then
-          return "ask", "the line given to " .. cmd.name .. " is only known at run time"
-        end
-        words[#words + 1] = argv[j]
-      end
-      if host == "cmd" then
-        -- cmd.exe's switches (/s /q, /s/q) as options, in a line given
-        -- as words or as one quoted word; its %VARIABLES% as PowerShell's
-        local line = {}
-        local text = table.concat(words, " "):gsub("%%([%w_()]+)%%", "$env:%1")
-        for w in text:gmatch("%S+") do
-          line[#line + 1] = w:match("^/[%a?][/%a?]*$") and w:gsub("/", " -"):sub(2) or w
-        end
-        words = line
-      end
-      local ok, cmds = pcall(function() return shell.parse(shell.powershell(table.concat(words, " "))) end)
-      if not ok then return "ask", "the line given to " .. cmd.name .. " could not be checked (" .. tostring(cmds) .. ")" end
-      local was = self.powershell
-      self.powershell = true
-      local verdict, why = self:check(cmds)
-      self.powershell = was
-      if verdict then return verdict, why .. " (run by " .. cmd.name .. ")" end
-      return nil
+    if given and cmd.paths[i + 1] and cmd.paths[i + 1].dynamic then
+      return "ask", "the line given to " .. cmd.name .. " is only known at run time"
     end
     if host == "ps" and (low == "-file" or low == "-f") then
       -- a script file: one the line downloaded is a download run
@@ -1838,18 +1827,15 @@ function Checker:hosted(cmd)
       return nil
     end
   end
-  -- a PowerShell given no command reads its script from the pipe
-  -- (irm URL | pwsh, … | powershell -Command -)
-  if host == "ps" and self.piped then
-    local others = {}
-    for _, from in ipairs(self.piped) do
-      if DOWNLOADERS[from.name] or DOWNLOADERS[from.name:lower()] then
-        return self:theme("download_then_run", "code downloaded by " .. from.name .. " and run by " .. cmd.name)
-      end
-      others[#others + 1] = from.name
-    end
-    return "ask", "runs the output of " .. table.concat(others, ", ") .. " as code (" .. cmd.name .. ")"
+end
+
+-- windows_shell reports whether a Windows shell (PowerShell, cmd.exe)
+-- runs cmd: its line is then read as PowerShell, whatever the tool.
+local function windows_shell(cmd)
+  for _, w in ipairs(cmd.wrapped_by) do
+    if SHELL_HOSTS[w:lower()] then return true end
   end
+  return false
 end
 
 local RULES = {
@@ -2060,8 +2046,11 @@ function Checker:check_from(cmds, depth, cwd, moved)
   -- the commands before each one in its pipeline, for the rules that
   -- judge what a command reads (Invoke-Expression, a piped Remove-Item)
   local pipes = {}
+  local line_ps = self.powershell
   for i = 1, #cmds do
     local cmd = cmds[i]
+    -- what PowerShell or cmd.exe runs is read as PowerShell (pwsh -c from bash)
+    self.powershell = line_ps or windows_shell(cmd)
     local exe = self.powershell and cmd.name:lower():match("^(.+)%.[ec][xo][em]$") -- shutdown.exe, format.com
     if exe then cmd = setmetatable({ name = exe }, { __index = cmd }) end
     local name = cmd.name
@@ -2108,6 +2097,7 @@ function Checker:check_from(cmds, depth, cwd, moved)
       self:define(cmd)
     end
   end
+  self.powershell = line_ps
   if ask then return "ask", ask end
 end
 

@@ -1553,7 +1553,10 @@ local function powershell_command(cmd, upstream, g)
     local low = cmd.argv[i]:lower()
     local name, attached = low:match("^(%-[%w]+):(.+)$")
     name = name or low
-    if windows_tool and low:match("^/[%a?]") then
+    if as == "rm" and low:match("^/[%a?][/%a?]*$") then
+      recurse = recurse or low:find("s", 1, true) ~= nil -- cmd.exe's rd /s, del /s; /q and the others change nothing written
+      i = i + 1
+    elseif windows_tool and low:match("^/[%a?]") then
       -- a Windows program's switch (robocopy /MIR, taskkill /IM NAME)
       mirror = mirror or low == "/mir" or low == "/purge"
       if ps_param(low, spec.targets) and cmd.argv[i + 1] then
@@ -1669,33 +1672,14 @@ local function powershell_command(cmd, upstream, g)
            pipeline = cmd.pipeline, position = cmd.position }
 end
 
--- hosted_line returns the line PowerShell (powershell -Command, pwsh
--- -c) or cmd.exe (cmd /c, /k) is given to run, or nil; of cmd.exe's
--- switches, /s is given as -Recurse, and the others are dropped.
-local HOSTS = { powershell = "ps", pwsh = "ps", ["powershell.exe"] = "ps", ["pwsh.exe"] = "ps", cmd = "cmd",
-                ["cmd.exe"] = "cmd" }
-local function hosted_line(cmd)
-  local host = HOSTS[cmd.name:lower()]
-  if not host then return nil end
-  for i = 2, #cmd.argv do
-    local low = cmd.argv[i]:lower()
-    if (host == "ps" and (low == "-c" or (#low >= 4 and ("-command"):sub(1, #low) == low)))
-        or (host == "cmd" and (low == "/c" or low == "/k")) then
-      local words = {}
-      for j = i + 1, #cmd.argv do words[#words + 1] = cmd.argv[j] end
-      local line = table.concat(words, " ")
-      if host == "cmd" then
-        local out = {}
-        line = line:gsub("%%([%w_()]+)%%", "$env:%1") -- %USERPROFILE% as PowerShell's $env:USERPROFILE
-        for w in line:gmatch("%S+") do
-          if not w:match("^/[%a?][/%a?]*$") then out[#out + 1] = w
-          elseif w:lower():find("/s", 1, true) then out[#out + 1] = "-Recurse" end -- rd /s; the other switches change nothing written
-        end
-        line = table.concat(out, " ")
-      end
-      return line
-    end
+-- windows_shell reports whether PowerShell or cmd.exe runs cmd.
+local WINDOWS_SHELLS = { powershell = true, pwsh = true, ["powershell.exe"] = true, ["pwsh.exe"] = true,
+                         cmd = true, ["cmd.exe"] = true }
+local function windows_shell(cmd)
+  for _, w in ipairs(cmd.wrapped_by) do
+    if WINDOWS_SHELLS[w:lower()] then return true end
   end
+  return false
 end
 
 -- fed_by_find returns the scope of the find whose output cmd, run by
@@ -1713,18 +1697,9 @@ function Guard:line(cmds)
   for _, cmd in ipairs(cmds) do
     local upstream = cmd.position > 0 and last[cmd.pipeline] or nil
     last[cmd.pipeline] = cmd
-    local hosted = hosted_line(cmd)
-    if hosted then
-      -- powershell -c "…", cmd /c …: the line they run, read as PowerShell
-      local was = self.powershell
-      self.powershell = true
-      local ok, inner = pcall(function() return shell.parse(shell.powershell(hosted)) end)
-      local why = ok and self:line(inner)
-      self.powershell = was
-      if not ok then return "a line given to " .. cmd.name .. " that could not be checked" end
-      if why then return why end
-    end
-    if self.powershell then cmd = powershell_command(cmd, upstream, self) or cmd end
+    -- a PowerShell line, or one PowerShell or cmd.exe runs (powershell -c
+    -- "…", cmd /c …, which the shell module reports wrapped by them)
+    if self.powershell or windows_shell(cmd) then cmd = powershell_command(cmd, upstream, self) or cmd end
     self:enter(cmd.dir, start)
     if cmd.name == "find" then
       finds[#finds + 1] = find_scope(cmd)

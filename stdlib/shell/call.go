@@ -110,6 +110,9 @@ func (w *walker) run(r *run, args []arg, wrapped []string, dyn bool, hops int) e
 	fed := *r
 	fed.redirs = slices.DeleteFunc(slices.Clone(r.redirs), isStdinData)
 	for _, s := range stdinScripts(r) {
+		if u.code != nil && u.code.lang == "powershell" { // pwsh -Command - <<< '…'
+			s = scriptText{text: PowerShell(s.text), dynamic: s.dynamic}
+		}
 		if err := w.script(&fed, s, inner, dyn); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -68,37 +69,43 @@ func withoutProvider(line string) string {
 
 // windowsPlaces are the environment variables that name a Windows place,
 // with their default values as a POSIX line spells them.
-var windowsPlaces = map[string]string{
-	"userprofile":       "~",
-	"home":              "~",
-	"homepath":          "~",
-	"systemroot":        "C:/Windows",
-	"windir":            "C:/Windows",
-	"systemdrive":       "C:",
-	"homedrive":         "C:",
-	"programfiles":      "C:/Program Files",
-	"programfiles(x86)": "C:/Program Files (x86)",
-	"programw6432":      "C:/Program Files",
-	"programdata":       "C:/ProgramData",
-	"allusersprofile":   "C:/ProgramData",
-	"public":            "C:/Users/Public",
-	"appdata":           "~/AppData/Roaming",
-	"localappdata":      "~/AppData/Local",
-	"temp":              "~/AppData/Local/Temp",
-	"tmp":               "~/AppData/Local/Temp",
-}
+var windowsPlaces = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"userprofile":       "~",
+		"home":              "~",
+		"homepath":          "~",
+		"systemroot":        "C:/Windows",
+		"windir":            "C:/Windows",
+		"systemdrive":       "C:",
+		"homedrive":         "C:",
+		"programfiles":      "C:/Program Files",
+		"programfiles(x86)": "C:/Program Files (x86)",
+		"programw6432":      "C:/Program Files",
+		"programdata":       "C:/ProgramData",
+		"allusersprofile":   "C:/ProgramData",
+		"public":            "C:/Users/Public",
+		"appdata":           "~/AppData/Roaming",
+		"localappdata":      "~/AppData/Local",
+		"temp":              "~/AppData/Local/Temp",
+		"tmp":               "~/AppData/Local/Temp",
+	}
+})
 
 // psKeywords are the words that start a statement which is not a
 // command: those whose condition follows in parentheses and runs (if,
 // while, …), and those a block follows (else, try, function NAME, …).
-var psKeywords = map[string]bool{"if": true, "elseif": true, "while": true, "foreach": true, "for": true,
-	"switch": true, "until": true, "else": true, "try": true, "catch": true, "finally": true, "do": true,
-	"function": true, "filter": true, "param": true, "begin": true, "process": true, "end": true, "trap": true}
+var psKeywords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"if": true, "elseif": true, "while": true, "foreach": true, "for": true,
+		"switch": true, "until": true, "else": true, "try": true, "catch": true, "finally": true, "do": true,
+		"function": true, "filter": true, "param": true, "begin": true, "process": true, "end": true, "trap": true}
+})
 
 // psLocations are PowerShell's commands that change directory, as the
 // POSIX shell's that the shell module follows.
-var psLocations = map[string]string{"set-location": "cd", "sl": "cd", "chdir": "cd", "push-location": "pushd",
-	"pop-location": "popd"}
+var psLocations = sync.OnceValue(func() map[string]string {
+	return map[string]string{"set-location": "cd", "sl": "cd", "chdir": "cd", "push-location": "pushd",
+		"pop-location": "popd"}
+})
 
 type psTranslator struct {
 	in     string
@@ -322,7 +329,7 @@ func (t *psTranslator) dollar(quoted bool) {
 		name += "(x86)"
 		t.i += len("(x86)")
 	}
-	if v, ok := windowsPlaces[strings.ToLower(name)]; ok {
+	if v, ok := windowsPlaces()[strings.ToLower(name)]; ok {
 		if !quoted && strings.ContainsRune(v, ' ') {
 			v = "'" + v + "'"
 		}
@@ -391,7 +398,7 @@ func (t *psTranslator) statementStart() {
 		}
 		// a keyword is a word of its own: ForEach-Object is a command
 		alone := next == 0 || isSpace(next) || next == '(' || next == '{' || next == '\n' || next == ';'
-		if alone && psKeywords[strings.ToLower(word)] {
+		if alone && psKeywords()[strings.ToLower(word)] {
 			t.out.WriteString(": ")
 			t.i += len(word)
 			return
@@ -402,7 +409,7 @@ func (t *psTranslator) statementStart() {
 		if n := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) && r != '-' }); n >= 0 {
 			name = rest[:n]
 		}
-		if to := psLocations[strings.ToLower(name)]; to != "" {
+		if to := psLocations()[strings.ToLower(name)]; to != "" {
 			t.out.WriteString(to)
 			t.i += len(name)
 		}

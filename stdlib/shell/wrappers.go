@@ -77,6 +77,9 @@ func lookupWrapper(base string) unwrapFunc {
 	if u := wrappers()[base]; u != nil {
 		return u
 	}
+	if u := windowsShells()[strings.ToLower(base)]; u != nil {
+		return u
+	}
 	if lang := interpLang(base); lang != "" {
 		return interps()[lang]
 	}
