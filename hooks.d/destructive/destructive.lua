@@ -673,6 +673,9 @@ function Checker:calls(cmd)
           return "ask", cmd.name .. " code deleting " .. p.path .. ", which is only known at run time (" .. call.func .. ")"
         end
       end
+    elseif call.kind == "write" then
+      local verdict, why = self:code_write(cmd, call)
+      if verdict then return verdict, why end
     elseif call.dynamic then
       return "ask", cmd.name .. " code runs a command it builds at run time (" .. call.func .. ")"
     end
@@ -976,6 +979,16 @@ local function destinations(cmd, resolve)
 end
 
 local system_file_posix = system_file
+
+-- code_write judges a call of interpreter code that writes a file
+-- (open('/etc/passwd', 'w'), shutil.copy(x, '/usr/bin/ls'),
+-- fs.writeFileSync): as a write of that file.
+function Checker:code_write(cmd, call)
+  local p = call.paths[1]
+  local t = p and not p.dynamic and self:resolve(p.path)
+  local what = t and system_file(path.clean(t))
+  if what then return self:theme("system_files", cmd.name .. " code writing " .. what .. " (" .. call.func .. ")") end
+end
 
 -- PowerShell's cmdlets that write a file (and their aliases), and the
 -- switches among their parameters: any other parameter takes a value.

@@ -1111,9 +1111,9 @@ local MENTIONS = { ".claude", ".gemini", ".codex", ".cursor", ".github/hooks", "
 function Guard:interp(cmd)
   if cmd.lang == "" or cmd.lang == "sh" then return nil end
   for _, call in ipairs(cmd.calls) do
-    if call.kind == "delete" then
+    if call.kind == "delete" or call.kind == "write" then
       for _, p in ipairs(call.paths) do
-        local why = self:check(p.path, true)
+        local why = self:check(p.path, call.kind == "delete")
         if why then return why end
       end
     end

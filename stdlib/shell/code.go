@@ -14,7 +14,8 @@ import (
 // deletes files or runs a command: shutil.rmtree("/"), os.system("rm
 // -rf ~"), `rm -rf /` in Perl or Ruby, execSync in Node.
 type Call struct {
-	// Kind is "delete" (the arguments are paths it removes), "shell"
+	// Kind is "delete" (the arguments are paths it removes), "write"
+	// (Args[0] is a file it writes, creates, replaces or links), "shell"
 	// (Args[0] is a command line a shell runs) or "exec" (Args is the
 	// argv of a program it runs, no shell in between).
 	Kind string
@@ -27,7 +28,8 @@ type Call struct {
 	// (os.path.expanduser("~"), os.homedir(), ENV["HOME"], $ENV{HOME})
 	// as "~", anything else as written.
 	Args []string
-	// Paths are Args read as paths, for a delete (nil otherwise).
+	// Paths are Args read as paths, for a delete or a write (nil
+	// otherwise).
 	Paths []PathInfo
 	// Recursive reports a delete of whole trees: shutil.rmtree,
 	// FileUtils.rm_rf, File::Path's rmtree, fs.rmSync with recursive.
@@ -88,6 +90,7 @@ const (
 	kAuto            // one string: a command line; several words or a list: an argv
 	kExec            // an argv, given as a list or as words (os.execvp)
 	kSpawn           // a program, then a list of its arguments (spawn("rm", ["-rf"]))
+	kWrite           // a file it writes: the argument at rule.path, when the mode at rule.mode writes
 )
 
 // A rule tells what a function does. quals lists the qualifiers it must
@@ -97,11 +100,25 @@ type rule struct {
 	kind      callKind
 	recursive bool
 	quals     []string
+	// For kWrite: path is the index of the written file among the
+	// positional arguments (-1 the last; -2 the receiver's first:
+	// Path("x").write_text(…)), and mode, when not -1, that of a mode
+	// string (open(f, "w")) without which the call only reads;
+	// perlOpen reads Perl's open(FH, MODE, PATH) and open(FH, ">PATH").
+	path, mode int
+	perlOpen   bool
 }
 
 func anyQual(k callKind) rule            { return rule{kind: k} }
 func quals(k callKind, q ...string) rule { return rule{kind: k, quals: q} }
 func tree() rule                         { return rule{kind: kDelete, recursive: true} }
+
+// writes is a call that writes the file at argument path.
+func writes(path int, q ...string) rule { return rule{kind: kWrite, path: path, mode: -1, quals: q} }
+
+// opens is a call that writes the file at argument 0 when its mode at
+// argument mode (or the keyword mode=) writes.
+func opens(mode int, q ...string) rule { return rule{kind: kWrite, path: 0, mode: mode, quals: q} }
 
 // callRules are, per language, the calls that run or delete something.
 // It, like the package's other tables, is built on first use, not at
@@ -118,11 +135,17 @@ var callRules = sync.OnceValue(func() map[string]map[string]rule {
 			"rmtree":                 tree(),
 			"remove":                 quals(kDelete, "os", ")", ""), "unlink": quals(kDelete, "os", ")", ""),
 			"rmdir": quals(kDelete, "os", ")", ""), "removedirs": anyQual(kDelete),
+			"open": opens(1, "", "io", "builtins", "codecs"), "copy": writes(1, "shutil"), "copyfile": writes(1, "shutil"),
+			"copy2": writes(1, "shutil"), "copytree": writes(1, "shutil"), "move": writes(1, "shutil"),
+			"rename": writes(1, "os"), "replace": writes(1, "os"), "symlink": writes(1, "os"), "link": writes(1, "os"),
+			"write_text": writes(-2, ")"), "write_bytes": writes(-2, ")"),
 		}, kExec, "execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp", "execlpe",
 			"spawnv", "spawnve", "spawnvp", "spawnvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe", "posix_spawn", "posix_spawnp"),
 		"perl": {
 			"system": anyQual(kAuto), "exec": anyQual(kAuto),
 			"unlink": anyQual(kDelete), "rmdir": anyQual(kDelete), "rmtree": tree(), "remove_tree": tree(),
+			"open": {kind: kWrite, perlOpen: true, mode: -1}, "rename": writes(1), "copy": writes(1, "", "File::Copy"),
+			"move": writes(1, "", "File::Copy"), "symlink": writes(1), "link": writes(1),
 		},
 		"ruby": {
 			"system": quals(kAuto, "", "Kernel", "Process"), "exec": quals(kAuto, "", "Kernel", "Process"),
@@ -134,6 +157,10 @@ var callRules = sync.OnceValue(func() map[string]map[string]rule {
 			"rm": quals(kDelete, "FileUtils", "FU"), "rm_f": quals(kDelete, "FileUtils", "FU"),
 			"remove_file": anyQual(kDelete), "rmdir": quals(kDelete, "FileUtils", "FU", "Dir", ")"),
 			"delete": quals(kDelete, "File", "Dir", ")"), "unlink": quals(kDelete, "File", "Dir", ")"),
+			"write": writes(0, "File", "IO"), "binwrite": writes(0, "File", "IO"), "open": opens(1, "File"),
+			"rename": writes(1, "File"), "symlink": writes(1, "File"), "cp": writes(1, "FileUtils", "FU"),
+			"mv": writes(1, "FileUtils", "FU"), "install": writes(1, "FileUtils", "FU"), "ln_s": writes(1, "FileUtils", "FU"),
+			"ln_sf": writes(1, "FileUtils", "FU"), "copy": writes(1, "FileUtils", "FU"),
 		},
 		"node": {
 			"exec": quals(kShell, "", "child_process", "cp", "childProcess", ")"), "execSync": anyQual(kShell),
@@ -143,14 +170,22 @@ var callRules = sync.OnceValue(func() map[string]map[string]rule {
 			"removeSync": tree(), "emptyDirSync": tree(),
 			"rm": quals(kDelete, "fs", "fsp", "promises", "fse", ")"), "rmdir": quals(kDelete, "fs", "fsp", "promises", "fse", ")"),
 			"unlink": quals(kDelete, "fs", "fsp", "promises", "fse", ")"), "remove": quals(kDelete, "fse", ")"),
+			"writeFileSync": writes(0), "appendFileSync": writes(0), "createWriteStream": writes(0), "outputFileSync": writes(0),
+			"writeFile": writes(0, "fs", "fsp", "promises", "fse", ")"), "appendFile": writes(0, "fs", "fsp", "promises", "fse", ")"),
+			"copyFileSync": writes(1), "cpSync": writes(1), "renameSync": writes(1), "symlinkSync": writes(1), "linkSync": writes(1),
+			"copyFile": writes(1, "fs", "fsp", "promises", "fse", ")"), "rename": writes(1, "fs", "fsp", "promises", "fse", ")"),
+			"openSync": opens(1), "copySync": writes(1), "moveSync": writes(1),
 		},
 		"php": {
 			"system": anyQual(kShell), "exec": anyQual(kShell), "shell_exec": anyQual(kShell),
 			"passthru": anyQual(kShell), "popen": anyQual(kShell), "proc_open": anyQual(kShell),
 			"pcntl_exec": anyQual(kSpawn), "unlink": anyQual(kDelete), "rmdir": anyQual(kDelete),
+			"file_put_contents": writes(0), "fopen": opens(1), "copy": writes(1), "rename": writes(1),
+			"symlink": writes(1), "link": writes(1),
 		},
 		"lua": {
 			"execute": quals(kShell, "os"), "popen": quals(kShell, "io"), "remove": quals(kDelete, "os"),
+			"open": opens(1, "io"), "rename": writes(1, "os"),
 		},
 	}
 })
@@ -230,7 +265,7 @@ func (s *scanner) at(i int) {
 	if !ok {
 		return
 	}
-	if len(args) == 0 && qual == ")" { // Path("/x").unlink(): the receiver's arguments
+	if (len(args) == 0 || r.path == -2) && qual == ")" { // Path("/x").unlink(): the receiver's arguments
 		args, _ = s.arguments(s.openerOf(i - 2))
 	}
 	if c, ok := s.build(r, s.funcName(i), args); ok {

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// codeCases are one-liners' code as agents write it: calls that delete
-// or run commands, and look-alikes that must find nothing.
+// codeCases are one-liners' code as agents write it: calls that delete,
+// write or run commands, and look-alikes that must find nothing.
 var codeCases = []struct {
 	lang, code string
 	want       []Call // Kind, Func, Args, Recursive and Dynamic are compared
@@ -32,6 +32,13 @@ var codeCases = []struct {
 	{"python", `import sys, shutil; shutil.rmtree(sys.argv[1])`, []Call{{Kind: "delete", Func: "shutil.rmtree", Args: []string{"sys.argv[1]"}, Recursive: true, Dynamic: true}}},
 	{"python", `os.system(f"rm -rf {d}")`, []Call{{Kind: "shell", Func: "os.system", Args: []string{"rm -rf {d}"}, Dynamic: true}}},
 	{"python", `os.system(r'''rm -rf /''')`, []Call{{Kind: "shell", Func: "os.system", Args: []string{"rm -rf /"}}}},
+	{"python", `open("/etc/passwd", "w").write("")`, []Call{{Kind: "write", Func: "open", Args: []string{"/etc/passwd"}}}},
+	{"python", `open('/etc/sudoers', mode='a').write('x ALL=(ALL) NOPASSWD: ALL')`, []Call{{Kind: "write", Func: "open", Args: []string{"/etc/sudoers"}}}},
+	{"python", `import shutil; shutil.copy("evil", "/usr/bin/ls")`, []Call{{Kind: "write", Func: "shutil.copy", Args: []string{"/usr/bin/ls"}}}},
+	{"python", `import os; os.rename("x", "/etc/shadow")`, []Call{{Kind: "write", Func: "os.rename", Args: []string{"/etc/shadow"}}}},
+	{"python", `from pathlib import Path; Path("/etc/hosts").write_text("")`, []Call{{Kind: "write", Func: "write_text", Args: []string{"/etc/hosts"}}}},
+	{"python", `print(open("/etc/passwd").read()); open("x", "r")`, nil},
+	{"python", `s = "a b".replace("a", "b"); open(f, m)`, nil},
 	{"python", "x = [1, 2]; x.remove(1); print(x)", nil},
 	{"python", `print("os.system('rm -rf /')")`, nil},
 	{"python", `# os.system("rm -rf /")` + "\nprint(1)", nil},
@@ -47,6 +54,9 @@ var codeCases = []struct {
 	{"perl", `unlink glob "*"`, []Call{{Kind: "delete", Func: "unlink", Args: []string{`glob "*"`}, Dynamic: true}}},
 	{"perl", `unlink "/etc/passwd" or die`, []Call{{Kind: "delete", Func: "unlink", Args: []string{"/etc/passwd"}}}},
 	{"perl", `system(qw(rm -rf /))`, []Call{{Kind: "exec", Func: "system", Args: []string{"rm", "-rf", "/"}}}},
+	{"perl", `open(my $fh, '>', '/etc/passwd') or die`, []Call{{Kind: "write", Func: "open", Args: []string{"/etc/passwd"}}}},
+	{"perl", `open(FH, ">>/etc/sudoers")`, []Call{{Kind: "write", Func: "open", Args: []string{"/etc/sudoers"}}}},
+	{"perl", `open(my $fh, '<', '/etc/passwd'); open(FH, "/etc/group")`, nil},
 	{"perl", `print "system('rm -rf /')\n"`, nil},
 	{"perl", `while (<>) { s/foo/bar/g; print }`, nil},
 	// Ruby.
@@ -58,10 +68,18 @@ var codeCases = []struct {
 	{"ruby", `FileUtils.rm_rf Dir.home`, []Call{{Kind: "delete", Func: "FileUtils.rm_rf", Args: []string{"~"}, Recursive: true}}},
 	{"ruby", `File.delete("/etc/hosts")`, []Call{{Kind: "delete", Func: "File.delete", Args: []string{"/etc/hosts"}}}},
 	{"ruby", `IO.popen("rm -rf /").read`, []Call{{Kind: "shell", Func: "IO.popen", Args: []string{"rm -rf /"}}}},
+	{"ruby", `File.write("/etc/hosts", "")`, []Call{{Kind: "write", Func: "File.write", Args: []string{"/etc/hosts"}}}},
+	{"ruby", `File.open("/etc/passwd", "w") { |f| f.puts "" }`, []Call{{Kind: "write", Func: "File.open", Args: []string{"/etc/passwd"}}}},
+	{"ruby", `FileUtils.cp("x", "/usr/bin/x")`, []Call{{Kind: "write", Func: "FileUtils.cp", Args: []string{"/usr/bin/x"}}}},
+	{"ruby", `puts File.read("/etc/hosts"); File.open("/etc/hosts")`, nil},
 	{"ruby", `h = {a: 1}; h.delete(:a); p h`, nil},
 	{"ruby", `puts "system('rm -rf /')"`, nil},
 	// Node.
 	{"node", `require("child_process").execSync("rm -rf /")`, []Call{{Kind: "shell", Func: "execSync", Args: []string{"rm -rf /"}}}},
+	{"node", `require("fs").writeFileSync("/etc/passwd", "")`, []Call{{Kind: "write", Func: "writeFileSync", Args: []string{"/etc/passwd"}}}},
+	{"node", `fs.copyFileSync("evil", "/usr/bin/node")`, []Call{{Kind: "write", Func: "fs.copyFileSync", Args: []string{"/usr/bin/node"}}}},
+	{"node", `fs.openSync("/etc/shadow", "w")`, []Call{{Kind: "write", Func: "fs.openSync", Args: []string{"/etc/shadow"}}}},
+	{"node", `console.log(fs.readFileSync("/etc/hosts", "utf8")); fs.openSync("/etc/hosts", "r")`, nil},
 	{"node", `const cp = require('child_process'); cp.exec('rm -rf ~')`, []Call{{Kind: "shell", Func: "cp.exec", Args: []string{"rm -rf ~"}}}},
 	{"node", "const {spawn} = require('child_process'); spawn('rm', ['-rf', '/'])", []Call{{Kind: "exec", Func: "spawn", Args: []string{"rm", "-rf", "/"}}}},
 	{"node", `require("fs").rmSync("/", {recursive: true, force: true})`, []Call{{Kind: "delete", Func: "rmSync", Args: []string{"/"}, Recursive: true}}},
@@ -106,7 +124,7 @@ func sameCalls(got, want []Call) bool {
 		if g.Kind != w.Kind || g.Func != w.Func || !slices.Equal(g.Args, w.Args) || g.Recursive != w.Recursive || g.Dynamic != w.Dynamic {
 			return false
 		}
-		if (g.Kind == "delete") != (len(g.Paths) == len(g.Args)) {
+		if (g.Kind == "delete" || g.Kind == "write") != (len(g.Paths) == len(g.Args)) {
 			return false
 		}
 	}

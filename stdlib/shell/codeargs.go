@@ -17,7 +17,8 @@ type codeArg struct {
 	dyn       []bool // as long as vals
 	list      bool
 	option    bool
-	recursive bool // an option that asks for a recursive delete
+	recursive bool   // an option that asks for a recursive delete
+	key       string // a keyword argument's name (mode in mode="w")
 }
 
 // parenless lists the languages whose calls may omit parentheses:
@@ -110,7 +111,11 @@ func (s *scanner) arg(ts []token) codeArg {
 	case len(ts) == 1 && first.kind == tList:
 		return codeArg{vals: first.list, dyn: make([]bool, len(first.list)), list: true}
 	case isKeyword(ts):
-		return codeArg{option: true}
+		kw := codeArg{option: true, key: ts[0].text}
+		if len(ts) == 3 && ts[2].kind == tString { // mode="w"
+			kw.vals, kw.dyn = []string{ts[2].text}, []bool{ts[2].dynamic}
+		}
+		return kw
 	case first.kind == tPunct && first.text == "{":
 		return codeArg{option: true, recursive: recursiveOption(ts)}
 	case first.kind == tPunct && (first.text == "[" || first.text == "(") && s.closerOf(first.idx) == ts[len(ts)-1].idx:
@@ -187,6 +192,14 @@ func (s *scanner) build(r rule, name string, args []codeArg) (Call, bool) {
 	}
 	c := Call{Func: name}
 	switch kind := r.kind; {
+	case kind == kWrite:
+		target, ok := writeTarget(r, pos, args)
+		if !ok {
+			return Call{}, false
+		}
+		c.Kind = "write"
+		c.Args, c.argDyn = target.vals[:1], target.dyn[:1]
+		c.Paths = []PathInfo{plainPath(c.Args[0], c.argDyn[0])}
 	case kind == kDelete:
 		c.Kind, c.Recursive = "delete", recursive
 		c.Args, c.argDyn = flatten(pos)
@@ -232,4 +245,57 @@ func execArgv(args []codeArg) ([]string, []bool) {
 		return vals[1:], dyn[1:]
 	}
 	return vals, dyn
+}
+
+// writeTarget returns the argument that names the file a write call
+// writes, or false when the call does not write (open(f) reads).
+func writeTarget(r rule, pos, all []codeArg) (codeArg, bool) {
+	if r.perlOpen {
+		return perlOpenTarget(pos)
+	}
+	if r.mode >= 0 {
+		mode, ok := "", false
+		if r.mode < len(pos) && len(pos[r.mode].vals) == 1 && !pos[r.mode].dyn[0] {
+			mode, ok = pos[r.mode].vals[0], true
+		}
+		for _, a := range all {
+			if a.key == "mode" && len(a.vals) == 1 && !a.dyn[0] {
+				mode, ok = a.vals[0], true
+			}
+		}
+		if !ok || !strings.ContainsAny(mode, "wax+") {
+			return codeArg{}, false // reading, or a mode only known at run time
+		}
+	}
+	i := r.path
+	switch i {
+	case -1, -2:
+		i = 0
+		if r.path == -1 {
+			i = len(pos) - 1
+		}
+	}
+	if i < 0 || i >= len(pos) || len(pos[i].vals) == 0 {
+		return codeArg{}, false
+	}
+	return pos[i], true
+}
+
+// perlOpenTarget reads Perl's open(FH, MODE, PATH) and open(FH, "MODE PATH"):
+// the file, when MODE writes (>, >>, +<, +>).
+func perlOpenTarget(pos []codeArg) (codeArg, bool) {
+	writes := func(m string) bool { return strings.HasPrefix(m, ">") || strings.HasPrefix(m, "+") }
+	switch {
+	case len(pos) >= 3 && len(pos[1].vals) == 1 && !pos[1].dyn[0]:
+		if writes(strings.TrimSpace(pos[1].vals[0])) {
+			return pos[2], true
+		}
+	case len(pos) == 2 && len(pos[1].vals) == 1 && !pos[1].dyn[0]:
+		m := strings.TrimSpace(pos[1].vals[0])
+		if writes(m) {
+			p := strings.TrimSpace(strings.TrimLeft(m, "+<>"))
+			return codeArg{vals: []string{p}, dyn: []bool{false}}, p != ""
+		}
+	}
+	return codeArg{}, false
 }

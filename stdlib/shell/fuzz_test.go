@@ -63,7 +63,8 @@ func FuzzCodeCalls(f *testing.F) {
 			return
 		}
 		for _, c := range calls {
-			if len(c.Args) == 0 || len(c.argDyn) != len(c.Args) || (c.Kind == "delete") != (len(c.Paths) == len(c.Args)) {
+			withPaths := c.Kind == "delete" || c.Kind == "write" // the calls whose Args are paths
+			if len(c.Args) == 0 || len(c.argDyn) != len(c.Args) || withPaths != (len(c.Paths) == len(c.Args)) {
 				t.Errorf("CodeCalls(%s, %q): malformed %+v", l, code, c)
 			}
 		}
