@@ -1535,6 +1535,32 @@ function Checker:record_script(cmd)
     end
   end
   if #cmd.wrapped_by > 0 then return end
+  -- PowerShell: Set-Content FILE 'TEXT' (Add-Content appends): a script
+  -- written on the line, read as PowerShell where it runs
+  local writer = self.powershell and PS_WRITERS[cmd.name:lower()]
+  if writer == "path" and cmd.name:lower() ~= "out-file" and cmd.name:lower() ~= "tee-object" then
+    local file, text
+    local ops = {}
+    for i = 2, #cmd.argv do
+      local low = cmd.argv[i]:lower()
+      if low == "-value" then text = cmd.argv[i + 1] or text
+      elseif (low == "-path" or low == "-literalpath") and cmd.argv[i + 1] then file = cmd.argv[i + 1]
+      elseif cmd.argv[i - 1]:sub(1, 1) ~= "-" and low:sub(1, 1) ~= "-" then ops[#ops + 1] = i end
+    end
+    file = file or (ops[1] and cmd.argv[ops[1]])
+    text = text or (ops[2] and cmd.argv[ops[2]])
+    if file and not file:find("[%$`]") then
+      local full = path.clean(self:resolve(file) or file)
+      local append = cmd.name:lower() == "add-content" or cmd.name:lower() == "ac"
+      local dynamic = not text or text:find("[%$`]")
+      local before = append and self.scripts[full] or ""
+      if dynamic or before == false then
+        self.scripts[full], self.wrote = false, true
+      else
+        self.scripts[full], self.wrote = before .. text .. "\n", true
+      end
+    end
+  end
   for _, r in ipairs(cmd.redirects) do
     if (r.op == ">" or r.op == ">|" or r.op == ">>") and r.fd == 1 and not r.target:find("[%$`]") then
       local text = (cmd.name == "echo" or cmd.name == "printf" or cmd.name == "cat") and written(cmd)
@@ -1554,11 +1580,31 @@ end
 -- written_script judges a script the line wrote earlier (record_script)
 -- as the shell line it is, when the line runs it (full: its cleaned
 -- path; t: as written); the script runs in a shell of its own.
-function Checker:written_script(full, t)
+function Checker:written_script(full, t, lang)
   local text = self.scripts[full]
   if text == false then return "ask", "runs " .. t .. ", written on the same line with text known only at run time" end
   if not text then return nil end
-  local ok, cmds = pcall(shell.parse, text)
+  if lang and lang ~= "" and lang ~= "sh" and lang ~= "powershell" then
+    -- an interpreter's script (printf … > t.py && python3 t.py): its calls
+    -- that delete, write or run commands, as for python3 -c
+    local ok, calls = pcall(shell.code_calls, lang, text)
+    if not ok then return "ask", "runs " .. t .. ", written on the same line, which could not be checked" end
+    local verdict, why = self:calls({ name = lang, calls = calls })
+    if verdict then return verdict, why .. " (in " .. t .. ", written on the same line)" end
+    for _, call in ipairs(calls) do
+      local line = not call.dynamic and (call.kind == "shell" and call.args[1]
+          or call.kind == "exec" and table.concat(call.args, " "))
+      local pok, cmds = pcall(shell.parse, line or "")
+      if line and pok then
+        verdict, why = self:check(cmds, 1)
+        if verdict then return verdict, why .. " (run by " .. t .. ", written on the same line)" end
+      end
+    end
+    return nil
+  end
+  -- a PowerShell script (.ps1, or a PowerShell line's) is read as PowerShell
+  local ps = self.powershell or full:lower():match("%.ps1$")
+  local ok, cmds = pcall(function() return shell.parse(ps and shell.powershell(text) or text) end)
   if not ok then return "ask", "runs " .. t .. ", written on the same line, which could not be checked" end
   self.scripts[full] = nil -- a script that runs itself is judged once
   local cwd, moved = self.cwd, self.moved
@@ -1593,7 +1639,7 @@ function Checker:download_then_run(cmd)
   local full = path.clean(self:resolve(t) or t)
   local by = self.downloads[full]
   if by then return self:theme("download_then_run", "running " .. t .. ", which " .. by .. " downloaded on the same line") end
-  return self:written_script(full, t)
+  return self:written_script(full, t, cmd.lang)
 end
 
 -- Deletes outside the workspace: a recursive rm of an absolute path
@@ -1832,11 +1878,14 @@ function Checker:hosted(cmd)
       return "ask", "the line given to " .. cmd.name .. " is only known at run time"
     end
     if host == "ps" and (low == "-file" or low == "-f") then
-      -- a script file: one the line downloaded is a download run
+      -- a script file: one the line downloaded is a download run, one it
+      -- wrote is judged as what it holds
       local f = argv[i + 1]
       local full = f and self:resolve(f)
-      local by = full and self.downloads[path.clean(full)]
+      full = full and path.clean(full)
+      local by = full and self.downloads[full]
       if by then return self:theme("download_then_run", "running " .. f .. ", which " .. by .. " downloaded on the same line") end
+      if full and self.scripts[full] ~= nil then return self:written_script(full, f) end
       return nil
     end
   end
@@ -2103,7 +2152,7 @@ function Checker:check_from(cmds, depth, cwd, moved)
     end
     -- record_download knows only downloaders' files
     if DOWNLOADERS[name] or (self.powershell and DOWNLOADERS[name:lower()]) then self:record_download(cmd) end
-    if self.wrote or #cmd.redirects > 0 then self:record_script(cmd) end
+    if self.wrote or #cmd.redirects > 0 or (self.powershell and PS_WRITERS[name:lower()]) then self:record_script(cmd) end
     if #by > 0 and has(by, "alias") then
       -- an alias's value runs only where the alias is used
     elseif name == "alias" then

@@ -52,6 +52,11 @@ type state struct {
 	// grown is set when a call made the value stack much larger than it
 	// starts: gopher-lua never shrinks it, so the state is not pooled.
 	grown bool
+	// keepError and unwind serve pcall and xpcall (baselib.go), made on
+	// first use: an error function that returns the error as it is, and
+	// an empty Lua function whose return closes the upvalues of the frames
+	// an error unwound.
+	keepError, unwind *lua.LFunction
 
 	// binder keeps the arguments of the last calls for the next ones, and
 	// ctx the read-only ctx value (see binder.go).

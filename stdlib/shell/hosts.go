@@ -19,6 +19,7 @@ var windowsShells = sync.OnceValue(func() map[string]unwrapFunc {
 		"powershell": unwrapPowerShellHost, "pwsh": unwrapPowerShellHost,
 		"powershell.exe": unwrapPowerShellHost, "pwsh.exe": unwrapPowerShellHost,
 		"cmd": unwrapCmd, "cmd.exe": unwrapCmd,
+		"start-process": unwrapStartProcess, "saps": unwrapStartProcess,
 	}
 })
 
@@ -150,3 +151,53 @@ func expands(a arg) bool {
 	}
 	return false
 }
+
+// unwrapStartProcess reads PowerShell's Start-Process FILE [-ArgumentList
+// A,B]: it runs FILE with those arguments (a list, or one string of
+// them), which are read as the words of a command (Start-Process pwsh
+// -ArgumentList '-c','Remove-Item …' runs pwsh -c). Start-Process itself
+// is reported too: what it starts runs apart from the line.
+func unwrapStartProcess(args []arg) unwrapped {
+	var file *arg
+	var list []arg
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		low := strings.ToLower(a.text)
+		switch {
+		case expands(a):
+			return unwrapped{self: true} // a word known only at run time
+		case low == "-filepath" || low == "-path":
+			if i+1 < len(args) {
+				file = &args[i+1]
+				i++
+			}
+		case low == "-argumentlist" || low == "-args" || low == "-a":
+			if i+1 < len(args) {
+				for _, part := range strings.Split(args[i+1].raw, ",") {
+					for _, w := range strings.Fields(part) {
+						list = append(list, staticArg(w))
+					}
+				}
+				i++
+			}
+		case strings.HasPrefix(low, "-"):
+			if psStartValueOptions()[low] {
+				i++
+			}
+		case file == nil:
+			file = &args[i]
+		}
+	}
+	if file == nil || expands(*file) {
+		return unwrapped{self: true}
+	}
+	argv := append([]arg{staticArg(file.raw)}, list...)
+	return unwrapped{self: true, argvs: [][]arg{argv}}
+}
+
+// psStartValueOptions are Start-Process's options that take a value.
+var psStartValueOptions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"-verb": true, "-workingdirectory": true, "-windowstyle": true,
+		"-credential": true, "-redirectstandardoutput": true, "-redirectstandarderror": true,
+		"-redirectstandardinput": true, "-environment": true}
+})

@@ -75,3 +75,39 @@ expect.eq(type({}), "table")
 expect.eq(type(print), "function")
 expect.eq(type(type), "function")
 expect.fails(function() return type() end, "bad argument #1")
+
+-- pcall and xpcall: a failed protected call leaves the locals the
+-- enclosing function shares with its closures shared (gopher-lua closed
+-- every frame's upvalues on an error inside pcall: yuin/gopher-lua#448)
+local function shared(fail)
+  local seen
+  local function note(v) seen = v end
+  fail()
+  note("set")
+  return seen
+end
+expect.eq(shared(function() pcall(error, "x") end), "set")
+expect.eq(shared(function() pcall(function() error("x") end) end), "set")
+expect.eq(shared(function() pcall(function() local t = nil; return t.x end) end), "set")
+expect.eq(shared(function() xpcall(function() error("x") end, function(e) return e end) end), "set")
+expect.eq(shared(function() pcall(string.rep) end), "set")
+-- what pcall and xpcall return
+expect.eq({ pcall(function(a, b) return a + b, "ok" end, 1, 2) }, { true, 3, "ok" })
+expect.eq(({ pcall(error, { code = 7 }) })[2].code, 7)
+expect.eq({ pcall(error, "boom", 0) }, { false, "boom" })
+expect.eq({ pcall(42) }, { false, "attempt to call a number value" })
+expect.eq({ xpcall(function() error("boom", 0) end, function(e) return "handled: " .. e end) }, { false, "handled: boom" })
+expect.eq({ xpcall(function() return 1, 2 end, print) }, { true, 1, 2 })
+-- a closure made inside a failed call, kept past it, no longer reads the
+-- stack the call used: what it captured is closed, as its value or as
+-- nil (the two first registers of the failed function), never what later
+-- code put there
+local keep
+pcall(function()
+  local v = "inner"
+  keep = function() return v end
+  error("x")
+end)
+local filler = { pcall(function() local a, b, c = "1", "2", "3"; return a .. b .. c end) }
+local got = keep()
+expect.truthy(got == "inner" or got == nil, "a closure kept past a failed pcall read " .. tostring(got))
