@@ -6,10 +6,11 @@ import (
 )
 
 // This file reads the Windows shells a line starts: PowerShell
-// (powershell, pwsh) and cmd.exe. The line either is given to run is
-// read as PowerShell (PowerShell), whatever the line around them is:
-// pwsh -c "Remove-Item -Recurse C:\Users" from bash runs Remove-Item
-// on C:/Users. Their names are matched in any case (PowerShell.exe).
+// (powershell, pwsh, and Start-Process, which starts a program) and
+// cmd.exe. The line either is given to run is read as PowerShell (see
+// PowerShell), whatever shell runs the line around it: pwsh -c
+// "Remove-Item -Recurse C:\Users" from bash runs Remove-Item on
+// C:/Users. Their names are matched in any case (PowerShell.exe).
 
 // windowsShells are the programs that start PowerShell or cmd.exe, by
 // their names lower-cased. It and psValueOptions are built on first
