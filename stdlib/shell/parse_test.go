@@ -146,6 +146,9 @@ var parseCases = []struct {
 	{`at -q b -m now + 1 hour <<< 'rm -rf ~'`, []want{c("at", "-q", "b", "-m", "now", "+", "1", "hour"), c("rm", "-rf", "~").by("at").dyn()}},
 	{`at -f job.sh now <<< 'rm -rf /'`, []want{c("at", "-f", "job.sh", "now")}}, // runs job.sh; the here-string is its input
 	{`at -l`, []want{c("at", "-l")}},
+	{`parallel -j 4 <<< 'rm -rf /'`, []want{c("parallel", "-j", "4"), c("rm", "-rf", "/").by("parallel")}},
+	{`parallel rm ::: a b`, []want{c("parallel", "rm", ":::", "a", "b")}},
+	{`parallel ::: 'rm -rf /'`, []want{c("parallel", ":::", "rm -rf /")}},
 	// PowerShell and cmd.exe run their line, read as PowerShell
 	{`pwsh -NoProfile -Command "Remove-Item -Recurse C:\Windows"`, []want{c("Remove-Item", "-Recurse", "C:/Windows").by("pwsh")}},
 	{`PowerShell.exe -ExecutionPolicy Bypass -c 'Stop-Computer'`, []want{c("Stop-Computer").by("PowerShell.exe")}},

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -317,6 +318,34 @@ func unwrapSudo(args []arg) unwrapped {
 		return stdinShell()
 	}
 	return plain(sudoOpts)(args)
+}
+
+// parallelValues are GNU parallel's options that take the next word as
+// their value.
+// (built on first use, as the package's other tables are).
+var parallelValues = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"-j": true, "--jobs": true, "-P": true, "--max-procs": true, "-S": true,
+		"--sshlogin": true, "-a": true, "--arg-file": true, "-d": true, "--delimiter": true, "-I": true, "-E": true,
+		"--colsep": true, "-C": true, "--timeout": true, "--joblog": true, "--results": true, "-n": true,
+		"--max-args": true, "-N": true, "-L": true, "--max-lines": true, "--tmpdir": true, "--workdir": true,
+		"--wd": true, "--tagstring": true, "--retries": true, "--delay": true}
+})
+
+// unwrapParallel reads GNU parallel given no command and no arguments of
+// its own (curl … | parallel): each line of its input is a command it
+// runs, so it reads a script from standard input, as sh does. With a
+// command or ::: arguments it is left to what the line's words show.
+func unwrapParallel(args []arg) unwrapped {
+	for i := 1; i < len(args); i++ {
+		t := args[i].text
+		switch {
+		case args[i].dynamic || !strings.HasPrefix(t, "-") || t == "-":
+			return unwrapped{} // a command, :::, or a word known only at run time
+		case parallelValues()[t]:
+			i++
+		}
+	}
+	return stdinShell()
 }
 
 // stdinShell is what a shell that reads its script from standard input
