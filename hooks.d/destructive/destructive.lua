@@ -1138,15 +1138,49 @@ for _, d in ipairs({ "systemd", "init", "sshd", "ssh", "dbus", "dbus-daemon", "d
   CRITICAL_DAEMONS[d] = true
   CRITICAL_DAEMONS[d .. ".service"] = true
 end
--- Windows: stopping these stops the machine (or the user's session)
-for _, d in ipairs({ "csrss", "wininit", "winlogon", "lsass", "smss", "services", "svchost" }) do
+-- Windows: stopping these stops the machine (or the user's session),
+-- and these services run it (or the remote session the agent may use)
+for _, d in ipairs({ "csrss", "wininit", "winlogon", "lsass", "smss", "services", "svchost",
+                     "rpcss", "eventlog", "winmgmt", "dcomlaunch", "termservice", "lanmanserver", "dnscache",
+                     "dhcp", "windefend", "mpssvc", "bfe", "netlogon", "samss", "plugplay", "power" }) do
   CRITICAL_DAEMONS[d] = true
+end
+
+-- ps_service returns the critical service a Windows service command
+-- stops, disables or deletes, or nil: Stop-Service/spsv and Set-Service
+-- -Status Stopped or -StartupType Disabled (-Name X, or X), net stop X,
+-- sc stop/delete/config X (start= disabled).
+local function ps_service(cmd, low)
+  local argv = cmd.argv
+  local function critical(w) return w and CRITICAL_DAEMONS[w:lower():gsub("^['\"]", ""):gsub("['\"]$", "")] and w end
+  if low == "stop-service" or low == "spsv" or low == "set-service" then
+    if low == "set-service" then
+      local stops = false
+      for i = 2, #argv - 1 do
+        local a, v = argv[i]:lower(), argv[i + 1]:lower()
+        if (a == "-status" and v == "stopped") or (a == "-startuptype" and v == "disabled") then stops = true end
+      end
+      if not stops then return nil end
+    end
+    for i = 2, #argv do
+      local a = argv[i]:lower()
+      if (a == "-name" or a == "-displayname") and argv[i + 1] then return critical(argv[i + 1]) end
+      if a:sub(1, 1) ~= "-" and (i == 2 or argv[i - 1]:sub(1, 1) ~= "-") then return critical(argv[i]) end
+    end
+  elseif low == "net" and argv[2] and argv[2]:lower() == "stop" then
+    return critical(argv[3])
+  elseif (low == "sc" or low == "sc.exe") and argv[2] then
+    local sub = argv[2]:lower()
+    if sub == "stop" or sub == "delete" or sub == "config" then return critical(argv[3]) end
+  end
 end
 local SYSTEMCTL_STOPS = { stop = true, kill = true, mask = true, disable = true, isolate = true }
 -- PowerShell: the cmdlets that power the machine off, and the names of
 -- Stop-Process (kill is one in a PowerShell line) and of its -Name
 local PS_POWER = { ["stop-computer"] = true, ["restart-computer"] = true }
 local PS_STOP_PROCESS = { ["stop-process"] = true, spps = true, taskkill = true }
+-- and the commands that stop, disable or delete a Windows service
+local PS_SERVICES = { ["stop-service"] = true, spsv = true, ["set-service"] = true, net = true, sc = true }
 local PS_PROCESS_LISTERS = "|get-process|gps|ps|"
 local PS_NAME_PARAMS = "|-name|-processname|-n|-na|"
 
@@ -1202,6 +1236,11 @@ function Checker:machine_state(cmd)
   if PS_POWER[low] then
     if any_of(cmd, { ["-WhatIf"] = true, ["-whatif"] = true }) then return nil end
     return self:theme("machine_state", n .. " shuts down or restarts the machine")
+  end
+  if self.powershell and (low == "stop-service" or low == "spsv" or low == "set-service" or low == "net" or low == "sc") then
+    local svc = ps_service(cmd, low)
+    if svc then return self:theme("machine_state", n .. " of the service " .. svc .. ", which the machine depends on") end
+    return nil
   end
   if low == "taskkill" then -- Windows: taskkill /IM NAME
     for i = 2, #cmd.argv - 1 do
@@ -1919,7 +1958,7 @@ local RULES = {
     end },
   { names = { { visudo = true }, WRITERS, DELETERS, PS_WRITERS }, when = "redirects", Checker.system_integrity },
   { names = { { tee = true } }, when = "redirects", function(_, cmd) return sysrq(cmd) end },
-  { names = { POWER, PS_POWER, PS_STOP_PROCESS, { init = true, telinit = true, systemctl = true, loginctl = true,
+  { names = { POWER, PS_POWER, PS_STOP_PROCESS, PS_SERVICES, { init = true, telinit = true, systemctl = true, loginctl = true,
                        service = true, killall = true, pkill = true, skill = true, killall5 = true, kill = true } },
     Checker.machine_state },
   { names = { PS_IEX }, Checker.invoke_expression },

@@ -51,7 +51,16 @@ local function secret(p)
     return "SSH keys and settings"
   end
   if padded:find("/%.aws/credentials/", 1) or padded:find("/%.aws/config/", 1) then return "AWS credentials" end
-  if padded:find("/%.config/gcloud/") then return "Google Cloud credentials" end
+  if padded:find("/%.config/gcloud/") or padded:find("/appdata/roaming/gcloud/") then return "Google Cloud credentials" end
+  if padded:find("/%.config/gh/hosts%.yml/") or padded:find("/appdata/roaming/github cli/hosts%.yml/") then
+    return "GitHub CLI credentials"
+  end
+  -- the user's npm settings hold registry tokens; a project's .npmrc
+  -- usually holds none and is read all the time
+  if base == ".npmrc" and (p:match("^~[^/]*/%.npmrc$") or p:match("^/home/[^/]+/%.npmrc$")
+      or p:match("^/users/[^/]+/%.npmrc$") or p == "/root/.npmrc") then
+    return "npm registry credentials"
+  end
   if padded:find("/%.azure/") then return "Azure credentials" end
   if padded:find("/%.kube/config/") then return "Kubernetes credentials" end
   if padded:find("/%.docker/config%.json/") then return "Docker registry credentials" end
