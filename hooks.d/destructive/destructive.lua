@@ -825,7 +825,7 @@ end
 -- defaults and says why.
 local THEMES = { system_files = "deny", machine_state = "deny", disks = "deny", kernel_modules = "deny",
                  fork_bombs = "deny", download_then_run = "deny", deletes_outside_workspace = "ask",
-                 git_history = "ask" }
+                 git_history = "ask", infrastructure = "ask" }
 
 -- THEME_NAMES are THEMES' names, which the verdicts setting may use.
 local THEME_NAMES = {}
@@ -1939,6 +1939,224 @@ local function windows_shell(cmd)
   return false
 end
 
+-- Infrastructure: what lives outside this machine and has no undo here
+-- (cloud resources, clusters, databases, container volumes). Asked by
+-- default (the infrastructure theme): an agent may have been asked to
+-- tear down what it set up, but the person should say so. The lists are
+-- "|a|b|" strings rather than tables: most lines run none of these
+-- programs, and a table's keys cost every process that builds it.
+
+-- infra_words returns a command's operands (words that are not options
+-- nor the value of one of the options listed in valued) and the set of
+-- its options (a --name=value option under its name).
+local function infra_words(cmd, valued)
+  local out, opts, argv, i = {}, {}, cmd.argv, 2
+  while i <= #argv do
+    local w = argv[i]
+    if w == "--" then
+      for j = i + 1, #argv do out[#out + 1] = argv[j] end
+      break
+    elseif w:sub(1, 1) == "-" and #w > 1 then
+      local name = w:match("^(%-[^=]+)=")
+      opts[name or w] = true
+      if not name and valued and listed(valued, w) then i = i + 1 end
+    else
+      out[#out + 1] = w
+    end
+    i = i + 1
+  end
+  return out, opts
+end
+
+-- destroys_sql returns what SQL (or a MongoDB or Redis command) does
+-- that cannot be undone, or nil: DROP of a database, schema, table or
+-- keyspace, TRUNCATE, DELETE FROM without WHERE, FLUSHALL, FLUSHDB,
+-- dropDatabase(), drop(), deleteMany({}), remove({}).
+local function destroys_sql(text)
+  local s = (" " .. text:lower():gsub("%-%-[^\n]*", " "):gsub("%s+", " ") .. " ")
+  local what = s:match("[%s;(]drop ([%a]+) ") or s:match("[%s;(]drop temporary ([%a]+) ")
+  if what == "database" or what == "schema" or what == "table" or what == "keyspace" or what == "collection" then
+    return "drops a " .. what
+  end
+  if s:find("[%s;]truncate [%w_\"`%[]") then return "empties a table (TRUNCATE)" end
+  for stmt in s:gmatch("[%s;]delete from [^;]*") do
+    if not stmt:find(" where ", 1, true) then return "deletes every row of a table (DELETE without WHERE)" end
+  end
+  if s:find("[%s;]flushall[%s;]") or s:find("[%s;]flushdb[%s;]") then return "empties a Redis database" end
+  if s:find("dropdatabase%s?%(") then return "drops a database" end
+  if s:find("%.drop%s?%(%s?%)") then return "drops a collection" end
+  if s:find("deletemany%s?%(%s?{%s?}%s?%)") or s:find("%.remove%s?%(%s?{%s?}%s?%)") then
+    return "deletes every document of a collection"
+  end
+end
+
+-- The options of SQL clients that carry their SQL (-c of psql, -e of
+-- mysql, …), and the clients whose operands after the database are SQL.
+local SQL_TEXT_OPTIONS = "|-c|--command|-e|--execute|-Q|-q|--query|--eval|"
+local SQL_OPERAND_CLIENTS = "|sqlite3|duckdb|bq|redis-cli|"
+local SQL_CLIENTS = "|psql|mysql|mariadb|sqlite3|sqlcmd|duckdb|clickhouse-client|clickhouse|cockroach|mongo|mongosh|"
+    .. "bq|snowsql|redis-cli|"
+
+-- sql_texts returns the SQL a client is given: on its command line, in
+-- a here-document or here-string, or printed by echo/printf before it in
+-- its pipeline.
+function Checker:sql_texts(cmd)
+  local out, argv = {}, cmd.argv
+  for i = 2, #argv do
+    local w = argv[i]
+    local name, value = w:match("^(%-%-?%a+)=(.*)$")
+    if name and listed(SQL_TEXT_OPTIONS, name) then
+      out[#out + 1] = value
+    elseif listed(SQL_TEXT_OPTIONS, w) and argv[i + 1] then
+      out[#out + 1] = argv[i + 1]
+    elseif w:match("^%-[ceQq].") and not w:match("^%-%-") then -- -c'DROP …', -eDROP
+      out[#out + 1] = w:sub(3)
+    elseif listed(SQL_OPERAND_CLIENTS, cmd.name) and w:sub(1, 1) ~= "-" then
+      out[#out + 1] = w
+    end
+  end
+  for _, r in ipairs(cmd.redirects) do
+    if r.op == "<<" or r.op == "<<-" or r.op == "<<<" then out[#out + 1] = r.target end
+  end
+  local before = self.piped and self.piped[#self.piped]
+  if before and (before.name == "echo" or before.name == "printf") then
+    out[#out + 1] = table.concat(before.argv, " ", 2)
+  end
+  return out
+end
+
+local KUBE_VALUED = "|-n|--namespace|--context|--kubeconfig|-s|--server|--cluster|--user|-l|--selector|-o|--output|"
+    .. "-f|--filename|--field-selector|--token|--as|-c|--container|--timeout|--grace-period|-k|--kustomize|"
+local KUBE_WIDE_KINDS = "|namespace|namespaces|ns|node|nodes|no|pv|persistentvolume|persistentvolumes|pvc|"
+    .. "persistentvolumeclaim|persistentvolumeclaims|crd|crds|customresourcedefinition|customresourcedefinitions|"
+    .. "storageclass|storageclasses|sc|all|project|projects|"
+local AWS_VALUED = "|--region|--profile|--output|--endpoint-url|--query|--color|--ca-bundle|--cli-read-timeout|"
+    .. "--cli-connect-timeout|--cli-binary-format|"
+-- aws operations named delete-… that remove one message, tag or object
+-- (routine in scripts), and pass
+local AWS_ROUTINE_DELETES = "|delete-message|delete-message-batch|delete-tags|delete-object|delete-object-tagging|"
+    .. "delete-bucket-tagging|delete-resource-tags|"
+local INFRA_CLOUD_DELETERS = "|gcloud|az|doctl|"
+
+-- infrastructure judges the commands that destroy infrastructure.
+function Checker:infrastructure(cmd)
+  local name = cmd.name:lower()
+  local function found(why) return self:theme("infrastructure", cmd.name .. " " .. why) end
+  if name == "terraform" or name == "tofu" or name == "terragrunt" then
+    local words, opts = infra_words(cmd, "|-chdir|-var|-var-file|-target|-state|-parallelism|")
+    if opts["-help"] or opts["--help"] or opts["-h"] then return nil end
+    local sub = words[1]
+    if sub == "run-all" or sub == "run" then sub = words[2] end
+    if sub == "destroy" then return found("destroy removes every resource of the configuration") end
+    if sub == "apply" and (opts["-destroy"] or opts["--destroy"]) then
+      return found("apply -destroy removes every resource of the configuration")
+    end
+    if sub == "workspace" and (words[2] == "delete" or words[2] == "rm") then return found("workspace delete drops a state") end
+  elseif name == "pulumi" then
+    local words = infra_words(cmd, "|-s|--stack|-C|--cwd|")
+    if words[1] == "destroy" or words[1] == "down" then return found(words[1] .. " removes every resource of the stack") end
+    if words[1] == "stack" and words[2] == "rm" then return found("stack rm removes a stack") end
+  elseif name == "cdk" or name == "npx" or name == "bunx" then
+    local words = infra_words(cmd, "|-p|--package|")
+    if name ~= "cdk" and words[1] ~= "cdk" and words[1] ~= "aws-cdk" then return nil end
+    if words[name == "cdk" and 1 or 2] == "destroy" then return found("destroy removes the stack") end
+  elseif name == "kubectl" or name == "oc" then
+    local words, opts = infra_words(cmd, KUBE_VALUED)
+    if words[1] == "drain" then return found("drain evicts every pod of a node") end
+    if words[1] ~= "delete" then return nil end
+    if opts["--all"] or opts["-A"] or opts["--all-namespaces"] then
+      return found("delete --all removes every resource of a kind")
+    end
+    for i = 2, #words do
+      local kinds = words[i]:match("^([^/]+)/") or (i == 2 and words[i]) or ""
+      for kind in kinds:gmatch("[^,]+") do
+        kind = kind:lower():match("^[^.]+") or ""
+        if listed(KUBE_WIDE_KINDS, kind) then return found("delete " .. kind .. " removes what it holds") end
+      end
+    end
+  elseif name == "helm" then
+    local sub = infra_words(cmd, "|-n|--namespace|--kube-context|--kubeconfig|")[1]
+    if sub == "uninstall" or sub == "delete" or sub == "del" or sub == "un" then
+      return found(sub .. " removes a release and its resources")
+    end
+  elseif name == "docker" or name == "podman" then
+    local words, opts = infra_words(cmd, "|-H|--host|--context|-c|--config|--filter|")
+    if words[1] == "volume" and (words[2] == "rm" or words[2] == "remove" or words[2] == "prune") then
+      return found("volume " .. words[2] .. " deletes the data in volumes")
+    end
+    if words[1] == "system" and words[2] == "prune" and (opts["--volumes"] or opts["-a"] or opts["--all"]
+        or (opts["-af"] or opts["-fa"])) then
+      return found("system prune deletes every unused image" .. (opts["--volumes"] and " and volume" or ""))
+    end
+  elseif name == "aws" then
+    local words, opts = infra_words(cmd, AWS_VALUED)
+    local service, op = words[1], words[2] or ""
+    if service == "s3" and op == "rb" then return found("s3 rb removes a bucket") end
+    if service == "s3" and op == "rm" and opts["--recursive"] then return found("s3 rm --recursive deletes every object under a prefix") end
+    if op:match("^terminate%-") or op == "schedule-key-deletion"
+        or (op:match("^delete%-") and not listed(AWS_ROUTINE_DELETES, op)) then
+      return found(service .. " " .. op .. " destroys a resource")
+    end
+  elseif listed(INFRA_CLOUD_DELETERS, name) then
+    local words, opts = infra_words(cmd, "|--project|--zone|--region|--format|--account|--configuration|-g|"
+                                          .. "--resource-group|--subscription|-o|--output|--context|")
+    for i = 1, math.min(#words, 5) do
+      local w = words[i]
+      if w == "delete" or w == "destroy" or (w:match("^delete%-") and name == "az") then
+        return found(table.concat(words, " ", 1, i) .. " destroys a resource")
+      end
+      if w == "rm" and (opts["-r"] or opts["--recursive"]) then return found("rm -r deletes every object under a prefix") end
+    end
+  elseif name == "gsutil" then
+    local words, opts = infra_words(cmd, "|-o|-h|-p|-u|")
+    if words[1] == "rb" then return found("rb removes a bucket") end
+    if words[1] == "rm" and (opts["-r"] or opts["-R"] or opts["-a"]) then return found("rm -r deletes every object under a prefix") end
+  elseif name == "bq" then
+    local words = infra_words(cmd, "|--project_id|--location|-n|--max_rows|")
+    if words[1] == "rm" then return found("rm removes a dataset, table or view") end
+  elseif name == "gh" then
+    local words = infra_words(cmd, "|-R|--repo|")
+    if words[1] == "repo" and words[2] == "delete" then return found("repo delete removes a repository") end
+  elseif name == "heroku" then
+    local sub = infra_words(cmd, "|-a|--app|-r|--remote|")[1]
+    if sub == "apps:destroy" or sub == "apps:delete" or sub == "destroy" or sub == "pg:reset" then
+      return found(sub .. " destroys an app's data")
+    end
+  elseif name == "fly" or name == "flyctl" then
+    local words = infra_words(cmd, "|-a|--app|-c|--config|")
+    if words[1] == "destroy" or ((words[1] == "apps" or words[1] == "volumes" or words[1] == "volume")
+        and (words[2] == "destroy" or words[2] == "delete")) then
+      return found(table.concat(words, " ", 1, words[1] == "destroy" and 1 or 2) .. " destroys an app or its data")
+    end
+  elseif name == "dropdb" then
+    local words, opts = infra_words(cmd, "|-h|--host|-p|--port|-U|--username|")
+    if #words > 0 and not (opts["--help"] or opts["-?"] or opts["-V"] or opts["--version"]) then
+      return found("drops the database " .. words[#words])
+    end
+  elseif name == "mysqladmin" then
+    local words = infra_words(cmd, "|-h|--host|-P|--port|-u|--user|-S|--socket|")
+    for i, w in ipairs(words) do
+      if w:lower() == "drop" then return found("drop drops the database " .. (words[i + 1] or "")) end
+    end
+  end
+  if listed(SQL_CLIENTS, name) then
+    for _, text in ipairs(self:sql_texts(cmd)) do
+      local why = destroys_sql(text)
+      if why then return found("is given a statement that " .. why) end
+    end
+  end
+end
+
+-- The programs infrastructure judges: a string, looked up by BY_NAME's
+-- and the rule's metatables, so that they cost the processes that run
+-- none of them nothing.
+local INFRA_PROGRAMS = "|terraform|tofu|terragrunt|pulumi|cdk|npx|bunx|kubectl|oc|helm|docker|podman|aws|gcloud|az|"
+    .. "doctl|gsutil|gh|heroku|fly|flyctl|dropdb|mysqladmin|" .. SQL_CLIENTS:sub(2)
+local INFRA_RULE = { Checker.infrastructure }
+local INFRA_NAMES = setmetatable({}, { __index = function(_, k)
+  return type(k) == "string" and listed(INFRA_PROGRAMS, k) or nil
+end })
+
 local RULES = {
   { names = { { find = true } }, function(self, cmd, runs_delete) return self:find(cmd, runs_delete) end },
   { names = { DELETERS }, Checker.rm },
@@ -1968,6 +2186,7 @@ local RULES = {
   { when = "wrote", Checker.download_then_run },
   { names = { DELETERS, { find = true } }, Checker.outside },
   { names = { AWKS, VIMS, { Rscript = true, R = true, git = true } }, function(self, cmd) return self:embedded(cmd) end },
+  { names = { INFRA_NAMES }, Checker.infrastructure },
 }
 
 -- BY_NAME holds, for each program a rule names, those rules in RULES'
@@ -1989,6 +2208,9 @@ for _, rule in ipairs(RULES) do
     end
   end
 end
+
+-- no other rule names an infrastructure program (INFRA_NAMES has no keys)
+setmetatable(BY_NAME, { __index = function(_, k) return INFRA_NAMES[k] and INFRA_RULE or nil end })
 
 -- names reports whether a rule names the program key.
 local function names(rule, key)
