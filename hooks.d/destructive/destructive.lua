@@ -2157,6 +2157,101 @@ local INFRA_NAMES = setmetatable({}, { __index = function(_, k)
   return type(k) == "string" and listed(INFRA_PROGRAMS, k) or nil
 end })
 
+-- Windows: the machine's recovery and defenses. Deleting the shadow
+-- copies, the backups or the boot loader's recovery leaves nothing to go
+-- back to (ransomware's first step); turning Defender or the firewall
+-- off, clearing the event logs and deleting the machine's registry keys
+-- (HKLM) are no agent's task. These programs are judged in any line
+-- (Git Bash runs them too). WIN_PROGRAMS are looked up by BY_NAME's
+-- metatable, as INFRA_PROGRAMS are.
+local WIN_PROGRAMS = "|vssadmin|wmic|wbadmin|bcdedit|set-mppreference|add-mppreference|netsh|set-netfirewallprofile|"
+    .. "reg|wevtutil|clear-eventlog|remove-eventlog|remove-wmiobject|remove-ciminstance|rwmi|rcim|"
+-- the cmdlets and aliases that delete registry keys and values
+local WIN_REGISTRY_DELETERS = { ["remove-item"] = true, ri = true, del = true, erase = true, rd = true, rm = true,
+                                rmdir = true, ["remove-itemproperty"] = true, rp = true }
+
+-- machine_hive reports whether a word names the machine's registry
+-- hive: HKLM:\…, HKLM\…, HKEY_LOCAL_MACHINE\…, Registry::HKEY_LOCAL_MACHINE\….
+local function machine_hive(w)
+  w = w:lower():gsub("^registry::", ""):gsub("^microsoft%.powershell%.core\\registry::", "")
+  return w:match("^hklm[:/\\]") or w:match("^hklm$") or w:match("^hkey_local_machine") or w:match("^hklmsystem")
+      or w:match("^hklmsoftware")
+end
+
+function Checker:windows_recovery(cmd)
+  local name = cmd.name:lower():gsub("%.exe$", "")
+  local args = {}
+  for i = 2, #cmd.argv do args[i - 1] = cmd.argv[i]:lower() end
+  local line = " " .. table.concat(args, " ") .. " "
+  local function found(theme, why) return self:theme(theme, cmd.name .. " " .. why) end
+  if WIN_REGISTRY_DELETERS[name] then
+    for _, a in ipairs(cmd.argv) do
+      if machine_hive(a) then return found("system_files", "deletes the machine's registry keys (HKLM)") end
+    end
+  elseif name == "vssadmin" then
+    if args[1] == "delete" and args[2] == "shadows" then
+      return found("disks", "delete shadows deletes the volume shadow copies (the restore points)")
+    end
+    if args[1] == "resize" and args[2] == "shadowstorage" then
+      return found("disks", "resize shadowstorage deletes the shadow copies that no longer fit")
+    end
+  elseif name == "wmic" then
+    if line:find(" shadowcopy ", 1, true) and line:find(" delete ", 1, true) then
+      return found("disks", "shadowcopy delete deletes the volume shadow copies (the restore points)")
+    end
+  elseif name == "wbadmin" then
+    if args[1] == "delete" then return found("disks", "delete deletes the machine's backups") end
+  elseif name == "bcdedit" then
+    if line:find(" recoveryenabled no", 1, true) or line:find(" bootstatuspolicy ignoreallfailures", 1, true) then
+      return found("machine_state", "turns the boot loader's recovery off")
+    end
+    if args[1] == "/delete" or args[1] == "-delete" then return found("machine_state", "deletes a boot entry") end
+  elseif name == "set-mppreference" then
+    for i, a in ipairs(args) do
+      local param, value = a:match("^(%-disable[%w]*):?(.*)$")
+      if param then
+        value = value ~= "" and value or args[i + 1] or "$true"
+        if value ~= "$false" and value ~= "0" and value ~= "false" then
+          return found("machine_state", cmd.argv[i + 1]:match("^%-([^:]+)") .. " turns Defender's protection off")
+        end
+      end
+    end
+  elseif name == "add-mppreference" then
+    if line:find(" %-exclusion") then return "ask", cmd.name .. " excludes files or processes from Defender's scans" end
+  elseif name == "netsh" then
+    if (line:find(" advfirewall ", 1, true) and line:find(" state off ", 1, true))
+        or (line:find(" firewall ", 1, true) and line:find(" opmode disable", 1, true)) then
+      return found("machine_state", "turns the firewall off")
+    end
+  elseif name == "set-netfirewallprofile" then
+    if line:find(" %-enabled:? ?%$?false ") or line:find(" %-enabled:? ?0 ") then
+      return found("machine_state", "turns the firewall off")
+    end
+  elseif name == "reg" then
+    if args[1] == "delete" and args[2] and machine_hive(cmd.argv[3]) then
+      return found("system_files", "delete deletes the machine's registry keys (HKLM)")
+    end
+    if args[1] == "add" and (line:find("disableantispyware", 1, true) or line:find("disablerealtimemonitoring", 1, true)) then
+      return found("machine_state", "turns Defender's protection off")
+    end
+  elseif name == "wevtutil" then
+    if args[1] == "cl" or args[1] == "clear-log" then return found("system_files", "clears an event log") end
+  elseif name == "clear-eventlog" or name == "remove-eventlog" then
+    return found("system_files", "clears or removes an event log")
+  elseif name == "remove-wmiobject" or name == "remove-ciminstance" or name == "rwmi" or name == "rcim" then
+    for _, before in ipairs(self.piped or {}) do
+      if table.concat(before.argv, " "):lower():find("win32_shadowcopy", 1, true) then
+        return found("disks", "deletes the volume shadow copies (the restore points)")
+      end
+    end
+  end
+end
+local WIN_RULE = { Checker.windows_recovery }
+local WIN_NAMES = setmetatable({}, { __index = function(_, k)
+  return type(k) == "string" and (listed(WIN_PROGRAMS, k) or listed(WIN_PROGRAMS, (k:lower():gsub("%.exe$", ""))))
+      or nil
+end })
+
 local RULES = {
   { names = { { find = true } }, function(self, cmd, runs_delete) return self:find(cmd, runs_delete) end },
   { names = { DELETERS }, Checker.rm },
@@ -2187,6 +2282,7 @@ local RULES = {
   { names = { DELETERS, { find = true } }, Checker.outside },
   { names = { AWKS, VIMS, { Rscript = true, R = true, git = true } }, function(self, cmd) return self:embedded(cmd) end },
   { names = { INFRA_NAMES }, Checker.infrastructure },
+  { names = { WIN_NAMES, WIN_REGISTRY_DELETERS }, Checker.windows_recovery },
 }
 
 -- BY_NAME holds, for each program a rule names, those rules in RULES'
@@ -2209,8 +2305,11 @@ for _, rule in ipairs(RULES) do
   end
 end
 
--- no other rule names an infrastructure program (INFRA_NAMES has no keys)
-setmetatable(BY_NAME, { __index = function(_, k) return INFRA_NAMES[k] and INFRA_RULE or nil end })
+-- no other rule names an infrastructure or a Windows recovery program
+-- (INFRA_NAMES and WIN_NAMES have no keys)
+setmetatable(BY_NAME, { __index = function(_, k)
+  return (INFRA_NAMES[k] and INFRA_RULE) or (WIN_NAMES[k] and WIN_RULE) or nil
+end })
 
 -- names reports whether a rule names the program key.
 local function names(rule, key)
