@@ -74,7 +74,9 @@ local DOWNLOADERS = { curl = true, wget = true, fetch = true, aria2c = true, htt
                       xh = true, ["lwp-request"] = true, GET = true, httpie = true, ftp = true, tftp = true,
                       -- PowerShell's (matched lower-cased)
                       iwr = true, irm = true, ["invoke-webrequest"] = true, ["invoke-restmethod"] = true,
-                      ["start-bitstransfer"] = true, ["curl.exe"] = true, ["wget.exe"] = true }
+                      ["start-bitstransfer"] = true, ["curl.exe"] = true, ["wget.exe"] = true,
+                      -- Windows programs that download too (certutil -urlcache, bitsadmin /transfer)
+                      certutil = true, ["certutil.exe"] = true, bitsadmin = true, ["bitsadmin.exe"] = true }
 
 -- Devices that writing to destroys nothing.
 local HARMLESS_DEVICES = { ["/dev/null"] = true, ["/dev/zero"] = true, ["/dev/stdout"] = true,
@@ -1459,7 +1461,17 @@ local function downloaded(cmd)
     end
     return out
   end
-  if n == "curl.exe" or n == "wget.exe" then n = n:sub(1, -5) end
+  n = n:gsub("%.exe$", "")
+  if n == "certutil" or n == "bitsadmin" then
+    -- certutil -urlcache -f URL FILE, bitsadmin /transfer JOB URL FILE:
+    -- the file is the last word, after a URL
+    local url = false
+    for i = 2, #cmd.argv do
+      if cmd.argv[i]:match("^%a[%w+.-]*://") then url = i end
+    end
+    if url and url < #cmd.argv then out[#out + 1] = cmd.argv[#cmd.argv] end
+    return out
+  end
   local function url_name(u) return u:match("^%a[%w+.-]*://[^?#]*/([^/?#]+)") end
   -- the directory the files go to: curl --output-dir, wget -P
   -- (--directory-prefix), aria2c -d (--dir)
@@ -2161,11 +2173,13 @@ end })
 -- copies, the backups or the boot loader's recovery leaves nothing to go
 -- back to (ransomware's first step); turning Defender or the firewall
 -- off, clearing the event logs and deleting the machine's registry keys
--- (HKLM) are no agent's task. These programs are judged in any line
+-- (HKLM) are no agent's task. mshta, regsvr32 and msiexec given a URL
+-- run the code it serves, as curl | sh does. These programs are judged in any line
 -- (Git Bash runs them too). WIN_PROGRAMS are looked up by BY_NAME's
 -- metatable, as INFRA_PROGRAMS are.
 local WIN_PROGRAMS = "|vssadmin|wmic|wbadmin|bcdedit|set-mppreference|add-mppreference|netsh|set-netfirewallprofile|"
-    .. "reg|wevtutil|clear-eventlog|remove-eventlog|remove-wmiobject|remove-ciminstance|rwmi|rcim|"
+    .. "reg|wevtutil|clear-eventlog|remove-eventlog|remove-wmiobject|remove-ciminstance|rwmi|rcim|mshta|regsvr32|"
+    .. "msiexec|"
 -- the cmdlets and aliases that delete registry keys and values
 local WIN_REGISTRY_DELETERS = { ["remove-item"] = true, ri = true, del = true, erase = true, rd = true, rm = true,
                                 rmdir = true, ["remove-itemproperty"] = true, rp = true }
@@ -2238,6 +2252,17 @@ function Checker:windows_recovery(cmd)
     if args[1] == "cl" or args[1] == "clear-log" then return found("system_files", "clears an event log") end
   elseif name == "clear-eventlog" or name == "remove-eventlog" then
     return found("system_files", "clears or removes an event log")
+  elseif name == "mshta" or name == "regsvr32" or name == "msiexec" then
+    for i = 2, #cmd.argv do
+      local at = cmd.argv[i]:find("%a[%w+.-]*://") -- /i:http://…, http://…
+      local url = at and cmd.argv[i]:sub(at)
+      if url and not url:lower():match("^file://") then
+        return self:theme("download_then_run", cmd.name .. " runs the code " .. url .. " serves")
+      end
+    end
+    if name == "mshta" and (args[1] or ""):match("^[vj][ba][sv]?a?script:") then
+      return "ask", cmd.name .. " runs script code given on its command line"
+    end
   elseif name == "remove-wmiobject" or name == "remove-ciminstance" or name == "rwmi" or name == "rcim" then
     for _, before in ipairs(self.piped or {}) do
       if table.concat(before.argv, " "):lower():find("win32_shadowcopy", 1, true) then
