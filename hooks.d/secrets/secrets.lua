@@ -62,6 +62,26 @@ local function secret(p)
     return "npm registry credentials"
   end
   if padded:find("/%.azure/") then return "Azure credentials" end
+  -- Windows: the account hashes (the SAM, SYSTEM and SECURITY hives, a
+  -- domain controller's ntds.dit) and the saved credentials with the
+  -- keys that decrypt them
+  if padded:find("/windows/system32/config/") and (base == "sam" or base == "system" or base == "security") then
+    return "Windows account hashes"
+  end
+  if base == "ntds.dit" then return "a domain's account hashes" end
+  if padded:find("/appdata/roaming/microsoft/credentials/") or padded:find("/appdata/local/microsoft/credentials/")
+      or padded:find("/appdata/roaming/microsoft/protect/") then
+    return "Windows saved credentials"
+  end
+  -- browsers' saved passwords: Chrome's and Edge's Login Data, Firefox's
+  -- logins.json and key4.db in a profile
+  if base == "login data" and (padded:find("/user data/") or padded:find("chrom") or padded:find("/microsoft edge/")
+      or padded:find("/brave")) then
+    return "a browser's saved passwords"
+  end
+  if (base == "logins.json" or base == "key4.db") and (padded:find("/firefox/") or padded:find("/%.mozilla/")) then
+    return "a browser's saved passwords"
+  end
   if padded:find("/%.kube/config/") then return "Kubernetes credentials" end
   if padded:find("/%.docker/config%.json/") then return "Docker registry credentials" end
   if CRED_FILES[base] then return "a credentials file" end
@@ -137,6 +157,26 @@ end
 -- name=<file (curl -F "f=@.env" URL).
 local FORM = "^[%w_%.%-]+=[@<]([^;]+)"
 
+-- windows_dump says how a command copies Windows credentials out of the
+-- running machine, or nil: reg save of the SAM, SYSTEM or SECURITY hive,
+-- a memory dump of lsass (procdump, comsvcs.dll's MiniDump).
+local function windows_dump(cmd)
+  local low = cmd.name:lower():gsub("%.exe$", "")
+  local words = table.concat(cmd.argv, " ", 2):lower()
+  if low == "reg" and (cmd.argv[2] or ""):lower() == "save" then
+    local root, hive = (cmd.argv[3] or ""):lower():gsub("\\", "/"):match("^(hk[%a_]*)/(%a+)$")
+    if (root == "hklm" or root == "hkey_local_machine") and (hive == "sam" or hive == "system" or hive == "security") then
+      return "reg save copies the " .. hive:upper() .. " hive (Windows account hashes)"
+    end
+  end
+  if (low == "procdump" or low == "procdump64") and words:find("lsass", 1, true) then
+    return cmd.name .. " dumps lsass's memory (the logged-on users' credentials)"
+  end
+  if low == "rundll32" and words:find("comsvcs", 1, true) and words:find("minidump", 1, true) then
+    return "rundll32 comsvcs.dll MiniDump dumps a process's memory (lsass's holds the credentials)"
+  end
+end
+
 -- shell_secret returns the first secret a shell line touches.
 local function shell_secret(line, ctx)
   -- a line that does not parse whole is read in the parts that do
@@ -144,6 +184,8 @@ local function shell_secret(line, ctx)
   local ok, s = pcall(shell.salvage, line)
   if not ok then return nil end
   for _, cmd in ipairs(s.commands) do
+    local dump = windows_dump(cmd)
+    if dump then return dump end
     local low = cmd.name:lower()
     if not NOT_READING[cmd.name] and not NOT_READING[low] then
       local seen = 0 -- a value writer's operands so far
