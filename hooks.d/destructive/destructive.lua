@@ -2373,6 +2373,15 @@ function Checker:judge(cmd, runs_delete)
   local key = (BY_NAME[name] and name) or (name:sub(1, 4) == "mkfs" and "mkfs")
       or (BY_NAME[cmdlet(name) or ""] and cmdlet(name)) -- REMOVE-ITEM
       or (self.powershell and BY_NAME[name:lower()] and name:lower()) or nil -- IEX: PowerShell ignores case
+  -- PowerShell's splatting (Remove-Item @p) gives a command the
+  -- parameters a variable holds: which, the line does not say
+  if key and self.powershell then
+    for i = 2, #cmd.argv do
+      if cmd.argv[i]:match("^@[%a_][%w_]*$") then
+        return "ask", cmd.name .. " is given its parameters by splatting (" .. cmd.argv[i] .. "), known only at run time"
+      end
+    end
+  end
   local ask
   -- most commands have none of the facts a rule's when looks at (a name
   -- a rule names is never one known only at run time): only the rules
