@@ -1981,48 +1981,64 @@ local function infra_words(cmd, valued)
 end
 
 -- destroys_sql returns what SQL (or a MongoDB or Redis command) does
--- that cannot be undone, or nil: DROP of a database, schema, table or
--- keyspace, TRUNCATE, DELETE FROM without WHERE, FLUSHALL, FLUSHDB,
--- dropDatabase(), drop(), deleteMany({}), remove({}).
+-- that cannot be undone, or nil: DROP of a database, schema, table,
+-- keyspace or everything a role owns, TRUNCATE, DELETE FROM without
+-- WHERE (or WHERE 1=1), FLUSHALL, FLUSHDB, dropDatabase, drop(),
+-- deleteMany({}), remove({}). Text in single quotes is a string, not a
+-- statement (COMMENT ON … IS 'never DROP TABLE this').
 local function destroys_sql(text)
-  local s = (" " .. text:lower():gsub("%-%-[^\n]*", " "):gsub("%s+", " ") .. " ")
-  local what = s:match("[%s;(]drop ([%a]+) ") or s:match("[%s;(]drop temporary ([%a]+) ")
-  if what == "database" or what == "schema" or what == "table" or what == "keyspace" or what == "collection" then
-    return "drops a " .. what
+  local s = text:lower():gsub("%-%-[^\n]*", " "):gsub("'[^']*'", "''"):gsub("%s+", " ")
+  s = " " .. s .. " "
+  for what in s:gmatch("[%s;(]drop ([%a]+) ") do
+    if what == "temporary" or what == "materialized" then what = s:match("[%s;(]drop " .. what .. " (%a+) ") end
+    if what == "database" or what == "schema" or what == "table" or what == "keyspace" or what == "collection" then
+      return "drops a " .. what
+    end
+    if what == "owned" then return "drops everything a role owns" end
   end
   if s:find("[%s;]truncate [%w_\"`%[]") then return "empties a table (TRUNCATE)" end
   for stmt in s:gmatch("[%s;]delete from [^;]*") do
-    if not stmt:find(" where ", 1, true) then return "deletes every row of a table (DELETE without WHERE)" end
+    if not stmt:find(" where ", 1, true) or stmt:find(" where 1 ?= ?1[%s;)]") or stmt:find(" where true[%s;)]") then
+      return "deletes every row of a table (DELETE without a WHERE that narrows it)"
+    end
   end
-  if s:find("[%s;]flushall[%s;]") or s:find("[%s;]flushdb[%s;]") then return "empties a Redis database" end
-  if s:find("dropdatabase%s?%(") then return "drops a database" end
+  if s:find("[%s;]flushall[%s;]") or s:find("[%s;]flushdb[%s;]") or s:find("^ flushall") or s:find("^ flushdb") then
+    return "empties a Redis database"
+  end
+  if s:find("dropdatabase%s?%(") or s:find("dropdatabase\"?%s?:%s?1") then return "drops a database" end
   if s:find("%.drop%s?%(%s?%)") then return "drops a collection" end
   if s:find("deletemany%s?%(%s?{%s?}%s?%)") or s:find("%.remove%s?%(%s?{%s?}%s?%)") then
     return "deletes every document of a collection"
   end
 end
 
--- The options of SQL clients that carry their SQL (-c of psql, -e of
--- mysql, …), and the clients whose operands after the database are SQL.
-local SQL_TEXT_OPTIONS = "|-c|--command|-e|--execute|-Q|-q|--query|--eval|"
-local SQL_OPERAND_CLIENTS = "|sqlite3|duckdb|bq|redis-cli|"
+-- The option letters of SQL clients that carry their SQL (psql -c,
+-- mysql -e, sqlcmd -Q, clickhouse -q, …; also last in a cluster:
+-- psql -tAc, mysql -Be), their long options, and the clients whose
+-- operands after the database are SQL.
+local SQL_TEXT_LETTERS = "ceQq"
+local SQL_TEXT_OPTIONS = "|--command|--execute|--query|--eval|"
+local SQL_OPERAND_CLIENTS = "|sqlite3|duckdb|bq|"
 local SQL_CLIENTS = "|psql|mysql|mariadb|sqlite3|sqlcmd|duckdb|clickhouse-client|clickhouse|cockroach|mongo|mongosh|"
-    .. "bq|snowsql|redis-cli|"
+    .. "bq|snowsql|cqlsh|redis-cli|valkey-cli|"
 
 -- sql_texts returns the SQL a client is given: on its command line, in
--- a here-document or here-string, or printed by echo/printf before it in
--- its pipeline.
+-- a here-document or here-string, or written by echo, printf or cat
+-- (a here-document) before it in its pipeline.
 function Checker:sql_texts(cmd)
   local out, argv = {}, cmd.argv
   for i = 2, #argv do
     local w = argv[i]
-    local name, value = w:match("^(%-%-?%a+)=(.*)$")
+    local name, value = w:match("^(%-%-%a+)=(.*)$")
+    local cluster = w:match("^%-(%a+)$")
     if name and listed(SQL_TEXT_OPTIONS, name) then
       out[#out + 1] = value
     elseif listed(SQL_TEXT_OPTIONS, w) and argv[i + 1] then
       out[#out + 1] = argv[i + 1]
-    elseif w:match("^%-[ceQq].") and not w:match("^%-%-") then -- -c'DROP …', -eDROP
-      out[#out + 1] = w:sub(3)
+    elseif cluster and SQL_TEXT_LETTERS:find(cluster:sub(-1), 1, true) and argv[i + 1] then
+      out[#out + 1] = argv[i + 1] -- -c X, -tAc X
+    elseif not cluster and w:match("^%-[ceQq].") and not w:match("^%-%-") then
+      out[#out + 1] = w:sub(3) -- -c'DROP …'
     elseif listed(SQL_OPERAND_CLIENTS, cmd.name) and w:sub(1, 1) ~= "-" then
       out[#out + 1] = w
     end
@@ -2031,9 +2047,8 @@ function Checker:sql_texts(cmd)
     if r.op == "<<" or r.op == "<<-" or r.op == "<<<" then out[#out + 1] = r.target end
   end
   local before = self.piped and self.piped[#self.piped]
-  if before and (before.name == "echo" or before.name == "printf") then
-    out[#out + 1] = table.concat(before.argv, " ", 2)
-  end
+  local text = before and written(before)
+  if text then out[#out + 1] = text end
   return out
 end
 
@@ -2048,15 +2063,63 @@ local AWS_VALUED = "|--region|--profile|--output|--endpoint-url|--query|--color|
 -- (routine in scripts), and pass
 local AWS_ROUTINE_DELETES = "|delete-message|delete-message-batch|delete-tags|delete-object|delete-object-tagging|"
     .. "delete-bucket-tagging|delete-resource-tags|"
-local INFRA_CLOUD_DELETERS = "|gcloud|az|doctl|"
+-- cloud CLIs whose delete, destroy, terminate and purge subcommands
+-- destroy a resource (gcloud compute instances delete, az group delete)
+local INFRA_CLOUD_DELETERS = "|gcloud|az|doctl|linode-cli|hcloud|scw|vultr-cli|ibmcloud|oci|exo|"
+-- docker exec's options that take a value (the container comes after)
+local EXEC_VALUED = "|-u|--user|-e|--env|-w|--workdir|--env-file|--detach-keys|-c|--container|-n|--namespace|"
+    .. "--context|--kubeconfig|--index|"
+-- package runners: npx cdk destroy, pnpm exec cdktf destroy
+local RUNNERS = "|npx|bunx|yarn|pnpm|npm|"
+local SHELLS = "|sh|bash|zsh|dash|ash|ksh|"
+
+-- infra_inner judges the command words a container, a runner or a
+-- distribution's wrapper runs (docker exec db psql …, kubectl exec p --
+-- redis-cli …, npx cdk destroy, k3s kubectl …): as a command of their
+-- own, reading the same redirections and pipe; a shell's -c line as the
+-- commands it holds.
+function Checker:infra_inner(cmd, words)
+  if #words == 0 then return nil end
+  local name = words[1]:match("([^/]+)$"):gsub("@[^/]*$", "") -- aws-cdk@2
+  if name == "aws-cdk" then name = "cdk" end
+  if listed(SHELLS, name) and words[2] and words[2]:match("^%-%a*c%a*$") and words[3] then
+    local ok, cmds = pcall(shell.parse, words[3])
+    if not ok then return "ask", cmd.name .. " runs a shell line that could not be checked" end
+    for _, c in ipairs(cmds) do
+      local verdict, why = self:infrastructure(c)
+      if verdict then return verdict, why end
+    end
+    return nil
+  end
+  return self:infrastructure(setmetatable({ name = name, argv = words }, { __index = cmd }))
+end
 
 -- infrastructure judges the commands that destroy infrastructure.
 function Checker:infrastructure(cmd)
-  local name = cmd.name:lower()
+  local name = cmd.name:lower():gsub("%.exe$", "")
   local function found(why) return self:theme("infrastructure", cmd.name .. " " .. why) end
-  if name == "terraform" or name == "tofu" or name == "terragrunt" then
+  local sql = listed(SQL_CLIENTS, name) or name == "dropdb" or name == "mysqladmin"
+  -- help, and a dry run, change nothing (-h is a host for the SQL clients)
+  for i = 2, #cmd.argv do
+    local a = cmd.argv[i]:lower()
+    if a == "--help" or a == "-help" or (cmd.argv[i] == "-h" and not sql) or (a == "help" and name == "aws")
+        or a == "--dryrun" or a == "--dry-run" or (a:match("^%-%-dry%-run=") and a ~= "--dry-run=none") then
+      return nil
+    end
+  end
+  if listed(RUNNERS, name) then
+    local words = infra_words(cmd, "|-p|--package|-w|--workspace|--filter|-C|--dir|")
+    if words[1] == "exec" or words[1] == "dlx" or words[1] == "run" or words[1] == "x" then table.remove(words, 1) end
+    if name == "npm" and #words == 0 then return nil end
+    return self:infra_inner(cmd, words)
+  elseif name == "k3s" or name == "microk8s" or name == "microk8s.kubectl" then
+    local words = infra_words(cmd)
+    if name == "microk8s.kubectl" then table.insert(words, 1, "kubectl") end
+    if words[1] == "kubectl" or words[1] == "helm" or words[1] == "helm3" then return self:infra_inner(cmd, words) end
+    if name == "microk8s" and words[1] == "reset" then return found("reset removes every workload and volume") end
+    return nil
+  elseif name == "terraform" or name == "tofu" or name == "terragrunt" or name == "cdktf" then
     local words, opts = infra_words(cmd, "|-chdir|-var|-var-file|-target|-state|-parallelism|")
-    if opts["-help"] or opts["--help"] or opts["-h"] then return nil end
     local sub = words[1]
     if sub == "run-all" or sub == "run" then sub = words[2] end
     if sub == "destroy" then return found("destroy removes every resource of the configuration") end
@@ -2068,16 +2131,34 @@ function Checker:infrastructure(cmd)
     local words = infra_words(cmd, "|-s|--stack|-C|--cwd|")
     if words[1] == "destroy" or words[1] == "down" then return found(words[1] .. " removes every resource of the stack") end
     if words[1] == "stack" and words[2] == "rm" then return found("stack rm removes a stack") end
-  elseif name == "cdk" or name == "npx" or name == "bunx" then
-    local words = infra_words(cmd, "|-p|--package|")
-    if name ~= "cdk" and words[1] ~= "cdk" and words[1] ~= "aws-cdk" then return nil end
-    if words[name == "cdk" and 1 or 2] == "destroy" then return found("destroy removes the stack") end
+  elseif name == "cdk" then
+    if infra_words(cmd, "|-a|--app|-c|--context|--profile|")[1] == "destroy" then return found("destroy removes the stack") end
+  elseif name == "serverless" or name == "sls" or name == "sam" or name == "copilot" then
+    local words = infra_words(cmd, "|-s|--stage|-r|--region|--stack-name|-n|--name|-a|--app|-e|--env|")
+    if words[1] == "remove" or words[1] == "delete" or (name == "copilot" and words[2] == "delete") then
+      return found(table.concat(words, " ", 1, name == "copilot" and 2 or 1) .. " removes the deployed stack")
+    end
+  elseif name == "eksctl" or name == "kind" or name == "minikube" or name == "k3d" then
+    local words = infra_words(cmd, "|-n|--name|-f|--config-file|-r|--region|-p|--profile|")
+    if words[1] == "delete" then return found("delete removes a cluster") end
   elseif name == "kubectl" or name == "oc" then
     local words, opts = infra_words(cmd, KUBE_VALUED)
+    if words[1] == "exec" then
+      for i = 2, #cmd.argv do
+        if cmd.argv[i] == "--" then return self:infra_inner(cmd, { unpack(cmd.argv, i + 1) }) end
+      end
+      return nil
+    end
     if words[1] == "drain" then return found("drain evicts every pod of a node") end
     if words[1] ~= "delete" then return nil end
-    if opts["--all"] or opts["-A"] or opts["--all-namespaces"] then
+    if opts["--all"] or opts["-A"] or opts["--all-namespaces"] or opts["--all=true"] then
       return found("delete --all removes every resource of a kind")
+    end
+    -- kubectl get … -o name | xargs kubectl delete, kubectl delete $(…):
+    -- what it deletes is known only at run time
+    if not (opts["-f"] or opts["--filename"] or opts["-k"] or opts["--kustomize"] or opts["-l"] or opts["--selector"])
+        and ((not words[2] and has(cmd.wrapped_by, "xargs")) or (words[2] and words[2]:find("[$`]"))) then
+      return "ask", cmd.name .. " delete removes resources known only at run time"
     end
     for i = 2, #words do
       local kinds = words[i]:match("^([^/]+)/") or (i == 2 and words[i]) or ""
@@ -2086,13 +2167,26 @@ function Checker:infrastructure(cmd)
         if listed(KUBE_WIDE_KINDS, kind) then return found("delete " .. kind .. " removes what it holds") end
       end
     end
-  elseif name == "helm" then
+  elseif name == "helm" or name == "helm3" then
     local sub = infra_words(cmd, "|-n|--namespace|--kube-context|--kubeconfig|")[1]
     if sub == "uninstall" or sub == "delete" or sub == "del" or sub == "un" then
       return found(sub .. " removes a release and its resources")
     end
-  elseif name == "docker" or name == "podman" then
-    local words, opts = infra_words(cmd, "|-H|--host|--context|-c|--config|--filter|")
+  elseif name == "docker" or name == "podman" or name == "nerdctl" or name == "docker-compose" then
+    local words, opts = infra_words(cmd, "|-H|--host|--context|-c|--config|--filter|-f|--file|-p|--project-name|")
+    if name == "docker-compose" then table.insert(words, 1, "compose") end
+    if words[1] == "exec" or (words[1] == "container" and words[2] == "exec")
+        or (words[1] == "compose" and words[2] == "exec") then
+      -- the command comes after exec's options and the container (or service)
+      local i = 2
+      while cmd.argv[i] and cmd.argv[i] ~= "exec" do i = i + 1 end
+      i = i + 1
+      while cmd.argv[i] and cmd.argv[i]:sub(1, 1) == "-" do
+        if listed(EXEC_VALUED, cmd.argv[i]) then i = i + 1 end
+        i = i + 1
+      end
+      return self:infra_inner(cmd, { unpack(cmd.argv, i + 1) })
+    end
     if words[1] == "volume" and (words[2] == "rm" or words[2] == "remove" or words[2] == "prune") then
       return found("volume " .. words[2] .. " deletes the data in volumes")
     end
@@ -2114,7 +2208,7 @@ function Checker:infrastructure(cmd)
                                           .. "--resource-group|--subscription|-o|--output|--context|")
     for i = 1, math.min(#words, 5) do
       local w = words[i]
-      if w == "delete" or w == "destroy" or (w:match("^delete%-") and name == "az") then
+      if w == "delete" or w == "destroy" or w == "terminate" or w == "purge" or (w:match("^delete%-") and name == "az") then
         return found(table.concat(words, " ", 1, i) .. " destroys a resource")
       end
       if w == "rm" and (opts["-r"] or opts["--recursive"]) then return found("rm -r deletes every object under a prefix") end
@@ -2123,26 +2217,43 @@ function Checker:infrastructure(cmd)
     local words, opts = infra_words(cmd, "|-o|-h|-p|-u|")
     if words[1] == "rb" then return found("rb removes a bucket") end
     if words[1] == "rm" and (opts["-r"] or opts["-R"] or opts["-a"]) then return found("rm -r deletes every object under a prefix") end
-  elseif name == "bq" then
-    local words = infra_words(cmd, "|--project_id|--location|-n|--max_rows|")
-    if words[1] == "rm" then return found("rm removes a dataset, table or view") end
-  elseif name == "gh" then
-    local words = infra_words(cmd, "|-R|--repo|")
+  elseif name == "gh" or name == "glab" then
+    local words, opts = infra_words(cmd, "|-R|--repo|-X|--method|-H|--header|-f|-F|--field|")
     if words[1] == "repo" and words[2] == "delete" then return found("repo delete removes a repository") end
+    if words[1] == "api" then
+      for i = 2, #cmd.argv - 1 do
+        local a, v = cmd.argv[i], (cmd.argv[i + 1] or ""):upper()
+        if (a == "-X" or a == "--method") and v == "DELETE" and (words[2] or ""):match("^/?repos/[^/]+/[^/]+/?$") then
+          return found("api -X DELETE of a repository removes it")
+        end
+      end
+    end
   elseif name == "heroku" then
     local sub = infra_words(cmd, "|-a|--app|-r|--remote|")[1]
-    if sub == "apps:destroy" or sub == "apps:delete" or sub == "destroy" or sub == "pg:reset" then
-      return found(sub .. " destroys an app's data")
+    if sub == "apps:destroy" or sub == "apps:delete" or sub == "destroy" or sub == "pg:reset"
+        or sub == "addons:destroy" or sub == "addons:remove" then
+      return found(sub .. " destroys an app or its data")
     end
   elseif name == "fly" or name == "flyctl" then
     local words = infra_words(cmd, "|-a|--app|-c|--config|")
-    if words[1] == "destroy" or ((words[1] == "apps" or words[1] == "volumes" or words[1] == "volume")
-        and (words[2] == "destroy" or words[2] == "delete")) then
+    if words[1] == "destroy" or ((words[1] == "apps" or words[1] == "volumes" or words[1] == "volume"
+        or words[1] == "postgres" or words[1] == "pg") and (words[2] == "destroy" or words[2] == "delete")) then
       return found(table.concat(words, " ", 1, words[1] == "destroy" and 1 or 2) .. " destroys an app or its data")
     end
+  elseif name == "vercel" or name == "netlify" or name == "railway" then
+    local sub = infra_words(cmd, "|--scope|-t|--token|-s|--site|")[1] or ""
+    if sub == "remove" or sub == "rm" or sub == "sites:delete" or sub == "down" or sub == "delete" then
+      return found(sub .. " removes a deployed project")
+    end
+  elseif name == "bq" then
+    local words, opts = infra_words(cmd, "|--project_id|--location|-n|--max_rows|")
+    if words[1] == "rm" and not (opts["-j"] or opts["--job"]) then return found("rm removes a dataset, table or view") end
+  elseif name == "redis-cli" or name == "valkey-cli" then
+    local verb = (infra_words(cmd, "|-h|-p|-s|-a|-u|-n|-r|-i|--user|--pass|--askpass|-x|")[1] or ""):lower()
+    if verb == "flushall" or verb == "flushdb" then return found(verb:upper() .. " empties a Redis database") end
   elseif name == "dropdb" then
     local words, opts = infra_words(cmd, "|-h|--host|-p|--port|-U|--username|")
-    if #words > 0 and not (opts["--help"] or opts["-?"] or opts["-V"] or opts["--version"]) then
+    if #words > 0 and not (opts["-?"] or opts["-V"] or opts["--version"]) then
       return found("drops the database " .. words[#words])
     end
   elseif name == "mysqladmin" then
@@ -2162,8 +2273,10 @@ end
 -- The programs infrastructure judges: a string, looked up by BY_NAME's
 -- and the rule's metatables, so that they cost the processes that run
 -- none of them nothing.
-local INFRA_PROGRAMS = "|terraform|tofu|terragrunt|pulumi|cdk|npx|bunx|kubectl|oc|helm|docker|podman|aws|gcloud|az|"
-    .. "doctl|gsutil|gh|heroku|fly|flyctl|dropdb|mysqladmin|" .. SQL_CLIENTS:sub(2)
+local INFRA_PROGRAMS = "|terraform|tofu|terragrunt|cdktf|pulumi|cdk|serverless|sls|sam|copilot|eksctl|kind|"
+    .. "minikube|k3d|k3s|microk8s|microk8s.kubectl|kubectl|oc|helm|helm3|docker|podman|nerdctl|docker-compose|aws|"
+    .. "gsutil|gh|glab|heroku|fly|flyctl|vercel|netlify|railway|dropdb|mysqladmin|" .. RUNNERS:sub(2)
+    .. INFRA_CLOUD_DELETERS:sub(2) .. SQL_CLIENTS:sub(2)
 local INFRA_RULE = { Checker.infrastructure }
 local INFRA_NAMES = setmetatable({}, { __index = function(_, k)
   return type(k) == "string" and listed(INFRA_PROGRAMS, k) or nil
@@ -2576,7 +2689,8 @@ local function guard(tool_name, params, cwd, workspace, ctx)
   local unparsed
   if not ok then
     -- what the parts that parse would do is known: deny that, ask the rest
-    unparsed = tostring(cmds)
+    -- the parser's message, not where in this file it was called
+    unparsed = "it does not parse: " .. tostring(cmds):gsub("^.-%.lua:%d+: ", ""):gsub("^shell%.parse: ", "")
     local sok, s = pcall(shell.salvage, line)
     cmds = sok and s.commands or {}
   end

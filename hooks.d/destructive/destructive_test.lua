@@ -40,3 +40,13 @@ function test_a_line_that_does_not_parse()
   r = bash("make (( && git reset --hard")
   expect.action(r, "ask")
 end
+
+-- The reason names what the parser found, not where in the pack it was
+-- called.
+function test_a_parse_error_names_the_parser_s_message()
+  local r = bash("cat <<'EOF'\nno end")
+  expect.action(r, "ask")
+  expect.reason_contains(r, "it does not parse: ")
+  expect.reason_contains(r, "here-document")
+  if r.reason:find(".lua:", 1, true) then error("the reason names the pack's source: " .. r.reason) end
+end

@@ -1787,8 +1787,10 @@ local function guard(tool_name, params, cwd, ctx)
       local sok2, why = false, nil
       if sok then sok2, why = pcall(g.line, g, s.commands) end
       if sok2 and why then return ask(why) end
-      return hook.ask("the command could not be checked for changes to the agent's guardrails ("
-        .. tostring(cmds) .. "); run it anyway?", { title = "Agent settings", severity = "high" })
+      -- the parser's message, not where in this file it was called
+      local msg = tostring(cmds):gsub("^.-%.lua:%d+: ", ""):gsub("^shell%.parse: ", "")
+      return hook.ask("the command could not be checked for changes to the agent's guardrails (it does not parse: "
+        .. msg .. "); run it anyway?", { title = "Agent settings", severity = "high" })
     end
     local ok2, why = pcall(g.line, g, cmds)
     if not ok2 then
