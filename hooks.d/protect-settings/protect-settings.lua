@@ -369,8 +369,51 @@ function Guard:check(p, holder)
   return memo or nil
 end
 
+-- windows_variants returns the paths p may name on Windows, where a
+-- name's trailing dots and spaces are dropped (settings.json. is
+-- settings.json) and a short 8.3 name stands for a long one
+-- (SETTIN~1.JSO, CLAUDE~1 for .claude): a short name becomes the globs
+-- it could match, with and without the leading dot its long name may
+-- have lost. At most 8 variants; nil when p has none of these.
+local function windows_variants(p)
+  local out, changed = { "" }, false
+  local first = true
+  for comp in (p .. "/"):gmatch("([^/]*)/") do
+    local alts = { comp }
+    if not comp:match("^%.*$") and comp:find("[%. ]$") then
+      alts, changed = { (comp:gsub("[%. ]+$", "")) }, true
+    end
+    local stem, ext = alts[1]:match("^([^~%.]+)~%d+(%.?[^%.]*)$")
+    if stem and #stem <= 6 then
+      local tail = stem:lower() .. "*" .. (ext ~= "" and ext:lower() .. "*" or "")
+      alts, changed = { tail, "." .. tail }, true
+    end
+    local next_out = {}
+    for _, o in ipairs(out) do
+      for _, a in ipairs(alts) do
+        if #next_out < 8 then next_out[#next_out + 1] = first and a or (o .. "/" .. a) end
+      end
+    end
+    out, first = next_out, false
+  end
+  return changed and out or nil
+end
+
 -- judge is check without the memo.
 function Guard:judge(p, holder)
+  local variants = self.powershell and windows_variants(p)
+  if variants then
+    for _, v in ipairs(variants) do
+      local why = self:judge_one(v, holder)
+      if why then return why:gsub(" %(" .. v:gsub("%p", "%%%0") .. "%)$", " (" .. p .. ")") end
+    end
+    return nil
+  end
+  return self:judge_one(p, holder)
+end
+
+-- judge_one judges one spelling of a path.
+function Guard:judge_one(p, holder)
   p = normal(p)
   if is_dynamic(p) then return "a path only known at run time (" .. p .. ")" end
   local paths = { p }
@@ -1803,12 +1846,24 @@ local function guard(tool_name, params, cwd, ctx)
   end
   if kind == "read" or kind == "fetch" or kind == "search" then return nil end
   local writes = kind == "write" or kind == "edit" or kind == "patch"
+  local windows = type(cwd) == "string" and cwd:match("^%a:[/\\]") ~= nil
   for _, p in ipairs(tool_paths(tool_name, params, ctx)) do
-    -- A tool's path is not a shell word: no glob or variable in it is
-    -- expanded, and only a ~ may be.
-    local abs = g:absolute(p)
-    local what = abs and g:place(abs, writes)
-    if what then return ask(what .. " (" .. p .. ")") end
+    if windows or p:find("\\", 1, true) or p:match("^%a:") then
+      -- A Windows path (Copilot CLI's create on Windows): backslashes
+      -- separate, and a name may end in dots or be a short 8.3 name
+      -- (windows_variants) that the file system reads as the long one.
+      local q = p:gsub("\\", "/")
+      for _, v in ipairs(windows_variants(q) or { q }) do
+        local why = g:judge_one(v, writes)
+        if why then return ask((why:gsub(" %(" .. v:gsub("%p", "%%%0") .. "%)$", " (" .. p:gsub("%%", "%%%%") .. ")"))) end
+      end
+    else
+      -- A tool's path is not a shell word: no glob or variable in it is
+      -- expanded, and only a ~ may be.
+      local abs = g:absolute(p)
+      local what = abs and g:place(abs, writes)
+      if what then return ask(what .. " (" .. p .. ")") end
+    end
   end
 end
 

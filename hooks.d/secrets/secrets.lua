@@ -44,6 +44,8 @@ local COPIERS = { tar = true, zip = true, ["7z"] = true, cp = true, rsync = true
 local function secret(p)
   p = p:gsub("\\", "/"):lower()
   if #p > 1 then p = p:gsub("/+$", "") end -- ~/.ssh/ names the directory, as ~/.ssh does
+  -- Windows drops the dots and spaces that end a name (.env. is .env)
+  p = p:gsub("([^/%.])[%. ]+$", "%1"):gsub("([^/%.])[%. ]+/", "%1/")
   local base = p:match("([^/]*)$") or p
   local padded = "/" .. p .. "/"
   if padded:find("/%.ssh/") then

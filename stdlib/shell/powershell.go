@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"bytes"
 	"strings"
 	"sync"
 	"unicode"
@@ -34,14 +35,76 @@ import (
 //   - Set-Location (sl, chdir), Push-Location and Pop-Location are cd,
 //     pushd and popd;
 //   - if, elseif, while, foreach, for and switch are followed by their
-//     condition, which they run: the keyword becomes :.
+//     condition, which they run: the keyword becomes :;
+//   - the dots (and, before a closing quote, the spaces) that end a name
+//     are dropped, as Windows drops them: settings.json. is
+//     settings.json (windowsNames).
 //
 // What it cannot express stays as written and may not parse, which a
 // guard treats as a line it could not check.
 func PowerShell(line string) string {
 	t := psTranslator{in: withoutProvider(psTypography.Replace(line))}
 	t.run()
-	return t.out.String()
+	return windowsNames(t.out.String())
+}
+
+// windowsNames drops the dots and spaces that end a name, which Windows
+// drops too: settings.json. and "C:\Windows \x" name settings.json and
+// C:\Windows\x. A name here is what lies between the separators of the
+// translated line: a slash, a quote, and, outside quotes, white space
+// and the shell's operators. Spaces end a name only where a quote
+// closes after them (outside quotes they end the word, and inside, a
+// line for cmd /c has its words). A name of dots alone (., ..), a glob
+// (*. is a filter of its own) and a variable keep theirs.
+func windowsNames(line string) string {
+	if !strings.ContainsAny(line, ". ") {
+		return line
+	}
+	out := make([]byte, 0, len(line))
+	start := 0 // where the current name starts in out
+	var quote byte
+	// end ends a name; closing says a quote closes after it, the one
+	// place where spaces end a name rather than separate words
+	// ("C:\Windows " but "del /q x": cmd's words in a quoted line)
+	end := func(closing bool) {
+		n := len(out)
+		for n > start && (out[n-1] == '.' || out[n-1] == ' ' && closing) {
+			n--
+		}
+		if n == len(out) || out[start] == '$' || bytes.ContainsAny(out[start:], "*?") ||
+			len(bytes.Trim(out[start:n], ". ")) == 0 {
+			return
+		}
+		out = out[:n]
+	}
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote == '"' && c == '\\' && i+1 < len(line): // an escaped character, part of the name
+			out = append(out, c, line[i+1])
+			i++
+			continue
+		case quote != 0 && c == quote, quote == 0 && (c == '"' || c == '\''):
+			end(quote != 0)
+			if quote == 0 {
+				quote = c
+			} else {
+				quote = 0
+			}
+		case c == '/', quote == 0 && strings.IndexByte(" \t\n;|&(),={}", c) >= 0:
+			end(false)
+		default:
+			out = append(out, c)
+			continue
+		}
+		out = append(out, c)
+		start = len(out)
+	}
+	if quote != 0 {
+		return line // a quote left open: the line does not parse, and is reported as it is
+	}
+	end(false)
+	return string(out)
 }
 
 // psTypography maps what PowerShell reads as ASCII to it: curly quotes
