@@ -261,7 +261,9 @@ function Checker:move_to(dir)
   end
   local target = not self.moved and self:resolve(dir)
   if target and (target:sub(1, 1) == "/" or (self.powershell and target:match("^%a:/"))) then
-    self.cwd = path.clean(target)
+    -- a drive path is clean already, and keeps the slash of its root
+    -- (C:/): resolve tells a Windows directory by it
+    self.cwd = target:match("^%a:/") and target or path.clean(target)
   else
     self.moved = true
   end

@@ -1558,15 +1558,25 @@ local function ps_tables()
       ln = { positions = { "target", "source" } }, -- mklink LINK TARGET: ln TARGET LINK
       chattr = { positions = { "target", "target" } },
     },
-    switches = { ["-force"] = true, ["-recurse"] = true, ["-append"] = true, ["-nonewline"] = true,
-                 ["-passthru"] = true, ["-whatif"] = true, ["-confirm"] = true, ["-noclobber"] = true,
-                 ["-container"] = true, ["-usebasicparsing"] = true },
+    -- matched by any prefix (-fo is -Force): PowerShell takes an
+    -- abbreviation, and a switch read as taking a value would hide the
+    -- path after it
+    switches = { "-force", "-recurse", "-append", "-nonewline", "-passthru", "-whatif", "-confirm", "-noclobber",
+                 "-container", "-usebasicparsing", "-verbose", "-debug", "-asjob", "-wait", "-raw" },
   }
   return powershell_tables
 end
 
 -- ps_param says which of names a parameter word is: the name itself or
 -- a prefix of it of three letters or more (-Dest for -Destination).
+-- ps_switch reports whether a parameter is a switch or a prefix of one.
+local function ps_switch(word, switches)
+  for _, n in ipairs(switches) do
+    if #word >= 2 and n:sub(1, #word) == word then return true end
+  end
+  return false
+end
+
 local function ps_param(word, names)
   for _, n in ipairs(names or {}) do
     if word == n or (#word >= 3 and n:sub(1, #word) == word) then return true end
@@ -1599,6 +1609,8 @@ local function powershell_command(cmd, upstream, g)
     if as == "rm" and low:match("^/[%a?][/%a?]*$") then
       recurse = recurse or low:find("s", 1, true) ~= nil -- cmd.exe's rd /s, del /s; /q and the others change nothing written
       i = i + 1
+    elseif (as == "cp" or as == "mv" or as == "rename") and low:match("^/%-?[%a?]$") then
+      i = i + 1 -- cmd.exe's copy /y, /-y, /b, move /y: a switch, not a source
     elseif windows_tool and low:match("^/[%a?]") then
       -- a Windows program's switch (robocopy /MIR, taskkill /IM NAME)
       mirror = mirror or low == "/mir" or low == "/purge"
@@ -1612,7 +1624,7 @@ local function powershell_command(cmd, upstream, g)
     elseif name:sub(1, 1) == "-" and #name > 1 and not name:match("^%-%d") then
       local into = (ps_param(name, spec.targets) and targets) or (ps_param(name, spec.sources) and sources)
       if ("-recurse"):sub(1, #name) == name and #name >= 2 then recurse = true end
-      local value_at = attached and i or (not ps.switches[name] and not (("-recurse"):sub(1, #name) == name) and i + 1)
+      local value_at = attached and i or (not ps_switch(name, ps.switches) and i + 1)
       if into and value_at and cmd.argv[value_at] then
         local text = attached and cmd.argv[i]:sub(#name + 2) or nil
         -- a list of paths (-Path a,b)
@@ -1852,7 +1864,7 @@ local function guard(tool_name, params, cwd, ctx)
       -- A Windows path (Copilot CLI's create on Windows): backslashes
       -- separate, and a name may end in dots or be a short 8.3 name
       -- (windows_variants) that the file system reads as the long one.
-      local q = p:gsub("\\", "/")
+      local q = path.windows(p) -- \\?\C:\x, \\localhost\C$\x, x::$DATA, x.
       for _, v in ipairs(windows_variants(q) or { q }) do
         local why = g:judge_one(v, writes)
         if why then return ask((why:gsub(" %(" .. v:gsub("%p", "%%%0") .. "%)$", " (" .. p:gsub("%%", "%%%%") .. ")"))) end

@@ -42,10 +42,10 @@ local COPIERS = { tar = true, zip = true, ["7z"] = true, cp = true, rsync = true
 -- compared without case: on macOS's and Windows' file systems .ENV is
 -- .env and ~/.SSH is ~/.ssh.
 local function secret(p)
-  p = p:gsub("\\", "/"):lower()
+  -- as Windows reads it: backslashes, device prefixes, ::$DATA and the
+  -- dots and spaces that end a name (.env. is .env)
+  p = path.windows(p):lower()
   if #p > 1 then p = p:gsub("/+$", "") end -- ~/.ssh/ names the directory, as ~/.ssh does
-  -- Windows drops the dots and spaces that end a name (.env. is .env)
-  p = p:gsub("([^/%.])[%. ]+$", "%1"):gsub("([^/%.])[%. ]+/", "%1/")
   local base = p:match("([^/]*)$") or p
   local padded = "/" .. p .. "/"
   if padded:find("/%.ssh/") then

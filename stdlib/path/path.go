@@ -40,6 +40,8 @@ func New() stdlib.Module {
 				Doc: "whether the cleaned p matches pattern (*, ?, [a-z], {a,b}, ** across directories)"},
 			{Name: "expand_home", Params: []stdlib.Param{p("p"), p("home")}, Impl: expandHome,
 				Doc: "p with a leading ~ or ~/ replaced by the absolute directory home"},
+			{Name: "windows", Params: []stdlib.Param{p("p")}, Impl: windowsPath,
+				Doc: `p as Windows reads it, with slashes: \\?\C:\x and \\localhost\C$\x are C:/x, x::$DATA is x, a name's trailing dots and spaces dropped`},
 		},
 	}
 }

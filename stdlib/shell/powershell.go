@@ -2,9 +2,12 @@ package shell
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"sync"
 	"unicode"
+
+	pathmod "github.com/hookhost/hookhost/stdlib/path"
 )
 
 // PowerShell rewrites a PowerShell line as the POSIX shell line that runs
@@ -38,14 +41,30 @@ import (
 //     condition, which they run: the keyword becomes :;
 //   - the dots (and, before a closing quote, the spaces) that end a name
 //     are dropped, as Windows drops them: settings.json. is
-//     settings.json (windowsNames).
+//     settings.json (windowsNames); a path through a device prefix, the
+//     local machine's administrative share or to a default data stream
+//     is the file it opens (\\?\C:\x, \\localhost\C$\x and x::$DATA are
+//     C:/x and x: devicePaths).
 //
 // What it cannot express stays as written and may not parse, which a
 // guard treats as a line it could not check.
 func PowerShell(line string) string {
 	t := psTranslator{in: withoutProvider(psTypography.Replace(line))}
 	t.run()
-	return windowsNames(t.out.String())
+	return windowsNames(devicePaths(t.out.String()))
+}
+
+// deviceWord finds a word that reaches a file through a device or NT
+// prefix (\\?\C:\x), the local machine's administrative share
+// (\\localhost\C$\x) or a default data stream (x::$DATA): devicePaths
+// spells each as path.Windows reads it (C:/x, x), which is the file it opens.
+var deviceWord = regexp.MustCompile(`[^\s'"();|&,={}]*(?://[?.]/|/\?\?/|//(?i:localhost|127\.0\.0\.1)/|(?i:::?\$(?:data|index_allocation)))[^\s'"();|&,={}]*`)
+
+func devicePaths(line string) string {
+	if !strings.Contains(line, "//") && !strings.Contains(line, "/??/") && !strings.Contains(line, ":$") {
+		return line
+	}
+	return deviceWord.ReplaceAllStringFunc(line, pathmod.Windows)
 }
 
 // windowsNames drops the dots and spaces that end a name, which Windows

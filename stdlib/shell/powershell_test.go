@@ -46,6 +46,11 @@ func TestPowerShell(t *testing.T) {
 		{`ri a.\b..\c. ; gc -Path:.env.`, `ri a/b/c ; gc -Path:.env`},
 		{`cd ..; ls .\...; ri ..\x; gci -Filter *.; echo 1.5 $x.`, `cd ..; ls ./...; ri ../x; gci -Filter *.; echo 1.5 $x.`},
 		{"Write-Host \"a `\"b.`\" c\"", `Write-Host "a \"b.\" c"`},
+		// a device prefix, the machine's administrative share, a default data stream
+		{`ri -r \\?\C:\Windows; ri \\.\C:\x; ri \??\C:\y`, `ri -r C:/Windows; ri C:/x; ri C:/y`},
+		{`ri -r \\localhost\C$\Windows; ri \\127.0.0.1\ADMIN$`, `ri -r C:/Windows; ri C:/Windows`},
+		{`gc '.env::$DATA'; Set-Content 'src\main.go::$DATA' x`, `gc '.env'; Set-Content 'src/main.go' x`},
+		{`ri '\\?\UNC\srv\share\x'; ri \\srv\share`, `ri '//srv/share/x'; ri //srv/share`},
 		{`'{}' | Out-File x`, `: '{}' | Out-File x`},
 		{`Set-Location .github; sl ..; Push-Location x; Pop-Location`, `cd .github; cd ..; pushd x; popd`},
 		{`Get-ChildItem | Where-Object { $_.Length -gt 1MB } | Select-Object Name`, `Get-ChildItem | Where-Object $( : $_.Length -gt 1MB ) | Select-Object Name`},

@@ -47,3 +47,11 @@ expect.fails(function() return path.expand_home("~/x", "") end, "argument 2 (hom
 expect.fails(function() return path.clean(42) end, "argument 1 (p): want string")
 expect.fails(function() return path.base() end, "argument 1 (p)")
 expect.fails(function() return path.glob("*", {}) end, "argument 2 (p): want string")
+
+-- windows: a path as Windows reads it, with slashes
+expect.eq(path.windows([[C:\Users\dev\.claude\settings.json.]]), "C:/Users/dev/.claude/settings.json")
+expect.eq(path.windows([[\\?\C:\Windows]]), "C:/Windows")
+expect.eq(path.windows([[\\localhost\C$\Windows]]), "C:/Windows")
+expect.eq(path.windows(".env::$DATA"), ".env")
+expect.eq(path.windows("..\\x"), "../x")
+expect.eq(path.windows("SETTIN~1.JSO"), "SETTIN~1.JSO")
