@@ -98,7 +98,7 @@ local function new_checker(ctx, cwd, params)
   local c = setmetatable({ cwd = start, root = start, moved = false, protected = {}, aliases = {},
                           downloads = {}, scripts = {}, wrote = false, verdicts = false,
                           recursive_of = false, is_recursive = false, operands_of = false, ops = false,
-                          powershell = false, piped = false }, Checker)
+                          powershell = false, gitbash = false, piped = false }, Checker)
   local dir = tool.dir(params)
   if dir then c:move_to(dir) end
   if type(ctx.config.protected) == "table" then
@@ -113,9 +113,17 @@ end
 -- directory (or ~-relative after cd ~). The second result is true when
 -- the working directory is not known any more (cd "$X", cd -).
 function Checker:resolve(target)
-  if self.powershell and self.cwd and self.cwd:match("^%a:/") then return self:resolve_windows(target) end
+  if self.gitbash then
+    -- Git Bash on Windows (Claude Code's Bash there): /c/x is C:/x, and a
+    -- quoted 'C:\x' or '.claude\x' is a Windows path
+    local drive, rest = target:match("^/(%a)(/?.*)$")
+    if drive and (rest == "" or rest:sub(1, 1) == "/") then target = drive:upper() .. ":" .. (rest == "" and "/" or rest) end
+    if target:find("\\", 1, true) then target = path.windows(target) end
+  end
+  local windows = self.powershell or self.gitbash
+  if windows and self.cwd and self.cwd:match("^%a:/") then return self:resolve_windows(target) end
   if target:sub(1, 1) == "/" or target:sub(1, 1) == "~" then return target end
-  if self.powershell and target:match("^%a:") then return target end -- C:/Windows
+  if windows and target:match("^%a:") then return target end -- C:/Windows
   if self.moved then return nil, true end
   if not self.cwd then
     -- No cwd (PicoClaw's payloads carry none): the agent's own directory,
@@ -222,7 +230,7 @@ function Checker:place(p)
   local target, unsure = self:resolve(p.prefix)
   if not target then return nil, unsure end
   if target == "~" or target:match("^~[^/]*$") then return "your home directory (" .. p.path .. ")" end
-  if self.powershell and target:match("^%a:") then
+  if (self.powershell or self.gitbash) and target:match("^%a:") then
     local what = p.glob and "everything in " or ""
     local w = windows_place(target, what)
     if w then return w end
@@ -260,7 +268,7 @@ function Checker:move_to(dir)
     return
   end
   local target = not self.moved and self:resolve(dir)
-  if target and (target:sub(1, 1) == "/" or (self.powershell and target:match("^%a:/"))) then
+  if target and (target:sub(1, 1) == "/" or ((self.powershell or self.gitbash) and target:match("^%a:/"))) then
     -- a drive path is clean already, and keeps the slash of its root
     -- (C:/): resolve tells a Windows directory by it
     self.cwd = target:match("^%a:/") and target or path.clean(target)
@@ -1119,7 +1127,7 @@ function Checker:system_integrity(cmd)
   if DELETERS[n] then
     for _, p in ipairs(self:operands(cmd)) do
       local t = not p.dynamic and resolve(p.prefix)
-      if t and (t:sub(1, 1) == "/" or (self.powershell and t:match("^%a:"))) then
+      if t and (t:sub(1, 1) == "/" or ((self.powershell or self.gitbash) and t:match("^%a:"))) then
         t = path.clean(t)
         local what = (t == "/" and "the root directory") or system_file(t)
         if what then return self:theme("system_files", n .. " of " .. what) end
@@ -1751,6 +1759,12 @@ function Checker:outside(cmd, runs_delete)
       local first = t:match("^~/([^/]+)")
       if first and HOME_DIRS[first] and not home_cache(t .. "/") then
         return self:theme("deletes_outside_workspace", verb .. p.path .. ", in your home directory's " .. first)
+      end
+    elseif t and self.gitbash and (t:match("^/%a/") or t:match("^/%a$")) then
+      -- Git Bash's /c/x is C:/x: inside the workspace, or outside it
+      local w = self:resolve(t)
+      if w and self.root and not within(self.root, w) then
+        return self:theme("deletes_outside_workspace", verb .. p.path .. ", outside the workspace " .. self.root)
       end
     elseif t and t:sub(1, 1) == "/" then
       t = path.clean(t)
@@ -2700,7 +2714,10 @@ local function guard(tool_name, params, cwd, workspace, ctx)
   checker.verdicts = verdicts(ctx)
   checker.powershell = dialect == "powershell"
   local start = cwd or workspace
-  if checker.powershell and not checker.root and type(start) == "string" then
+  -- a POSIX shell's line with a Windows working directory runs in Git
+  -- Bash (Claude Code on Windows): its paths are Windows paths
+  checker.gitbash = not checker.powershell and type(start) == "string" and start:match("^%a:[/\\]") ~= nil
+  if (checker.powershell or checker.gitbash) and not checker.root and type(start) == "string" then
     -- a Windows working directory (C:\Users\dev\proj) is the workspace
     local win = start:gsub("\\", "/")
     if win:match("^%a:/") or win:match("^%a:$") then

@@ -135,7 +135,8 @@ local Guard = {}
 Guard.__index = Guard
 
 local function new_guard(ctx, cwd)
-  local g = setmetatable({ ctx = ctx, dotglob = false, work = 0, checked = {}, matched = {}, powershell = false }, Guard)
+  local g = setmetatable({ ctx = ctx, dotglob = false, work = 0, checked = {}, matched = {}, powershell = false,
+                          gitbash = false }, Guard)
   -- The working directory: absolute when the payload says where the
   -- call runs, else "." (the unknown directory the agent runs in).
   if type(cwd) == "string" and cwd:sub(1, 1) == "/" then g.root = path.clean(cwd) end
@@ -374,7 +375,8 @@ end
 -- settings.json) and a short 8.3 name stands for a long one
 -- (SETTIN~1.JSO, CLAUDE~1 for .claude): a short name becomes the globs
 -- it could match, with and without the leading dot its long name may
--- have lost. At most 8 variants; nil when p has none of these.
+-- have lost, and first the protected names it could stand for. At most
+-- 12 variants; nil when p has none of these.
 local function windows_variants(p)
   local out, changed = { "" }, false
   local first = true
@@ -385,13 +387,26 @@ local function windows_variants(p)
     end
     local stem, ext = alts[1]:match("^([^~%.]+)~%d+(%.?[^%.]*)$")
     if stem and #stem <= 6 then
-      local tail = stem:lower() .. "*" .. (ext ~= "" and ext:lower() .. "*" or "")
-      alts, changed = { tail, "." .. tail }, true
+      -- the protected names it may stand for (CLAUDE~1 is .claude: the
+      -- long name without its leading dots and spaces, its first six
+      -- letters, ~N, its extension's first three), then any name
+      stem, ext = stem:upper(), ext:sub(2):upper()
+      alts, changed = {}, true
+      for _, n in ipairs(NAMES) do
+        local long = n:gsub("^%.+", ""):gsub(" ", ""):upper()
+        local base, lext = long:match("^(.*)%.([^%.]*)$")
+        base, lext = (base or long):gsub("%.", ""), lext or ""
+        if base:sub(1, #stem) == stem and lext:sub(1, #ext) == ext and (ext ~= "" or lext == "") then
+          alts[#alts + 1] = n
+        end
+      end
+      local tail = stem:lower() .. "*" .. (ext ~= "" and "." .. ext:lower() .. "*" or "")
+      alts[#alts + 1], alts[#alts + 2] = tail, "." .. tail
     end
     local next_out = {}
     for _, o in ipairs(out) do
       for _, a in ipairs(alts) do
-        if #next_out < 8 then next_out[#next_out + 1] = first and a or (o .. "/" .. a) end
+        if #next_out < 12 then next_out[#next_out + 1] = first and a or (o .. "/" .. a) end
       end
     end
     out, first = next_out, false
@@ -401,7 +416,14 @@ end
 
 -- judge is check without the memo.
 function Guard:judge(p, holder)
-  local variants = self.powershell and windows_variants(p)
+  if self.gitbash then
+    -- Git Bash on Windows: /c/x is C:/x, and a quoted '.claude\x' is a
+    -- Windows path
+    local drive, rest = p:match("^/(%a)(/?.*)$")
+    if drive and (rest == "" or rest:sub(1, 1) == "/") then p = drive:upper() .. ":" .. (rest == "" and "/" or rest) end
+    if p:find("\\", 1, true) then p = path.windows(p) end
+  end
+  local variants = (self.powershell or self.gitbash) and windows_variants(p)
   if variants then
     for _, v in ipairs(variants) do
       local why = self:judge_one(v, holder)
@@ -1834,6 +1856,9 @@ local function guard(tool_name, params, cwd, ctx)
     end
     if tool.shell(tool_name, ctx.config) == "powershell" then
       line, g.powershell = shell.powershell(line), true
+    else
+      -- a POSIX shell with a Windows working directory: Git Bash
+      g.gitbash = type(cwd) == "string" and cwd:match("^%a:[/\\]") ~= nil
     end
     local ok, cmds = pcall(shell.parse, line)
     if not ok then

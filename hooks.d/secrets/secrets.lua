@@ -41,7 +41,7 @@ local COPIERS = { tar = true, zip = true, ["7z"] = true, cp = true, rsync = true
 -- secret says what kind of secret a path holds, or nil. Names are
 -- compared without case: on macOS's and Windows' file systems .ENV is
 -- .env and ~/.SSH is ~/.ssh.
-local function secret(p)
+local function secret_one(p)
   -- as Windows reads it: backslashes, device prefixes, ::$DATA and the
   -- dots and spaces that end a name (.env. is .env)
   p = path.windows(p):lower()
@@ -94,6 +94,55 @@ local function secret(p)
   if stem and KEY_NAMES[stem] and not base:match("%.pub$") then return "a private key" end
   local ext = base:match("%.([%w]+)$")
   if ext and KEY_EXTS[ext:lower()] then return "a private key or certificate" end
+  return nil
+end
+
+-- The names a secret's path may hold, for short 8.3 names: Windows
+-- answers to CREDEN~1 for credentials, ENV~1.LOC for .env.local.
+local SHORT_CANDIDATES = { ".env", ".env.local", ".env.production", ".env.development", ".envrc", ".ssh", ".aws",
+                           "credentials", "config", ".kube", ".docker", "config.json", ".azure", "gcloud",
+                           "github cli", "hosts.yml", ".npmrc", ".netrc", ".pgpass", ".git-credentials", ".pypirc",
+                           "user data", "login data", "microsoft", "credentials", "protect", "id_rsa", "id_ed25519",
+                           "id_ecdsa", "logins.json", "key4.db" }
+
+-- short_names returns the long names of SHORT_CANDIDATES an 8.3 name
+-- (STEM~N.EXT) may stand for: the long name without its leading dots
+-- and spaces and inner dots starts with STEM, and its extension with EXT.
+local function short_names(elem)
+  local stem, ext = elem:match("^([^~%.]+)~%d+%.?([^%.]*)$")
+  if not stem or #stem > 6 then return nil end
+  stem, ext = stem:upper(), ext:upper()
+  local out = {}
+  for _, n in ipairs(SHORT_CANDIDATES) do
+    local long = n:gsub("^%.+", ""):gsub(" ", ""):upper()
+    local base, lext = long:match("^(.*)%.([^%.]*)$")
+    base, lext = (base or long):gsub("%.", ""), lext or ""
+    if base:sub(1, #stem) == stem and lext:sub(1, #ext) == ext and (ext ~= "" or lext == "") then out[#out + 1] = n end
+  end
+  return out
+end
+
+-- secret says what kind of secret a path holds, or nil; a short 8.3
+-- name in it is tried as each long name it may stand for (at most 16
+-- spellings).
+local function secret(p)
+  if not p:find("~%d") then return secret_one(p) end
+  local spellings = { "" }
+  for elem in (path.windows(p) .. "/"):gmatch("([^/]*)/") do
+    local longs = short_names(elem) or {}
+    longs[#longs + 1] = elem
+    local next_spellings = {}
+    for _, s in ipairs(spellings) do
+      for _, l in ipairs(longs) do
+        if #next_spellings < 16 then next_spellings[#next_spellings + 1] = s == "" and l or s .. "/" .. l end
+      end
+    end
+    spellings = next_spellings
+  end
+  for _, s in ipairs(spellings) do
+    local kind = secret_one(s)
+    if kind then return kind end
+  end
   return nil
 end
 
@@ -179,6 +228,24 @@ local function windows_dump(cmd)
   end
 end
 
+-- has_option reports whether cmd has option (any case, or a prefix of
+-- three letters or more).
+local function has_option(cmd, option)
+  for i = 2, #cmd.argv do
+    local a = cmd.argv[i]:lower()
+    if #a >= 4 and option:sub(1, #a) == a then return true end
+  end
+  return false
+end
+
+-- first_operand reports whether argv[i] is cmd's first operand.
+local function first_operand(cmd, i)
+  for k = 2, i - 1 do
+    if cmd.roles[k] == "operand" and cmd.argv[k - 1]:lower() ~= "-path" then return false end
+  end
+  return true
+end
+
 -- shell_secret returns the first secret a shell line touches.
 local function shell_secret(line, ctx)
   -- a line that does not parse whole is read in the parts that do
@@ -196,6 +263,15 @@ local function shell_secret(line, ctx)
         -- filter, a script or data (echo, git commit -m) is not a path;
         -- nor is a value writer's -Value, or its operand after the path
         local role = cmd.roles[i]
+        if low == "select-string" or low == "sls" then
+          -- PowerShell's grep: -Pattern's value, else its first operand,
+          -- is the pattern; -Path's value is the file it reads
+          local prev = cmd.argv[i - 1]:lower()
+          if prev == "-pattern" or prev == "-pa" or prev == "-pat" then role = "pattern"
+          elseif role == "operand" and not has_option(cmd, "-pattern") and prev ~= "-path" and prev ~= "-literalpath" then
+            role = first_operand(cmd, i) and "pattern" or role
+          end
+        end
         if VALUE_WRITERS[low] then
           if cmd.argv[i - 1]:lower() == "-value" then role = "data"
           elseif role == "operand" then
