@@ -187,7 +187,15 @@ end
 -- the drive's root.
 function Checker:resolve_windows(target)
   if target:sub(1, 1) == "~" then return target end
-  if target:match("^%a:") then return windows_clean(target) end
+  -- C:x is x in the current directory of drive C: the workspace's
+  -- when it is the workspace's drive, else not known
+  local drive, rel = target:match("^(%a):([^/].*)$")
+  if drive then
+    if drive:lower() ~= self.cwd:sub(1, 1):lower() then return nil, true end
+    target = rel
+  elseif target:match("^%a:") then
+    return windows_clean(target)
+  end
   if self.moved then return nil, true end
   local drive = self.cwd:sub(1, 2)
   local joined = target:sub(1, 1) == "/" and ("/" .. drive .. target) or ("/" .. self.cwd .. "/" .. target)

@@ -423,6 +423,9 @@ function Guard:judge(p, holder)
     if drive and (rest == "" or rest:sub(1, 1) == "/") then p = drive:upper() .. ":" .. (rest == "" and "/" or rest) end
     if p:find("\\", 1, true) then p = path.windows(p) end
   end
+  if self.powershell or self.gitbash then
+    p = p:gsub("^%a:([^/])", "%1") -- C:x: x in drive C's current directory
+  end
   local variants = (self.powershell or self.gitbash) and windows_variants(p)
   if variants then
     for _, v in ipairs(variants) do
@@ -1889,7 +1892,9 @@ local function guard(tool_name, params, cwd, ctx)
       -- A Windows path (Copilot CLI's create on Windows): backslashes
       -- separate, and a name may end in dots or be a short 8.3 name
       -- (windows_variants) that the file system reads as the long one.
-      local q = path.windows(p) -- \\?\C:\x, \\localhost\C$\x, x::$DATA, x.
+      -- \\?\C:\x, \\localhost\C$\x, x::$DATA, x.; C:x is x in drive C's
+      -- current directory
+      local q = path.windows(p):gsub("^%a:([^/])", "%1")
       for _, v in ipairs(windows_variants(q) or { q }) do
         local why = g:judge_one(v, writes)
         if why then return ask((why:gsub(" %(" .. v:gsub("%p", "%%%0") .. "%)$", " (" .. p:gsub("%%", "%%%%") .. ")"))) end

@@ -44,7 +44,8 @@ local COPIERS = { tar = true, zip = true, ["7z"] = true, cp = true, rsync = true
 local function secret_one(p)
   -- as Windows reads it: backslashes, device prefixes, ::$DATA and the
   -- dots and spaces that end a name (.env. is .env)
-  p = path.windows(p):lower()
+  -- (C:x is x in drive C's current directory)
+  p = path.windows(p):lower():gsub("^%a:([^/])", "%1")
   if #p > 1 then p = p:gsub("/+$", "") end -- ~/.ssh/ names the directory, as ~/.ssh does
   local base = p:match("([^/]*)$") or p
   local padded = "/" .. p .. "/"
