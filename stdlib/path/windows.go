@@ -63,7 +63,7 @@ func dropNameEnds(p string) string {
 	changed := false
 	for i, n := range names {
 		t := strings.TrimRight(n, ". ")
-		if t != n && strings.Trim(t, ".") != "" {
+		if t != n && strings.Trim(t, ".") != "" && !strings.HasSuffix(t, ":") { // C:.. is drive C's parent
 			names[i], changed = t, true
 		}
 	}

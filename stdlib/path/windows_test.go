@@ -28,6 +28,7 @@ func TestWindows(t *testing.T) {
 		{`SETTIN~1.JSO`, `SETTIN~1.JSO`},
 		{`/work/project/a.go`, `/work/project/a.go`},
 		{`C:x`, `C:x`},
+		{`C:..\x`, `C:../x`},
 		{`//localhost/C$/Windows`, `C:/Windows`},
 		{`//?/UNC/srv/share`, `//srv/share`},
 	} {

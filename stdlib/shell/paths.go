@@ -196,10 +196,16 @@ func cleanHome(p string) (string, bool) {
 	return head + "/" + c, false
 }
 
-// cleanPath is path.Clean, except that "" stays "".
+// cleanPath is path.Clean, except that "" stays "", and a drive letter
+// before a relative path (C:..\x, which Windows reads in drive C's
+// current directory) is kept apart from it: "C:.." is no name for the
+// ".." after it to take away.
 func cleanPath(p string) string {
 	if p == "" {
 		return ""
+	}
+	if len(p) > 2 && p[1] == ':' && p[2] != '/' && ('a' <= p[0]|0x20 && p[0]|0x20 <= 'z') {
+		return p[:2] + path.Clean(p[2:])
 	}
 	return path.Clean(p)
 }

@@ -91,7 +91,7 @@ func windowsNames(line string) string {
 			n--
 		}
 		if n == len(out) || out[start] == '$' || bytes.ContainsAny(out[start:], "*?") ||
-			len(bytes.Trim(out[start:n], ". ")) == 0 {
+			len(bytes.Trim(out[start:n], ". ")) == 0 || out[n-1] == ':' { // C:.. is drive C's parent
 			return
 		}
 		out = out[:n]

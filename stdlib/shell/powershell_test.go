@@ -44,6 +44,7 @@ func TestPowerShell(t *testing.T) {
 		{`Remove-Item -Recurse "C:\Windows\System32. "`, `Remove-Item -Recurse "C:/Windows/System32"`},
 		{`cmd /c "del /f /s /q %SystemRoot%\x. " "a. /b"`, `cmd /c "del /f /s /q %SystemRoot%/x" "a. /b"`},
 		{`ri a.\b..\c. ; gc -Path:.env.`, `ri a/b/c ; gc -Path:.env`},
+		{`ri C:..\..\Windows`, `ri C:../../Windows`},
 		{`cd ..; ls .\...; ri ..\x; gci -Filter *.; echo 1.5 $x.`, `cd ..; ls ./...; ri ../x; gci -Filter *.; echo 1.5 $x.`},
 		{"Write-Host \"a `\"b.`\" c\"", `Write-Host "a \"b.\" c"`},
 		// a device prefix, the machine's administrative share, a default data stream
