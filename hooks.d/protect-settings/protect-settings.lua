@@ -1083,16 +1083,29 @@ local function find_scope(cmd)
   end
   if #starts == 0 then starts = { "." } end
   local narrowed, files, empty = true, false, false
-  for j = i, #cmd.argv do
+  local j = i
+  while j <= #cmd.argv do
     local a = cmd.argv[j]
-    if a == "-name" or a == "-iname" then
+    if a == "!" or a == "-not" then
+      -- a negated test narrows nothing, and takes nothing from the tests
+      -- it is ANDed with (-name '*.go' -not -path './vendor/*'); a
+      -- negated group may hold anything
+      if cmd.argv[j + 1] == "(" then narrowed = false end
+      j = j + 2
+    elseif a == "-name" or a == "-iname" then
       names[#names + 1] = cmd.argv[j + 1]
+      j = j + 2
     elseif a == "-type" and cmd.argv[j + 1] == "f" then
       files = true
+      j = j + 2
     elseif a == "-empty" then
       empty = true
-    elseif a == "-o" or a == "-or" or a == "!" or a == "-not" or a == "," then
+      j = j + 1
+    elseif a == "-o" or a == "-or" or a == "," then
       narrowed = false
+      j = j + 1
+    else
+      j = j + 1
     end
   end
   if #names == 0 or not narrowed then names = nil end
@@ -1116,11 +1129,15 @@ local NOT_PACKS = { node_modules = true, __pycache__ = true, bower_components = 
 -- A name without an extension could be a pack's directory (-name
 -- destructive), a pattern ending in a glob could be a hook file
 -- ('destr*').
-function Guard:harmless(pat, files)
+function Guard:harmless(pat, files, named_only)
   if type(pat) ~= "string" or is_dynamic(pat) then return false end
   for _, n in ipairs(self.names) do
     if self:matches(pat, n) then return false end
   end
+  -- where no hook pack can be (the temporary directory that holds
+  -- hookhost's socket, an agent's settings directory), the protected
+  -- names are all there is to match
+  if named_only then return true end
   local low = pat:lower()
   local tail = low:match("([^%*%?%[%]]*)$") -- the literal end, after the last glob character
   local glob = tail ~= low
@@ -1147,8 +1164,12 @@ function Guard:found(scope, what)
     why = self:check(s, true)
     if why then
       local safe = false
+      -- a hook pack's directory may have any name only where a hooks
+      -- directory may be: the workspace, a home directory, the guardrails
+      local packs = why:find("workspace", 1, true) or why:find("home directory", 1, true)
+          or why:find("guardrails", 1, true) or why:find("the directory the agent works in", 1, true)
       for _, pat in ipairs(scope.names or {}) do
-        if self:harmless(pat, scope.files) then safe = true end
+        if self:harmless(pat, scope.files, not packs) then safe = true end
       end
       if not safe then
         local named = scope.names and " (-name " .. table.concat(scope.names, " -name ") .. ")" or ""

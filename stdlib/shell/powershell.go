@@ -7,7 +7,7 @@ import (
 	"sync"
 	"unicode"
 
-	pathmod "github.com/hookhost/hookhost/stdlib/path"
+	"github.com/hookhost/hookhost/stdlib"
 )
 
 // PowerShell rewrites a PowerShell line as the POSIX shell line that runs
@@ -57,14 +57,14 @@ func PowerShell(line string) string {
 // deviceWord finds a word that reaches a file through a device or NT
 // prefix (\\?\C:\x), the local machine's administrative share
 // (\\localhost\C$\x) or a default data stream (x::$DATA): devicePaths
-// spells each as path.Windows reads it (C:/x, x), which is the file it opens.
+// spells each as stdlib.WindowsPath reads it (C:/x, x), which is the file it opens.
 var deviceWord = regexp.MustCompile(`[^\s'"();|&,={}]*(?://[?.]/|/\?\?/|//(?i:localhost|127\.0\.0\.1)/|(?i:::?\$(?:data|index_allocation)))[^\s'"();|&,={}]*`)
 
 func devicePaths(line string) string {
 	if !strings.Contains(line, "//") && !strings.Contains(line, "/??/") && !strings.Contains(line, ":$") {
 		return line
 	}
-	return deviceWord.ReplaceAllStringFunc(line, pathmod.Windows)
+	return deviceWord.ReplaceAllStringFunc(line, stdlib.WindowsPath)
 }
 
 // windowsNames drops the dots and spaces that end a name, which Windows

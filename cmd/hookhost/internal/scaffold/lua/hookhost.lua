@@ -378,6 +378,13 @@ function path.glob(pattern, p) end
 ---@return string
 function path.expand_home(p, home) end
 
+---`p` as Windows reads it, with slashes: `\\?\C:\x` and `\\localhost\C$\x` are
+---"C:/x", `x::$DATA` is "x", and the dots and spaces that end a name are
+---dropped. Case, `..` and short 8.3 names are kept.
+---@param p string
+---@return string
+function path.windows(p) end
+
 --------------------------------------------------------------------------
 -- shell: local shell = require("shell")
 --------------------------------------------------------------------------

@@ -1,8 +1,8 @@
-package path
+package stdlib
 
 import "testing"
 
-func TestWindows(t *testing.T) {
+func TestWindowsPath(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`C:\Users\dev\proj\.claude\settings.json`, `C:/Users/dev/proj/.claude/settings.json`},
 		{`.claude\settings.json.`, `.claude/settings.json`},
@@ -32,20 +32,20 @@ func TestWindows(t *testing.T) {
 		{`//localhost/C$/Windows`, `C:/Windows`},
 		{`//?/UNC/srv/share`, `//srv/share`},
 	} {
-		if got := Windows(tc.in); got != tc.want {
-			t.Errorf("Windows(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := WindowsPath(tc.in); got != tc.want {
+			t.Errorf("WindowsPath(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
 
-func FuzzWindows(f *testing.F) {
+func FuzzWindowsPath(f *testing.F) {
 	for _, s := range []string{`\\?\C:\x`, `\\localhost\C$\x`, `a.::$DATA`, `..\.\x. `} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
-		once := Windows(p)
-		if again := Windows(once); again != once {
-			t.Errorf("Windows is not idempotent: %q -> %q -> %q", p, once, again)
+		once := WindowsPath(p)
+		if again := WindowsPath(once); again != once {
+			t.Errorf("WindowsPath is not idempotent: %q -> %q -> %q", p, once, again)
 		}
 	})
 }
