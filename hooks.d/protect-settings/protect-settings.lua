@@ -1791,6 +1791,47 @@ local function fed_by_find(cmd, piped)
   return piped[cmd.pipeline .. ":" .. (cmd.position - 1)]
 end
 
+-- lister_scope returns, for a command that prints file names an xargs
+-- after it may change, the scope find_scope would give a find listing
+-- the same files, or nil: grep -l/-rl/-L, rg -l/--files, ag -l and git
+-- grep -l list files under their path operands (. without one), those
+-- --include/-g globs name; ls lists its operands; git ls-files its
+-- patterns, at any depth. grep -rl X src | xargs sed -i … changes only
+-- files in src.
+local LISTING = { ["-l"] = true, ["-L"] = true, ["--files-with-matches"] = true,
+                  ["--files-without-match"] = true, ["--files"] = true }
+local function lister_scope(cmd)
+  local n, argv = cmd.name, cmd.argv
+  local git_sub = n == "git" and argv[2]
+  if not (n == "grep" or n == "egrep" or n == "fgrep" or n == "rg" or n == "ag" or n == "ls"
+          or git_sub == "grep" or git_sub == "ls-files") then
+    return nil
+  end
+  local lists = n == "ls" or git_sub == "ls-files"
+  local starts, names = {}, {}
+  for i = 2, #argv do
+    local a, role = argv[i], cmd.roles[i]
+    local flags = a:match("^%-(%a+)$")
+    if LISTING[a] or (flags and flags:find("[lL]") and n ~= "ls") then lists = true end
+    local glob = a:match("^%-%-include=(.+)$") or a:match("^%-%-glob=(.+)$")
+        or ((argv[i - 1] == "-g" or argv[i - 1] == "--glob" or argv[i - 1] == "--include") and a)
+    if glob then names[#names + 1] = glob end
+    if role == "operand" and not (git_sub and i == 2) and a ~= "--" then
+      if git_sub == "ls-files" then
+        names[#names + 1] = a
+      elseif n == "ls" and cmd.paths[i].glob then
+        starts[#starts + 1] = path.dir(cmd.paths[i].path)
+        names[#names + 1] = a:match("([^/]*)$")
+      else
+        starts[#starts + 1] = cmd.paths[i].path
+      end
+    end
+  end
+  if not lists then return nil end
+  if #starts == 0 then starts = { "." } end
+  return { starts = starts, names = #names > 0 and names or nil, files = true, empty = false }
+end
+
 -- line says why a shell line needs asking, or nil.
 function Guard:line(cmds)
   local finds, piped, start = {}, {}, self.cwd
@@ -1805,6 +1846,8 @@ function Guard:line(cmds)
     if cmd.name == "find" then
       finds[#finds + 1] = find_scope(cmd)
       piped[cmd.pipeline .. ":" .. cmd.position] = finds[#finds]
+    else
+      piped[cmd.pipeline .. ":" .. cmd.position] = lister_scope(cmd)
     end
     local feeder = fed_by_find(cmd, piped)
     if feeder then
