@@ -1452,6 +1452,33 @@ local FORK_LOOPS = { "fork%s+while%s+fork", "fork%s+until", "while%s*%(?%s*[Tt]r
                      "loop%s*{[^}]*fork", "loop%s+do[^\n]*fork", "while%s*%(%s*true%s*%)[^\n]*fork",
                      "while%s+true[^\n]*fork", "1%s+while[^\n]*fork", "fork[^\n]*while%s*1", "fork%s+while%s+true" }
 
+-- An interpreter one-liner that fetches code and evaluates it runs what
+-- a server sends, as curl | sh does: python -c "exec(urlopen(URL).read())",
+-- node -e "eval(await (await fetch(URL)).text())", ruby's eval(URI.open(…)).
+-- A call that evaluates text and one that fetches, in the same code.
+local CODE_EVALS = { python = { "exec%s*%(", "eval%s*%(" }, node = { "%f[%w_.]eval%f[^%w_]", "new%s+Function%s*%(", "runInThisContext", "runInNewContext" },
+                     ruby = { "eval%s*%(", "instance_eval", "eval%s+[%a_]" }, perl = { "eval%s*[%({%$]", "eval%s+get" },
+                     php = { "eval%s*%(" }, lua = { "loadstring%s*%(", "load%s*%(", "dostring" } }
+local CODE_FETCHES = { "urlopen", "requests%.get", "httpx%.get", "urllib", "fetch%s*%(", "https?%.get",
+                       "axios", "uri%.open", "open%-uri", "net::http", "lwp", "http::tiny", "getstore", "get%s*%(['\"]https?:",
+                       "file_get_contents%s*%(['\"]https?:", "curl_exec", "socket%.http", "http%.request",
+                       "curl%s", "wget%s" }
+function Checker:code_download(cmd)
+  local evals = CODE_EVALS[cmd.lang]
+  if not evals or cmd.code == "" then return nil end
+  local code = cmd.code:lower()
+  local evaluates = false
+  for _, pat in ipairs(evals) do
+    if code:find(pat:lower()) then evaluates = true end
+  end
+  if not evaluates then return nil end
+  for _, pat in ipairs(CODE_FETCHES) do
+    if code:find(pat) then
+      return self:theme("download_then_run", cmd.name .. " code fetches code and runs it (as curl | sh does)")
+    end
+  end
+end
+
 function Checker:fork_bomb(cmd)
   local verdict, why = fork_bomb(cmd)
   if verdict then return self:theme("fork_bombs", why) end
@@ -2424,6 +2451,7 @@ local RULES = {
                 cp = true, ddrescue = true, bmaptool = true } }, when = "redirects", Checker.disk },
   { names = { { chmod = true, chown = true, chgrp = true } }, Checker.perms },
   { when = "code", Checker.fork_bomb },
+  { when = "code", Checker.code_download },
   { when = "code_from", function(_, cmd) return code_from(cmd) end },
   { when = "calls", Checker.calls },
   { when = "unknown", function(self, cmd) return self:unknown(cmd) end },
