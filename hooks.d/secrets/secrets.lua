@@ -292,6 +292,16 @@ local function shell_secret(line, ctx)
         if what then return cmd.name .. " touches " .. what end
       end
     end
+    -- interpreter code (python3 -c "open('/home/u/.aws/credentials')"):
+    -- each string literal that names a secret
+    if cmd.lang ~= "" and cmd.lang ~= "sh" and cmd.code ~= "" then
+      for _, q in ipairs({ "'([^'\n]+)'", '"([^"\n]+)"', "`([^`\n]+)`" }) do
+        for lit in cmd.code:gmatch(q) do
+          local what = check_path(lit, ctx)
+          if what then return cmd.name .. " code touches " .. what end
+        end
+      end
+    end
     -- find -name .env -exec cat {} ;: the pattern names what the
     -- command it runs opens
     if cmd.roles[1] == "name" and (cmd.name == "find" or cmd.name == "fd") then
