@@ -35,6 +35,11 @@ func (w *walker) call(sc *scope, st *syntax.Stmt, c *syntax.CallExpr, r *run) er
 	var args []arg
 	for _, word := range c.Args {
 		more := expand(sc.src, word)
+		if len(sc.loopPaths) > 0 && len(more) == 1 && more[0].dynamic {
+			if p, ok := loopWordPath(sc, word); ok {
+				more[0].path, more[0].hasPath = p, true
+			}
+		}
 		if w.nwords += len(more); w.nwords > maxWords {
 			return fmt.Errorf("%w: more than %d words", ErrTooMany, maxWords)
 		}

@@ -173,6 +173,37 @@ func TestParsePaths(t *testing.T) {
 	}
 }
 
+// TestParseLoopPaths: a for loop over one word binds its variable to the
+// names that word lists, for the paths of the words that start with it.
+func TestParseLoopPaths(t *testing.T) {
+	tests := []struct {
+		line string
+		want PathInfo // the last command's second word
+	}{
+		{`for f in *.md; do sed -i s/a/b/ "$f"; done`, PathInfo{Path: "*.md", Prefix: ".", Glob: true}},
+		{`for d in packages/*/; do rm -rf "$d/dist"; done`, PathInfo{Path: "packages/*/dist", Prefix: "packages", Glob: true}},
+		{`for f in /*; do rm -rf $f; done`, PathInfo{Path: "/*", Prefix: "/", Glob: true}},
+		{`for f in build; do rm -rf "${f}"/out; done`, PathInfo{Path: "build/out", Prefix: "build/out"}},
+		{`for f in .claude/*; do for g in x; do rm "$f"; done; done`, PathInfo{Path: ".claude/*", Prefix: ".claude", Glob: true}},
+		// not bound: two words, a dynamic word, an operator, an unknown rest
+		{`for d in /usr /etc; do rm -rf "$d"; done`, PathInfo{Path: `$d`, Prefix: `$d`, Dynamic: true}},
+		{`for d in $DIRS; do rm -rf "$d"; done`, PathInfo{Path: `$d`, Prefix: `$d`, Dynamic: true}},
+		{`for f in *.py; do rm "${f%.py}"; done`, PathInfo{Path: `${f%.py}`, Prefix: `${f%.py}`, Dynamic: true}},
+		{`for f in *.py; do rm "$f$X"; done`, PathInfo{Path: `$f$X`, Prefix: `$f$X`, Dynamic: true}},
+	}
+	for _, tc := range tests {
+		cmds, err := Parse(context.Background(), tc.line)
+		if err != nil || len(cmds) == 0 {
+			t.Errorf("Parse(%q) = %v, %v", tc.line, cmds, err)
+			continue
+		}
+		last := cmds[len(cmds)-1]
+		if got := last.Paths[len(last.Paths)-1]; got != tc.want {
+			t.Errorf("Parse(%q): path %+v; want %+v", tc.line, got, tc.want)
+		}
+	}
+}
+
 func TestParseFunctionsAndBackground(t *testing.T) {
 	tests := []struct {
 		line string

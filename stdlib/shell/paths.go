@@ -270,3 +270,48 @@ func unescapePath(s string) string {
 	}
 	return b.String()
 }
+
+// loopWordPath reads a word that starts with a loop's variable ("$f",
+// "$d/dist", ${f}.bak) as a path: the names the loop's word lists, then
+// the rest of the word, which must be known in advance. ok is false for
+// any other word.
+func loopWordPath(sc *scope, w *syntax.Word) (PathInfo, bool) {
+	if len(w.Parts) == 0 {
+		return PathInfo{}, false
+	}
+	// the variable, alone or first in double quotes ("$f", "${f}/x"),
+	// and the parts after it
+	first, rest := w.Parts[0], w.Parts[1:]
+	if dq, isDQ := first.(*syntax.DblQuoted); isDQ && len(dq.Parts) > 0 {
+		first = dq.Parts[0]
+		if len(dq.Parts) > 1 {
+			rest = append([]syntax.WordPart{&syntax.DblQuoted{Parts: dq.Parts[1:]}}, rest...)
+		}
+	}
+	pe, isParam := first.(*syntax.ParamExp)
+	if !isParam || !plainParam(pe) {
+		return PathInfo{}, false
+	}
+	loop, bound := sc.loopPaths[pe.Param.Value]
+	if !bound {
+		return PathInfo{}, false
+	}
+	joined := loop.Path
+	var tail PathInfo
+	if len(rest) > 0 {
+		var b pathBuilder
+		for _, p := range rest {
+			b.part(sc.src, p, false)
+		}
+		if b.dynamic {
+			return PathInfo{}, false
+		}
+		tail = PathInfo{Path: unescapePath(b.s.String()), Glob: b.glob}
+		joined += tail.Path
+	}
+	prefix := loop.Prefix
+	if !loop.Glob && len(rest) > 0 {
+		prefix = joined
+	}
+	return PathInfo{Path: cleanPath(joined), Prefix: cleanPath(prefix), Glob: loop.Glob || tail.Glob}, true
+}

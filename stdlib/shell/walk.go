@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -58,6 +59,10 @@ type scope struct {
 	codeFrom   []syntax.Node
 	function   string // the function whose body this is, "" outside any
 	background bool   // commands here run in the background (&)
+	// loopPaths are the variables of the for loops around here that take
+	// the names one word lists (for f in *.md): each read as that word's
+	// path wherever a command's word starts with it ("$f", "$d/dist").
+	loopPaths map[string]PathInfo
 }
 
 // A pipeline is numbered when its first command is reported, so that
@@ -368,6 +373,19 @@ func (w *walker) forClause(sc *scope, c *syntax.ForClause) error {
 	case *syntax.WordIter:
 		if err := w.words(sc, l.Items...); err != nil {
 			return err
+		}
+		if len(l.Items) == 1 && l.Name != nil {
+			// for f in GLOB: $f is one of the names GLOB matches, which
+			// is what a guard needs to know of the paths made of it
+			if p := wordPath(sc.src, l.Items[0]); !p.Dynamic {
+				inner := *sc
+				inner.loopPaths = maps.Clone(sc.loopPaths)
+				if inner.loopPaths == nil {
+					inner.loopPaths = map[string]PathInfo{}
+				}
+				inner.loopPaths[l.Name.Value] = p
+				return w.stmts(&inner, c.Do)
+			}
 		}
 	case *syntax.CStyleLoop:
 		for _, x := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
