@@ -35,8 +35,8 @@ func (w *walker) call(sc *scope, st *syntax.Stmt, c *syntax.CallExpr, r *run) er
 	var args []arg
 	for _, word := range c.Args {
 		more := expand(sc.src, word)
-		if len(sc.loopPaths) > 0 && len(more) == 1 && more[0].dynamic {
-			if p, ok := loopWordPath(sc, word); ok {
+		if (len(sc.loopPaths) > 0 || (len(w.assigned) > 0 && sc.level == 0)) && len(more) == 1 && more[0].dynamic {
+			if p, ok := boundWordPath(sc, w.assigned, word); ok {
 				more[0].path, more[0].hasPath = p, true
 			}
 		}

@@ -174,7 +174,8 @@ func TestParsePaths(t *testing.T) {
 }
 
 // TestParseLoopPaths: a for loop over one word binds its variable to the
-// names that word lists, for the paths of the words that start with it.
+// names that word lists, and a line's own unconditional assignment its
+// variable to the value, for the paths of the words that start with it.
 func TestParseLoopPaths(t *testing.T) {
 	tests := []struct {
 		line string
@@ -190,6 +191,27 @@ func TestParseLoopPaths(t *testing.T) {
 		{`for d in $DIRS; do rm -rf "$d"; done`, PathInfo{Path: `$d`, Prefix: `$d`, Dynamic: true}},
 		{`for f in *.py; do rm "${f%.py}"; done`, PathInfo{Path: `${f%.py}`, Prefix: `${f%.py}`, Dynamic: true}},
 		{`for f in *.py; do rm "$f$X"; done`, PathInfo{Path: `$f$X`, Prefix: `$f$X`, Dynamic: true}},
+		// a variable the line sets once, unconditionally, at its top level
+		{`OUT=build; rm -rf "$OUT"`, PathInfo{Path: "build", Prefix: "build"}},
+		{`x=/; rm -rf $x`, PathInfo{Path: "/", Prefix: "/"}},
+		{`DIR=~; rm -rf "$DIR"/*`, PathInfo{Path: "~/*", Prefix: "~", Glob: true}},
+		{`OUT=build && cd x && rm -rf "$OUT"`, PathInfo{Path: "build", Prefix: "build"}},
+		{`T=/tmp/x; rm -rf "$T"/*`, PathInfo{Path: "/tmp/x/*", Prefix: "/tmp/x", Glob: true}},
+		// and not otherwise: a use before it, a second assignment, a branch,
+		// a subshell or background, a value that splits or globs, a line
+		// with a command that may set it another way or a function
+		{`rm -rf "$OUT"; OUT=build`, PathInfo{Path: `$OUT`, Prefix: `$OUT`, Dynamic: true}},
+		{`OUT=build; OUT=$(pwd); rm -rf "$OUT"`, PathInfo{Path: `$OUT`, Prefix: `$OUT`, Dynamic: true}},
+		{`false && OUT=build; rm -rf "$OUT"`, PathInfo{Path: `$OUT`, Prefix: `$OUT`, Dynamic: true}},
+		{`(OUT=build); rm -rf "$OUT"`, PathInfo{Path: `$OUT`, Prefix: `$OUT`, Dynamic: true}},
+		{`OUT=build & rm -rf "$OUT"`, PathInfo{Path: `$OUT`, Prefix: `$OUT`, Dynamic: true}},
+		{`OUT="a /"; rm -rf $OUT`, PathInfo{Path: `$OUT`, Prefix: `$OUT`, Dynamic: true}},
+		{`OUT='*'; rm -rf $OUT`, PathInfo{Path: `$OUT`, Prefix: `$OUT`, Dynamic: true}},
+		{`OUT=build; eval "OUT=/"; rm -rf "$OUT"`, PathInfo{Path: `$OUT`, Prefix: `$OUT`, Dynamic: true}},
+		{`OUT=build; read OUT; rm -rf "$OUT"`, PathInfo{Path: `$OUT`, Prefix: `$OUT`, Dynamic: true}},
+		{`OUT=build; f() { OUT=/; }; f; rm -rf "$OUT"`, PathInfo{Path: `$OUT`, Prefix: `$OUT`, Dynamic: true}},
+		{`OUT=build; : ${OUT:=/}; rm -rf "$OUT"`, PathInfo{Path: `$OUT`, Prefix: `$OUT`, Dynamic: true}},
+		{`OUT=build; OUT=x true; rm -rf "$OUT"`, PathInfo{Path: `$OUT`, Prefix: `$OUT`, Dynamic: true}},
 	}
 	for _, tc := range tests {
 		cmds, err := Parse(context.Background(), tc.line)

@@ -271,11 +271,12 @@ func unescapePath(s string) string {
 	return b.String()
 }
 
-// loopWordPath reads a word that starts with a loop's variable ("$f",
-// "$d/dist", ${f}.bak) as a path: the names the loop's word lists, then
-// the rest of the word, which must be known in advance. ok is false for
-// any other word.
-func loopWordPath(sc *scope, w *syntax.Word) (PathInfo, bool) {
+// boundWordPath reads a word that starts with a bound variable as a
+// path: a loop's ("$f", "$d/dist", ${f}.bak: the names the loop's word
+// lists) or one the line assigned before the word (assigned, at the
+// line's own level), then the rest of the word, which must be known in
+// advance. ok is false for any other word.
+func boundWordPath(sc *scope, assigned map[string]assignedPath, w *syntax.Word) (PathInfo, bool) {
 	if len(w.Parts) == 0 {
 		return PathInfo{}, false
 	}
@@ -293,25 +294,26 @@ func loopWordPath(sc *scope, w *syntax.Word) (PathInfo, bool) {
 		return PathInfo{}, false
 	}
 	loop, bound := sc.loopPaths[pe.Param.Value]
+	if a, set := assigned[pe.Param.Value]; !bound && set && sc.level == 0 && uint(w.Pos().Offset()) > a.end {
+		loop, bound = a.path, true
+	}
 	if !bound {
 		return PathInfo{}, false
 	}
-	joined := loop.Path
-	var tail PathInfo
-	if len(rest) > 0 {
-		var b pathBuilder
-		for _, p := range rest {
-			b.part(sc.src, p, false)
-		}
-		if b.dynamic {
-			return PathInfo{}, false
-		}
-		tail = PathInfo{Path: unescapePath(b.s.String()), Glob: b.glob}
-		joined += tail.Path
+	// the bound path, its glob characters bare only when it is a glob,
+	// then the rest of the word as written
+	var b pathBuilder
+	if loop.Glob {
+		b.glob = true
+		b.s.WriteString(loop.Path)
+	} else {
+		b.literal(loop.Path)
 	}
-	prefix := loop.Prefix
-	if !loop.Glob && len(rest) > 0 {
-		prefix = joined
+	for _, p := range rest {
+		b.part(sc.src, p, false)
 	}
-	return PathInfo{Path: cleanPath(joined), Prefix: cleanPath(prefix), Glob: loop.Glob || tail.Glob}, true
+	if b.dynamic {
+		return PathInfo{}, false
+	}
+	return b.info(), true
 }

@@ -34,6 +34,9 @@ type walker struct {
 	// cdpath: the line names CDPATH, so a cd to a bare relative name may
 	// lead into any directory CDPATH lists (CDPATH=/ cd etc is /etc).
 	cdpath bool
+	// assigned are the variables the line sets once at its top level to
+	// a path known in advance (assigned.go).
+	assigned map[string]assignedPath
 }
 
 // A link says that the command at index cmd runs, as code, the output
