@@ -238,6 +238,11 @@ function Checker:place(p)
   local target, unsure = self:resolve(p.prefix)
   if not target then return nil, unsure end
   if target == "~" or target:match("^~[^/]*$") then return "your home directory (" .. p.path .. ")" end
+  -- a workspace under /home/NAME (or /Users/NAME, /root) tells where ~
+  -- is: cd; rm -rf work/app names the workspace
+  local home = target:sub(1, 2) == "~/" and self.root
+      and (self.root:match("^(/home/[^/]+)/") or self.root:match("^(/Users/[^/]+)/") or self.root:match("^(/root)/"))
+  if home then target = home .. target:sub(2) end
   if (self.powershell or self.gitbash) and target:match("^%a:") then
     local what = p.glob and "everything in " or ""
     local w = windows_place(target, what)

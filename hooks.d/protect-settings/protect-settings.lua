@@ -577,6 +577,9 @@ function Guard:copy(cmd)
   if not dest then
     if #ops == 0 then return nil end
     if #ops == 1 then
+      -- one operand known only at run time may split into a source and
+      -- a destination (cp $f): where it copies to is not known
+      if is_dynamic(ops[1].word) then return self:check(ops[1].word, false) end
       if cmd.name ~= "ln" then return nil end
       dest, sources = ".", ops -- ln TARGET makes ./TARGET's name
     else

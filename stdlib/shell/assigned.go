@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -15,13 +16,41 @@ type assignedPath struct {
 	path PathInfo
 }
 
-// rebinders are the commands that may set a variable in ways this
-// reading does not follow (read, eval, a sourced file, declare, printf
-// -v, …): a line running any of them binds nothing.
-var rebinders = map[string]bool{
-	"read": true, "readarray": true, "mapfile": true, "getopts": true, "printf": true, "eval": true,
-	"source": true, ".": true, "declare": true, "typeset": true, "export": true, "local": true,
-	"readonly": true, "let": true, "unset": true, "set": true, "shift": true,
+// rebinders are the words that may set a variable in ways this reading
+// does not follow: read, eval, a sourced file, declare, printf -v, a
+// trap, an alias, a wrapper that hides which builtin runs (builtin read,
+// command eval), IFS that splits a value, the loops that assign. A line
+// holding any of them as a word, anywhere (\read and 'read' too), binds
+// nothing.
+var rebinders = regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(?:read|readarray|mapfile|getopts|printf|eval|source|` +
+	`declare|typeset|export|local|readonly|let|unset|set|shift|trap|alias|unalias|shopt|compgen|complete|` +
+	`builtin|command|enable|exec|select|coproc|while|until|IFS|BASH_ENV|ENV|PROMPT_COMMAND|PS4)(?:$|[^A-Za-z0-9_])` +
+	`|(?:^|[\s;&|(])\.\s`)
+
+// shellVars are the variables the shell itself sets as it runs ($_ after
+// every command, PWD and OLDPWD at cd, BASH_REMATCH at =~, …): never
+// bound, whatever the line assigns them.
+var shellVars = map[string]bool{
+	"_": true, "PWD": true, "OLDPWD": true, "DIRSTACK": true, "REPLY": true, "OPTARG": true, "OPTIND": true,
+	"IFS": true, "HOME": true, "CDPATH": true, "RANDOM": true, "SRANDOM": true, "SECONDS": true,
+	"LINENO": true, "MAPFILE": true, "COPROC": true, "FUNCNAME": true, "PIPESTATUS": true, "GROUPS": true,
+	"HISTCMD": true, "EPOCHSECONDS": true, "EPOCHREALTIME": true, "BASHPID": true, "PPID": true, "UID": true,
+	"EUID": true, "SHLVL": true, "PATH": true, "SHELLOPTS": true, "BASHOPTS": true,
+}
+
+// bindable reports whether the line may bind its variables at all
+// (bindings), and how many times it assigns each: a loop's variable is
+// bound only where the loop is its one assignment.
+type bindings struct {
+	ok    bool
+	count map[string]int
+}
+
+// canBind reports whether name may be bound: the line allows binding,
+// assigns name once, and the shell does not set it itself.
+func (b bindings) canBind(name string) bool {
+	return b.ok && b.count[name] == 1 && !shellVars[name] && !strings.HasPrefix(name, "BASH_") &&
+		!strings.HasPrefix(name, "COMP_")
 }
 
 // lineAssignments returns the variables f sets once, unconditionally and
@@ -34,9 +63,9 @@ var rebinders = map[string]bool{
 // that runs a command that may set one another way, declares a
 // function, or computes (an arithmetic command or expansion, ${X:=v}),
 // bind nothing.
-func lineAssignments(f *syntax.File, src source) map[string]assignedPath {
+func lineAssignments(f *syntax.File, src source) (map[string]assignedPath, bindings) {
 	count := map[string]int{}
-	ok := true
+	ok := !rebinders.MatchString(string(src))
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CallExpr:
@@ -45,10 +74,8 @@ func lineAssignments(f *syntax.File, src source) map[string]assignedPath {
 					count[a.Name.Value]++
 				}
 			}
-			if len(n.Args) > 0 {
-				if name := n.Args[0].Lit(); rebinders[name] || name == "" && len(n.Args[0].Parts) > 0 {
-					ok = false // a rebinder, or a command named only at run time
-				}
+			if len(n.Args) > 0 && n.Args[0].Lit() == "" {
+				ok = false // a command named only at run time, or quoted
 			}
 		case *syntax.ForClause:
 			if it, isIter := n.Loop.(*syntax.WordIter); isIter && it.Name != nil {
@@ -64,8 +91,9 @@ func lineAssignments(f *syntax.File, src source) map[string]assignedPath {
 		}
 		return ok
 	})
+	b := bindings{ok: ok, count: count}
 	if !ok {
-		return nil
+		return nil, b
 	}
 	out := map[string]assignedPath{}
 	for _, st := range f.Stmts {
@@ -83,7 +111,7 @@ func lineAssignments(f *syntax.File, src source) map[string]assignedPath {
 		}
 		for _, a := range c.Assigns {
 			if a.Name == nil || a.Append || a.Naked || a.Index != nil || a.Array != nil || a.Value == nil ||
-				count[a.Name.Value] != 1 {
+				!b.canBind(a.Name.Value) {
 				continue
 			}
 			p := wordPath(src, a.Value)
@@ -93,5 +121,5 @@ func lineAssignments(f *syntax.File, src source) map[string]assignedPath {
 			out[a.Name.Value] = assignedPath{end: first.End().Offset(), path: p}
 		}
 	}
-	return out
+	return out, b
 }

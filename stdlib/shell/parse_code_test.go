@@ -183,7 +183,8 @@ func TestParseLoopPaths(t *testing.T) {
 	}{
 		{`for f in *.md; do sed -i s/a/b/ "$f"; done`, PathInfo{Path: "*.md", Prefix: ".", Glob: true}},
 		{`for d in packages/*/; do rm -rf "$d/dist"; done`, PathInfo{Path: "packages/*/dist", Prefix: "packages", Glob: true}},
-		{`for f in /*; do rm -rf $f; done`, PathInfo{Path: "/*", Prefix: "/", Glob: true}},
+		{`for f in /*; do rm -rf "$f"; done`, PathInfo{Path: "/*", Prefix: "/", Glob: true}},
+		{`for f in x*; do rm -rf $f; done`, PathInfo{Path: `$f`, Prefix: `$f`, Dynamic: true}}, // a matched name may split
 		{`for f in build; do rm -rf "${f}"/out; done`, PathInfo{Path: "build/out", Prefix: "build/out"}},
 		{`for f in .claude/*; do for g in x; do rm "$f"; done; done`, PathInfo{Path: ".claude/*", Prefix: ".claude", Glob: true}},
 		// not bound: two words, a dynamic word, an operator, an unknown rest
@@ -212,6 +213,20 @@ func TestParseLoopPaths(t *testing.T) {
 		{`OUT=build; f() { OUT=/; }; f; rm -rf "$OUT"`, PathInfo{Path: `$OUT`, Prefix: `$OUT`, Dynamic: true}},
 		{`OUT=build; : ${OUT:=/}; rm -rf "$OUT"`, PathInfo{Path: `$OUT`, Prefix: `$OUT`, Dynamic: true}},
 		{`OUT=build; OUT=x true; rm -rf "$OUT"`, PathInfo{Path: `$OUT`, Prefix: `$OUT`, Dynamic: true}},
+		// the red team's: a wrapper hiding a rebinder, a trap, a variable
+		// the shell sets, IFS, a list that brace-expands or splits, a
+		// body that reassigns, an alias
+		{`x=build; builtin read x <<< /usr; rm -rf "$x"`, PathInfo{Path: `$x`, Prefix: `$x`, Dynamic: true}},
+		{`x=build; \read x <<< /usr; rm -rf "$x"`, PathInfo{Path: `$x`, Prefix: `$x`, Dynamic: true}},
+		{`x=build; trap "x=/usr" DEBUG; rm -rf "$x"`, PathInfo{Path: `$x`, Prefix: `$x`, Dynamic: true}},
+		{`_=build; : /usr; rm -rf "$_"`, PathInfo{Path: `$_`, Prefix: `$_`, Dynamic: true}},
+		{`PWD=build; cd /usr; rm -rf "$PWD"`, PathInfo{Path: ".", Prefix: "."}}, // $PWD is where the command runs: /usr
+		{`x=Q/etc; IFS=Q; rm -rf $x`, PathInfo{Path: `$x`, Prefix: `$x`, Dynamic: true}},
+		{`for f in {/usr,build}; do rm -rf "$f"; done`, PathInfo{Path: `$f`, Prefix: `$f`, Dynamic: true}},
+		{`for f in 'build /usr'; do rm -rf $f; done`, PathInfo{Path: `$f`, Prefix: `$f`, Dynamic: true}},
+		{`for f in build; do f=/usr; rm -rf "$f"; done`, PathInfo{Path: `$f`, Prefix: `$f`, Dynamic: true}},
+		{`for f in build; do true && f=/usr; rm -rf "$f"; done`, PathInfo{Path: `$f`, Prefix: `$f`, Dynamic: true}},
+		{"shopt -s expand_aliases\nalias r=\"x=/usr\"\nx=build\nr\nrm -rf \"$x\"", PathInfo{Path: `$x`, Prefix: `$x`, Dynamic: true}},
 	}
 	for _, tc := range tests {
 		cmds, err := Parse(context.Background(), tc.line)

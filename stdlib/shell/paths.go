@@ -283,7 +283,9 @@ func boundWordPath(sc *scope, assigned map[string]assignedPath, w *syntax.Word) 
 	// the variable, alone or first in double quotes ("$f", "${f}/x"),
 	// and the parts after it
 	first, rest := w.Parts[0], w.Parts[1:]
+	quoted := false
 	if dq, isDQ := first.(*syntax.DblQuoted); isDQ && len(dq.Parts) > 0 {
+		quoted = true
 		first = dq.Parts[0]
 		if len(dq.Parts) > 1 {
 			rest = append([]syntax.WordPart{&syntax.DblQuoted{Parts: dq.Parts[1:]}}, rest...)
@@ -297,7 +299,8 @@ func boundWordPath(sc *scope, assigned map[string]assignedPath, w *syntax.Word) 
 	if a, set := assigned[pe.Param.Value]; !bound && set && sc.level == 0 && uint(w.Pos().Offset()) > a.end {
 		loop, bound = a.path, true
 	}
-	if !bound {
+	if !bound || (loop.Glob && !quoted) {
+		// unquoted, a loop's $f splits a matched name with spaces in it
 		return PathInfo{}, false
 	}
 	// the bound path, its glob characters bare only when it is a glob,

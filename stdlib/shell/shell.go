@@ -113,7 +113,7 @@ func Parse(ctx context.Context, line string) ([]Command, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.assigned = lineAssignments(f, source(line))
+	w.assigned, w.binds = lineAssignments(f, source(line))
 	if err := w.stmts(&scope{src: source(line)}, f.Stmts); err != nil {
 		return nil, err
 	}

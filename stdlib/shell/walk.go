@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -37,6 +38,8 @@ type walker struct {
 	// assigned are the variables the line sets once at its top level to
 	// a path known in advance (assigned.go).
 	assigned map[string]assignedPath
+	// binds says which variables a for loop may bind (assigned.go).
+	binds bindings
 }
 
 // A link says that the command at index cmd runs, as code, the output
@@ -377,9 +380,12 @@ func (w *walker) forClause(sc *scope, c *syntax.ForClause) error {
 		if err := w.words(sc, l.Items...); err != nil {
 			return err
 		}
-		if len(l.Items) == 1 && l.Name != nil {
+		if len(l.Items) == 1 && l.Name != nil && sc.level == 0 && w.binds.canBind(l.Name.Value) &&
+			!strings.ContainsAny(sc.src.of(l.Items[0]), "{ \t\n\\'\"") {
 			// for f in GLOB: $f is one of the names GLOB matches, which
-			// is what a guard needs to know of the paths made of it
+			// is what a guard needs to know of the paths made of it (a
+			// word that brace-expands, or holds quoted or escaped white
+			// space, is several words or splits: not bound)
 			if p := wordPath(sc.src, l.Items[0]); !p.Dynamic {
 				inner := *sc
 				inner.loopPaths = maps.Clone(sc.loopPaths)
