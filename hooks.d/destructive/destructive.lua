@@ -234,10 +234,20 @@ end
 function Checker:place(p)
   if type(p) == "string" then p = { path = p, prefix = p, glob = false, dynamic = false } end
   if p.dynamic then return nil, true end
+  -- a glob element that may match .. (.?, .*, .[.], where bash before
+  -- 5.2 lets it: /tmp/.?/usr is /usr) climbs to a place not known here
+  if p.glob and ("/" .. p.path .. "/"):find("/%.[%?%*%[][^/]*/") and ("/" .. p.path .. "/"):find("/%.[%?%*%[][^/]*/.") then
+    return nil, true
+  end
   if p.prefix == "" then return nil end
   local target, unsure = self:resolve(p.prefix)
   if not target then return nil, unsure end
-  if target == "~" or target:match("^~[^/]*$") then return "your home directory (" .. p.path .. ")" end
+  if target == "~" or target:match("^~[^/]*$") and not target:match("^~[-+%d]") then
+    return "your home directory (" .. p.path .. ")"
+  end
+  -- ~+ is the working directory, ~- the one before, ~N the directory
+  -- stack's, ~user/x someone's home: known only at run time
+  if target:match("^~[^/]") then return nil, true end
   -- a workspace under /home/NAME (or /Users/NAME, /root) tells where ~
   -- is: cd; rm -rf work/app names the workspace
   local home = target:sub(1, 2) == "~/" and self.root

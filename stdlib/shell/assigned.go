@@ -27,6 +27,26 @@ var rebinders = regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(?:read|readarray|mapfile
 	`builtin|command|enable|exec|select|coproc|while|until|IFS|BASH_ENV|ENV|PROMPT_COMMAND|PS4)(?:$|[^A-Za-z0-9_])` +
 	`|(?:^|[\s;&|(])\.\s`)
 
+// plainName is a command name written plainly; bashBuiltins are bash's
+// builtins, and quietBuiltins those of them that set no variable.
+var (
+	plainName    = regexp.MustCompile(`^(?:[A-Za-z0-9_./+-]+|\[|:)$`)
+	bashBuiltins = wordSet(`. : [ alias bg bind break builtin caller cd command compgen complete compopt continue
+		declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let
+		local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend
+		test times trap true type typeset ulimit umask unalias unset wait`)
+	quietBuiltins = wordSet(`cd pushd popd dirs echo pwd test [ true false : exit kill jobs times type umask ulimit`)
+)
+
+// wordSet is the set of the words of s.
+func wordSet(s string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		set[w] = true
+	}
+	return set
+}
+
 // shellVars are the variables the shell itself sets as it runs ($_ after
 // every command, PWD and OLDPWD at cd, BASH_REMATCH at =~, …): never
 // bound, whatever the line assigns them.
@@ -74,15 +94,21 @@ func lineAssignments(f *syntax.File, src source) (map[string]assignedPath, bindi
 					count[a.Name.Value]++
 				}
 			}
-			if len(n.Args) > 0 && n.Args[0].Lit() == "" {
-				ok = false // a command named only at run time, or quoted
+			if len(n.Args) > 0 {
+				// every command must be named plainly (no quote, backslash,
+				// brace or expansion: r\ead, e{v,v}al are read and eval)
+				// and be no builtin but those that set no variable
+				name := src.of(n.Args[0])
+				if !plainName.MatchString(name) || (bashBuiltins[name] && !quietBuiltins[name]) {
+					ok = false
+				}
 			}
 		case *syntax.ForClause:
 			if it, isIter := n.Loop.(*syntax.WordIter); isIter && it.Name != nil {
 				count[it.Name.Value]++
 			}
 		case *syntax.DeclClause, *syntax.LetClause, *syntax.FuncDecl, *syntax.ArithmCmd, *syntax.ArithmExp,
-			*syntax.CoprocClause:
+			*syntax.CoprocClause, *syntax.TestClause:
 			ok = false
 		case *syntax.ParamExp:
 			if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {

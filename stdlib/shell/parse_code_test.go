@@ -227,6 +227,12 @@ func TestParseLoopPaths(t *testing.T) {
 		{`for f in build; do f=/usr; rm -rf "$f"; done`, PathInfo{Path: `$f`, Prefix: `$f`, Dynamic: true}},
 		{`for f in build; do true && f=/usr; rm -rf "$f"; done`, PathInfo{Path: `$f`, Prefix: `$f`, Dynamic: true}},
 		{"shopt -s expand_aliases\nalias r=\"x=/usr\"\nx=build\nr\nrm -rf \"$x\"", PathInfo{Path: `$x`, Prefix: `$x`, Dynamic: true}},
+		// the second round's: a builtin spelled otherwise, one not listed
+		{`x=build; r\ead x <<< /usr; rm -rf "$x"`, PathInfo{Path: `$x`, Prefix: `$x`, Dynamic: true}},
+		{`x=build; e{v,v}al x=/usr; rm -rf "$x"`, PathInfo{Path: `$x`, Prefix: `$x`, Dynamic: true}},
+		{`x=build; wait -p x; rm -rf "$x"`, PathInfo{Path: `$x`, Prefix: `$x`, Dynamic: true}},
+		{`x=build; case a in a). /dev/stdin <<< x=/usr;; esac; rm -rf "$x"`, PathInfo{Path: `$x`, Prefix: `$x`, Dynamic: true}},
+		{`x=build; [[ -v a[x=1] ]]; rm -rf "$x"`, PathInfo{Path: `$x`, Prefix: `$x`, Dynamic: true}},
 	}
 	for _, tc := range tests {
 		cmds, err := Parse(context.Background(), tc.line)
