@@ -3,6 +3,7 @@ package stdlib
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // WindowsPath reads p as Windows reads a path and spells it with slashes, so
@@ -29,9 +30,9 @@ func WindowsPath(p string) string {
 		return p
 	}
 	p = strings.ReplaceAll(p, `\`, "/")
-	p = devicePrefix.ReplaceAllString(p, "$1")
-	p = uncPrefix.ReplaceAllString(p, "//")
-	if m := adminShare.FindStringSubmatch(p); m != nil {
+	p = devicePrefix().ReplaceAllString(p, "$1")
+	p = uncPrefix().ReplaceAllString(p, "//")
+	if m := adminShare().FindStringSubmatch(p); m != nil {
 		rest := strings.TrimPrefix(p[len(m[0]):], "/")
 		if share := strings.ToUpper(m[1]); share == "ADMIN$" {
 			p = strings.TrimSuffix("C:/Windows/"+rest, "/")
@@ -39,20 +40,24 @@ func WindowsPath(p string) string {
 			p = share[:1] + ":/" + rest
 		}
 	}
-	p = defaultStream.ReplaceAllString(p, "$2")
+	p = defaultStream().ReplaceAllString(p, "$2")
 	return dropNameEnds(p)
 }
 
+// The expressions are compiled on first use: most processes never read a
+// Windows path, and every process would pay for compiling them at start.
 var (
 	// devicePrefix: \\?\C:, \\.\C:, \??\C: (slashes by now).
-	devicePrefix = regexp.MustCompile(`^(?://[?.]/|/\?\?/)(?:GLOBALROOT/)?([A-Za-z]:)`)
+	devicePrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?://[?.]/|/\?\?/)(?:GLOBALROOT/)?([A-Za-z]:)`) })
 	// uncPrefix: \\?\UNC\host\share.
-	uncPrefix = regexp.MustCompile(`^//[?.]/(?i:unc)/`)
+	uncPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^//[?.]/(?i:unc)/`) })
 	// adminShare: \\localhost\C$, \\127.0.0.1\ADMIN$, \\::1\C$.
-	adminShare = regexp.MustCompile(`^//(?i:localhost|127\.0\.0\.1|\[?::1\]?)/([A-Za-z]\$|(?i:admin\$))(?:$|/)`)
+	adminShare = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^//(?i:localhost|127\.0\.0\.1|\[?::1\]?)/([A-Za-z]\$|(?i:admin\$))(?:$|/)`)
+	})
 	// defaultStream: ::$DATA, :$DATA, ::$INDEX_ALLOCATION (and $I30's)
 	// ending a name.
-	defaultStream = regexp.MustCompile(`(?i)(:?\$I30)?::?\$(?:DATA|INDEX_ALLOCATION)(/|$)`)
+	defaultStream = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(:?\$I30)?::?\$(?:DATA|INDEX_ALLOCATION)(/|$)`) })
 )
 
 // dropNameEnds drops the dots and spaces that end each name of p.

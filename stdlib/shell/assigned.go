@@ -3,6 +3,7 @@ package shell
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -22,15 +23,17 @@ type assignedPath struct {
 // command eval), IFS that splits a value, the loops that assign. A line
 // holding any of them as a word, anywhere (\read and 'read' too), binds
 // nothing.
-var rebinders = regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(?:read|readarray|mapfile|getopts|printf|eval|source|` +
-	`declare|typeset|export|local|readonly|let|unset|set|shift|trap|alias|unalias|shopt|compgen|complete|` +
-	`builtin|command|enable|exec|select|coproc|while|until|IFS|BASH_ENV|ENV|PROMPT_COMMAND|PS4)(?:$|[^A-Za-z0-9_])` +
-	`|(?:^|[\s;&|(])\.\s`)
+var rebinders = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(?:read|readarray|mapfile|getopts|printf|eval|source|` +
+		`declare|typeset|export|local|readonly|let|unset|set|shift|trap|alias|unalias|shopt|compgen|complete|` +
+		`builtin|command|enable|exec|select|coproc|while|until|IFS|BASH_ENV|ENV|PROMPT_COMMAND|PS4)(?:$|[^A-Za-z0-9_])` +
+		`|(?:^|[\s;&|(])\.\s`)
+})
 
 // plainName is a command name written plainly; bashBuiltins are bash's
 // builtins, and quietBuiltins those of them that set no variable.
 var (
-	plainName    = regexp.MustCompile(`^(?:[A-Za-z0-9_./+-]+|\[|:)$`)
+	plainName    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[A-Za-z0-9_./+-]+|\[|:)$`) })
 	bashBuiltins = wordSet(`. : [ alias bg bind break builtin caller cd command compgen complete compopt continue
 		declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let
 		local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend
@@ -85,7 +88,7 @@ func (b bindings) canBind(name string) bool {
 // bind nothing.
 func lineAssignments(f *syntax.File, src source) (map[string]assignedPath, bindings) {
 	count := map[string]int{}
-	ok := !rebinders.MatchString(string(src))
+	ok := !rebinders().MatchString(string(src))
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CallExpr:
@@ -99,7 +102,7 @@ func lineAssignments(f *syntax.File, src source) (map[string]assignedPath, bindi
 				// brace or expansion: r\ead, e{v,v}al are read and eval)
 				// and be no builtin but those that set no variable
 				name := src.of(n.Args[0])
-				if !plainName.MatchString(name) || (bashBuiltins[name] && !quietBuiltins[name]) {
+				if !plainName().MatchString(name) || (bashBuiltins[name] && !quietBuiltins[name]) {
 					ok = false
 				}
 			}

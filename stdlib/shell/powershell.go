@@ -58,13 +58,15 @@ func PowerShell(line string) string {
 // prefix (\\?\C:\x), the local machine's administrative share
 // (\\localhost\C$\x) or a default data stream (x::$DATA): devicePaths
 // spells each as stdlib.WindowsPath reads it (C:/x, x), which is the file it opens.
-var deviceWord = regexp.MustCompile(`[^\s'"();|&,={}]*(?://[?.]/|/\?\?/|//(?i:localhost|127\.0\.0\.1)/|(?i:::?\$(?:data|index_allocation)))[^\s'"();|&,={}]*`)
+var deviceWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[^\s'"();|&,={}]*(?://[?.]/|/\?\?/|//(?i:localhost|127\.0\.0\.1)/|(?i:::?\$(?:data|index_allocation)))[^\s'"();|&,={}]*`)
+})
 
 func devicePaths(line string) string {
 	if !strings.Contains(line, "//") && !strings.Contains(line, "/??/") && !strings.Contains(line, ":$") {
 		return line
 	}
-	return deviceWord.ReplaceAllStringFunc(line, stdlib.WindowsPath)
+	return deviceWord().ReplaceAllStringFunc(line, stdlib.WindowsPath)
 }
 
 // windowsNames drops the dots and spaces that end a name, which Windows
