@@ -95,7 +95,7 @@ local function new_checker(ctx, cwd, params)
   -- the table, on every call
   local start = type(cwd) == "string" and cwd:sub(1, 1) == "/" and path.clean(cwd)
   -- root is the workspace; cwd follows the line's cd commands
-  local c = setmetatable({ cwd = start, root = start, moved = false, protected = {}, aliases = {},
+  local c = setmetatable({ cwd = start, root = start, moved = false, protected = {}, aliases = {}, renamed = {},
                           downloads = {}, scripts = {}, wrote = false, verdicts = false,
                           recursive_of = false, is_recursive = false, operands_of = false, ops = false,
                           powershell = false, gitbash = false, piped = false }, Checker)
@@ -2642,24 +2642,118 @@ function Checker:define(cmd)
   end
 end
 
+-- quoted is w as one single-quoted shell word.
+local function quoted(w) return "'" .. w:gsub("'", [['\'']]) .. "'" end
+
 -- expand judges a use of an alias defined earlier in the line as its
--- value followed by the use's other words, which is what bash runs.
-function Checker:expand(cmd, depth)
-  local a = self.aliases[cmd.argv[1]]
-  if a.dynamic then return "ask", "runs the alias " .. cmd.argv[1] .. ", whose value is only known at run time" end
-  if depth >= MAX_ALIAS_DEPTH then return "ask", "the alias " .. cmd.argv[1] .. " expands too deeply to check" end
-  local words = { a.value }
+-- value followed by the use's other words, which is what bash runs; with
+-- names, the use of a name given to a program (renamed) as that program
+-- run with the use's other words.
+function Checker:expand(cmd, depth, names)
+  names = names or self.aliases
+  local renamed = names == self.renamed
+  local a, name = names[cmd.argv[1]], cmd.argv[1]
+  local what = renamed and (name .. ", the name this line gives to a program,") or ("the alias " .. name)
+  if a.dynamic then
+    return "ask", "runs " .. what .. (renamed and " which is only known at run time" or ", whose value is only known at run time")
+  end
+  if depth >= MAX_ALIAS_DEPTH then return "ask", what .. " expands too deeply to check" end
+  local words = { renamed and quoted(a.value) or a.value }
   for i = 2, #cmd.argv do
     local w = cmd.argv[i]
-    words[#words + 1] = cmd.paths[i].dynamic and w or ("'" .. w:gsub("'", [['\'']]) .. "'")
+    words[#words + 1] = cmd.paths[i].dynamic and w or quoted(w)
   end
   local ok, cmds = pcall(shell.parse, table.concat(words, " "))
-  if not ok then return "ask", "the alias " .. cmd.argv[1] .. " could not be checked (" .. tostring(cmds) .. ")" end
+  if not ok then return "ask", what .. " could not be checked (" .. tostring(cmds) .. ")" end
   -- bash does not expand an alias again inside its own value (alias rm='rm -i')
-  self.aliases[cmd.argv[1]] = nil
+  names[name] = nil
   local verdict, why = self:check(cmds, depth + 1)
-  self.aliases[cmd.argv[1]] = a
+  names[name] = a
   return verdict, why
+end
+
+-- name_program records that the word name runs the program value from
+-- here on (dynamic: a program known only at run time).
+function Checker:name_program(name, value, dynamic)
+  if name == "" or name:find("[%s$`]") then return end
+  self.renamed[name] = { value = value, dynamic = dynamic }
+end
+
+-- hash records the names hash -p PROGRAM NAME… gives a program: bash runs
+-- PROGRAM for each NAME from then on (hash -p /bin/rm ls; ls -rf /).
+function Checker:hash(cmd)
+  local program
+  for i = 2, #cmd.argv do
+    local w = cmd.argv[i]
+    if program == nil and w:match("^%-%a*p$") then
+      program = false -- the next word
+    elseif program == false then
+      program = { value = w, dynamic = cmd.paths[i].dynamic }
+    elseif program and w:sub(1, 1) ~= "-" then
+      self:name_program(w, program.value, program.dynamic)
+    end
+  end
+end
+
+-- COPIERS make a file that is a copy of (or a link to) another, which a
+-- later command may run under its new name (cp /bin/rm ./x; ./x -rf /).
+local COPIERS = { cp = true, ln = true, install = true, mv = true, rsync = true }
+
+-- copied records the names under which a copy of a program can be run:
+-- the destination as written, with and without ./, its last element
+-- (a PATH that holds .) and its absolute path. The last operand is the
+-- destination and the one before it the source (an option value the
+-- shell module does not know, install -m 755, comes before both); a
+-- copy made by a redirection (cat /bin/rm > x) counts too.
+function Checker:copied(cmd)
+  local roles, ops = cmd.roles or shell.roles(cmd.argv), {}
+  for i = 2, #cmd.argv do
+    if roles[i] == "operand" then ops[#ops + 1] = i end
+  end
+  local src, dst
+  if cmd.name == "dd" then -- dd if=/bin/rm of=x
+    for i = 2, #cmd.argv do
+      if cmd.argv[i]:sub(1, 3) == "if=" then src = i elseif cmd.argv[i]:sub(1, 3) == "of=" then dst = i end
+    end
+    if src and dst then
+      self:copy_names(cmd.argv[dst]:sub(4), cmd.paths[dst].dynamic, cmd.argv[src]:sub(4), cmd.paths[src].dynamic)
+    end
+  elseif COPIERS[cmd.name] and #ops >= 2 then
+    src, dst = ops[#ops - 1], ops[#ops]
+    self:copy_names(cmd.argv[dst], cmd.paths[dst].dynamic, cmd.argv[src], cmd.paths[src].dynamic)
+  elseif #ops == 1 then -- cat SRC > DST
+    for _, r in ipairs(cmd.redirects) do
+      if writes_to(r) and type(r.target) == "string" then
+        self:copy_names(r.target, r.target:find("[$`*?]") ~= nil, cmd.argv[ops[1]], cmd.paths[ops[1]].dynamic)
+      end
+    end
+  end
+end
+
+function Checker:copy_names(d, d_dynamic, value, dynamic)
+  if d_dynamic then return end
+  local names = { d, d:match("^%./(.+)$") or ("./" .. d), d:match("([^/]+)/*$") }
+  if d:sub(1, 1) ~= "/" and self.cwd then names[#names + 1] = path.clean(self.cwd .. "/" .. d) end
+  for _, n in ipairs(names) do self:name_program(n, value, dynamic) end
+end
+
+-- hash_variables records what a line assigns to bash's own tables of
+-- commands: BASH_CMDS[x]=/bin/rm is hash -p /bin/rm x, BASH_ALIASES[x]=rm
+-- is alias x=rm. The shell module keeps no command for an assignment, so
+-- the line's text is read; a line that touches either table at all is
+-- asked about (see guard), since what it assigns may not be spelled so
+-- plainly.
+function Checker:hash_variables(line)
+  for table_name, body in line:gmatch("BASH_(%u+)(.-)%f[%s;&|)]") do
+    for name, value in body:gmatch("%[['\"]?([^%]'\"]+)['\"]?%]%+?=['\"]?([^%s'\";&|)]*)") do
+      local dynamic = value == "" or value:find("[$`]") ~= nil
+      if table_name == "CMDS" then
+        self:name_program(name, value, dynamic)
+      elseif table_name == "ALIASES" then
+        self.aliases[name] = { value = value, dynamic = dynamic }
+      end
+    end
+  end
 end
 
 -- check returns "deny" or "ask" and why, for the first command of the
@@ -2724,6 +2818,11 @@ function Checker:check_from(cmds, depth, cwd, moved)
       verdict, why = self:expand(cmd, depth)
       if note(verdict, why) then return "deny", why end
     end
+    -- a name given to a program runs it however the name is run (sudo ./x)
+    if self.renamed[cmd.argv[1]] then
+      verdict, why = self:expand(cmd, depth, self.renamed)
+      if note(verdict, why) then return "deny", why end
+    end
     -- record_download knows only downloaders' files
     if DOWNLOADERS[name] or (self.powershell and DOWNLOADERS[name:lower()]) then self:record_download(cmd) end
     if self.wrote or #cmd.redirects > 0 or (self.powershell and PS_WRITERS[name:lower()]) then self:record_script(cmd) end
@@ -2731,6 +2830,10 @@ function Checker:check_from(cmds, depth, cwd, moved)
       -- an alias's value runs only where the alias is used
     elseif name == "alias" then
       self:define(cmd)
+    elseif name == "hash" then
+      self:hash(cmd)
+    elseif COPIERS[name] or name == "dd" or (name == "cat" and #cmd.redirects > 0) then
+      self:copied(cmd)
     end
   end
   self.powershell = line_ps
@@ -2778,7 +2881,18 @@ local function guard(tool_name, params, cwd, workspace, ctx)
       if dir then checker:move_to((dir:gsub("\\", "/"))) end
     end
   end
+  -- a line that may write BASH_CMDS or BASH_ALIASES: any mention but a
+  -- plain read ($BASH_CMDS, ${BASH_ALIASES[x]}, ${#…}, ${!…})
+  local hash_tables = false
+  for before, after in line:gmatch("([^%s]?[^%s]?[^%s]?)BASH_[CA][ML][DI][A-Z]*([^}%s;]*}?)") do
+    local read = before:match("%$$") or (before:match("%${[#!]?$") and after:match("}$") and not after:find("=", 1, true))
+    if not read then hash_tables = true end
+  end
+  if hash_tables then checker:hash_variables(line) end
   local verdict, why = checker:check(cmds)
+  if hash_tables and not verdict then
+    verdict, why = "ask", "the line changes which program a command name runs (BASH_CMDS, BASH_ALIASES)"
+  end
   if unparsed then
     if verdict == "deny" then
       return hook.deny("refusing a destructive command: " .. why .. " (in a line that does not parse as a whole)")
