@@ -1,6 +1,7 @@
 package host
 
 import (
+	"crypto/sha256"
 	"errors"
 	"io/fs"
 	"os"
@@ -35,6 +36,17 @@ func (e *OutsideError) Is(target error) bool { return target == ErrOutsideDir }
 // or made unreadable is seen as such at once, as with os.DirFS; but while
 // it is held (HoldDirFS), calls go through the one directory opened then.
 func DirFS(dir string) fs.FS { return confinedFS{dir: dir, held: &heldRoot{}} }
+
+// A SumFS is an fs.FS that has hashed the files it serves (the event
+// cache's plan keys every script by its SHA-256 before the host loads
+// it): ReadFileSum gives a file's content with the SHA-256 of exactly
+// that content, which the host then uses to version the file and key its
+// compiled program rather than hashing it again. The host uses it for
+// the reads of a load that does not wait for files to settle.
+type SumFS interface {
+	fs.FS
+	ReadFileSum(name string) ([]byte, [sha256.Size]byte, error)
+}
 
 type confinedFS struct {
 	dir  string

@@ -1,6 +1,8 @@
 package host
 
 import (
+	"context"
+	"crypto/sha256"
 	"errors"
 	"io/fs"
 	"os"
@@ -94,5 +96,33 @@ func TestHoldDirFSOther(t *testing.T) {
 	HoldDirFS(fsys)()
 	if data, err := fs.ReadFile(fsys, "g.lua"); err != nil || string(data) != denyLua("g") {
 		t.Fatalf("%q, %v", data, err)
+	}
+}
+
+// sumFS is a host.SumFS whose sums are made up, to show which the host
+// uses.
+type sumFS struct {
+	fstest.MapFS
+	sum [sha256.Size]byte
+}
+
+func (s sumFS) ReadFileSum(name string) ([]byte, [sha256.Size]byte, error) {
+	data, err := s.ReadFile(name)
+	return data, s.sum, err
+}
+
+// A SumFS's sum versions a file: the host does not hash it again.
+func TestHostUsesTheSumItIsGiven(t *testing.T) {
+	var sum [sha256.Size]byte
+	sum[0], sum[1] = 0xab, 0xcd
+	fsys := sumFS{MapFS: fstest.MapFS{"g.lua": {Data: []byte(`hook.on("tool.execute.pre", function() end)`)}}, sum: sum}
+	h, err := New(context.Background(), Options{FS: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	files := h.Files()
+	if len(files) != 1 || files[0].Version != "abcd00000000" {
+		t.Errorf("files %+v: want g.lua at the version the file system's sum gives, abcd00000000", files)
 	}
 }

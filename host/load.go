@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -337,7 +338,7 @@ func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, e
 		prev = &loadedFile{path: name, pack: sf.pack}
 	}
 	out := fileOutcome{FileOutcome: FileOutcome{Path: name, Pack: sf.pack}}
-	code, err := h.readSettled(ctx, name, prev.lastHash, settle)
+	code, sum, err := h.readSettled(ctx, name, prev.lastHash, settle)
 	if err != nil && ctx.Err() != nil {
 		return nil, out, fmt.Errorf("reading %s: %w", name, ctx.Err())
 	}
@@ -350,7 +351,11 @@ func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, e
 		f := &loadedFile{path: name, pack: sf.pack, live: prev.live, unit: prev.unit, lastHash: unreadable, err: readError(name, err)}
 		return f, out.failed(f), nil
 	}
-	hash := contentHash(code)
+	if sum == nil { // hashed once, here, for the version and the engine's program key
+		computed := sha256.Sum256(code)
+		sum = &computed
+	}
+	hash := sumHash(*sum)
 	unit, engine := h.engineFor(cfg, name, sf.pack)
 	if hash == prev.lastHash && prev.pack == sf.pack && prev.unit == unit && !(retryFailed && prev.err != nil) {
 		out.Outcome, out.Err = FileUnchanged, prev.err
@@ -360,7 +365,7 @@ func (h *Host) loadFile(ctx context.Context, prev *loadedFile, sf scannedFile, e
 	var prog scripting.Program
 	err = nulByte(name, code)
 	if err == nil {
-		prog, err = engine.Compile(ctx, scripting.Source{Name: name, Code: code}, h.env)
+		prog, err = engine.Compile(ctx, scripting.Source{Name: name, Code: code, Sum: sum}, h.env)
 	}
 	if err != nil && ctx.Err() != nil {
 		return nil, out, fmt.Errorf("compiling %s: %w", name, ctx.Err())
@@ -513,9 +518,19 @@ var errUnsettled = fmt.Errorf("the file kept changing for %v while it was read; 
 // seen (lastHash) is read again after settleInterval until two reads in
 // a row agree, and the file's size and modification time did not change
 // between them; after settleMax it fails with errUnsettled.
-func (h *Host) readSettled(ctx context.Context, name, lastHash string, settle bool) ([]byte, error) {
-	return settled(ctx, lastHash, settle, func() (fs.FileInfo, error) { return fs.Stat(h.fsys, name) },
+// Without settle, a SumFS gives the content's SHA-256 with it; otherwise
+// the sum is nil.
+func (h *Host) readSettled(ctx context.Context, name, lastHash string, settle bool) ([]byte, *[sha256.Size]byte, error) {
+	if sfs, ok := h.fsys.(SumFS); ok && !settle {
+		code, sum, err := sfs.ReadFileSum(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		return code, &sum, nil
+	}
+	code, err := settled(ctx, lastHash, settle, func() (fs.FileInfo, error) { return fs.Stat(h.fsys, name) },
 		func() ([]byte, error) { return fs.ReadFile(h.fsys, name) })
+	return code, nil, err
 }
 
 // settled is readSettled for any file, given how to stat and read it.

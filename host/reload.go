@@ -307,7 +307,9 @@ func (h *Host) configPath() string {
 // unchanged. It cannot equal a content hash, which is hex.
 func unreadableMark(err error) string { return "unreadable: " + err.Error() }
 
-func contentHash(data []byte) string {
-	sum := sha256.Sum256(data)
+func contentHash(data []byte) string { return sumHash(sha256.Sum256(data)) }
+
+// sumHash is the version of content whose SHA-256 is sum.
+func sumHash(sum [sha256.Size]byte) string {
 	return hex.EncodeToString(sum[:])[:versionLen]
 }

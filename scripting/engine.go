@@ -2,6 +2,7 @@ package scripting
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"log/slog"
 	"time"
@@ -17,6 +18,20 @@ type Source struct {
 	Name string
 	// Code is the file's content.
 	Code []byte
+	// Sum is the SHA-256 of Code when whoever read the file has hashed it
+	// already (the host, which versions every file by its hash), so that
+	// an engine keying a compiled program by the content does not hash a
+	// large file a second time; nil when not known. It must be the sum of
+	// exactly Code.
+	Sum *[sha256.Size]byte
+}
+
+// CodeSum is the SHA-256 of s.Code: s.Sum, or computed.
+func (s Source) CodeSum() [sha256.Size]byte {
+	if s.Sum != nil {
+		return *s.Sum
+	}
+	return sha256.Sum256(s.Code)
 }
 
 // An Engine compiles source files of one language.

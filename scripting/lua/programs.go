@@ -81,7 +81,8 @@ func compileProgram(src scripting.Source, programs scripting.ProgramCache) (*lua
 func programKey(src scripting.Source) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%d:%s\x00", programFormat, len(src.Name), src.Name)
-	h.Write(src.Code)
+	sum := src.CodeSum() // the host's hash of the file, when it gives one
+	h.Write(sum[:])
 	return "lua-" + hex.EncodeToString(h.Sum(nil))
 }
 

@@ -2,6 +2,7 @@ package lua
 
 import (
 	"context"
+	"crypto/sha256"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -139,6 +140,15 @@ func TestProgramKey(t *testing.T) {
 	}
 	if programKey(scripting.Source{Name: "a.lua", Code: []byte("x = 1\n")}) != base {
 		t.Error("the same source has another key")
+	}
+	// the content's sum, when the source carries it, stands for the content
+	sum := sha256.Sum256([]byte("x = 1\n"))
+	if programKey(scripting.Source{Name: "a.lua", Code: []byte("x = 1\n"), Sum: &sum}) != base {
+		t.Error("the source with its sum has another key")
+	}
+	other := sha256.Sum256([]byte("x = 2\n"))
+	if programKey(scripting.Source{Name: "a.lua", Code: []byte("x = 1\n"), Sum: &other}) == base {
+		t.Error("a source's sum is not what its key uses")
 	}
 }
 

@@ -61,6 +61,7 @@ func programKey(src scripting.Source, predeclared starlark.StringDict) string {
 		fmt.Fprintf(h, "%s\x00", name)
 	}
 	fmt.Fprintf(h, "%d:%s\x00", len(src.Name), src.Name)
-	h.Write(src.Code)
+	sum := src.CodeSum() // the host's hash of the file, when it gives one
+	h.Write(sum[:])
 	return "star-" + hex.EncodeToString(h.Sum(nil))
 }

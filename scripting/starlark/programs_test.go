@@ -2,6 +2,7 @@ package starlark
 
 import (
 	"context"
+	"crypto/sha256"
 	"testing"
 
 	"github.com/hookhost/hookhost/scripting"
@@ -48,6 +49,15 @@ func TestProgramKey(t *testing.T) {
 	}
 	if programKey(scripting.Source{Name: "a.star", Code: []byte("x = 1\n")}, pre) != base {
 		t.Error("the same source has another key")
+	}
+	// the content's sum, when the source carries it, stands for the content
+	sum := sha256.Sum256([]byte("x = 1\n"))
+	if programKey(scripting.Source{Name: "a.star", Code: []byte("x = 1\n"), Sum: &sum}, pre) != base {
+		t.Error("the source with its sum has another key")
+	}
+	other := sha256.Sum256([]byte("x = 2\n"))
+	if programKey(scripting.Source{Name: "a.star", Code: []byte("x = 1\n"), Sum: &other}, pre) == base {
+		t.Error("a source's sum is not what its key uses")
 	}
 	delete(pre, "print")
 	if programKey(scripting.Source{Name: "a.star", Code: []byte("x = 1\n")}, pre) == base {

@@ -94,16 +94,17 @@ type Plan struct {
 // the executable's identity.
 func (c *Cache) Plan(fsys fs.FS, salt []byte, event string, isScript func(base string) bool) (Plan, error) {
 	p := Plan{keys: map[string]string{}, salt: salt}
-	view := hiding{FS: fsys, hide: map[string]bool{}, data: map[string][]byte{}, dirs: map[string][]fs.DirEntry{},
-		given: &handedOut{names: map[string]bool{}}, keys: p.keys, salt: salt}
+	view := hiding{FS: fsys, hide: map[string]bool{}, data: map[string][]byte{}, sums: map[string][sha256.Size]byte{},
+		dirs: map[string][]fs.DirEntry{}, given: &handedOut{names: map[string]bool{}}}
 	err := walk(listing{fsys, view.dirs}, isScript, func(name string, data []byte) {
-		key := fileKey(salt, data)
+		sum := sha256.Sum256(data) // the one hash of this file in a command hook's process
+		key := fileKey(salt, sum)
 		p.keys[name] = key
 		if events, ok := c.events(key); ok && !slices.Contains(events, event) {
 			view.hide[name] = true
 			p.Hidden = append(p.Hidden, name)
 		} else {
-			view.data[name] = data
+			view.data[name], view.sums[name] = data, sum
 		}
 	})
 	if err != nil {
@@ -171,12 +172,15 @@ func readInto(fsys fs.FS, name string, fn func(string, []byte)) {
 	}
 }
 
-func fileKey(salt, data []byte) string {
+// fileKey is the key of a file whose content's SHA-256 is sum: the host
+// is handed the same sum with the content (hiding.ReadFileSum), so that
+// the file is hashed once per process.
+func fileKey(salt []byte, sum [sha256.Size]byte) string {
 	h := sha256.New()
 	h.Write([]byte(formatVersion))
 	h.Write(salt)
 	h.Write([]byte{0})
-	h.Write(data)
+	h.Write(sum[:])
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -268,11 +272,10 @@ func (l listing) ReadDir(name string) ([]fs.DirEntry, error) {
 type hiding struct {
 	fs.FS
 	hide  map[string]bool
-	data  map[string][]byte // content read by Plan, served by ReadFile
-	given *handedOut        // files whose content ReadFile handed out
-	keys  map[string]string // the plan's keys, to check a later read
-	salt  []byte
-	dirs  map[string][]fs.DirEntry // listings read by Plan, served by ReadDir
+	data  map[string][]byte            // content read by Plan, served by ReadFile
+	sums  map[string][sha256.Size]byte // its SHA-256, as Plan computed it
+	given *handedOut                   // files whose content ReadFile handed out
+	dirs  map[string][]fs.DirEntry     // listings read by Plan, served by ReadDir
 }
 
 // Open implements fs.FS: a hidden file does not exist.
@@ -314,21 +317,37 @@ func (h hiding) Stat(name string) (fs.FileInfo, error) {
 // touched for every 4 KiB of script); a later one gets a copy, as
 // fs.ReadFileFS asks.
 func (h hiding) ReadFile(name string) ([]byte, error) {
+	data, _, err := h.read(name, false)
+	return data, err
+}
+
+// ReadFileSum implements host.SumFS: ReadFile, with the SHA-256 of what
+// it returns (the one Plan computed, for a file Plan read).
+func (h hiding) ReadFileSum(name string) ([]byte, [sha256.Size]byte, error) {
+	return h.read(name, true)
+}
+
+func (h hiding) read(name string, wantSum bool) ([]byte, [sha256.Size]byte, error) {
+	var sum [sha256.Size]byte
 	if h.hide[name] {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+		return nil, sum, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
 	if data, ok := h.data[name]; ok {
 		if h.given.first(name) {
-			return data, nil
+			return data, h.sums[name], nil
 		}
-		if fileKey(h.salt, data) != h.keys[name] {
+		if sha256.Sum256(data) != h.sums[name] {
 			// Whoever was handed the bytes changed them (the host never
 			// does): serve nothing rather than what the plan did not key.
-			return nil, &fs.PathError{Op: "read", Path: name, Err: errChangedInMemory}
+			return nil, sum, &fs.PathError{Op: "read", Path: name, Err: errChangedInMemory}
 		}
-		return slices.Clone(data), nil
+		return slices.Clone(data), h.sums[name], nil
 	}
-	return fs.ReadFile(h.FS, name)
+	data, err := fs.ReadFile(h.FS, name)
+	if err == nil && wantSum {
+		sum = sha256.Sum256(data)
+	}
+	return data, sum, err
 }
 
 // errChangedInMemory is a later read of a file whose content, handed out

@@ -1,6 +1,7 @@
 package eventcache
 
 import (
+	"crypto/sha256"
 	"errors"
 	"io/fs"
 	"maps"
@@ -112,7 +113,7 @@ func TestPlanLearnsAgainWhenSomethingChanges(t *testing.T) {
 
 func TestOpenIgnoresABadCache(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "events.txt")
-	pre := fileKey(nil, []byte("pre")) // a key dir() has, on the event
+	pre := keyOf(nil, []byte("pre")) // a key dir() has, on the event
 	for _, data := range []string{
 		"not a cache",
 		`{"version":"v1","files":{"` + pre + `":["tool.execute.post"]}}`, // the old format
@@ -203,12 +204,49 @@ func TestPlanServesWhatItRead(t *testing.T) {
 	}
 }
 
+// ReadFileSum gives, with every read, the SHA-256 of exactly what it
+// returns: the plan's for a file it read (the host then hashes nothing
+// again), a fresh one for any other file; a file whose handed-out bytes
+// were changed is refused, as by ReadFile.
+func TestPlanServesTheSumOfWhatItRead(t *testing.T) {
+	fsys := dir()
+	p, err := Open(filepath.Join(t.TempDir(), "events.txt")).Plan(fsys, nil, "tool.execute.pre", host.IsScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sfs, ok := p.FS.(host.SumFS)
+	if !ok {
+		t.Fatalf("the plan's view %T is no host.SumFS", p.FS)
+	}
+	fsys["pre.lua"] = &fstest.MapFile{Data: []byte("edited")}
+	for _, name := range []string{"pre.lua", "pre.lua", "pack/HOOK.md", "post.star"} {
+		data, sum, err := sfs.ReadFileSum(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if sum != sha256.Sum256(data) {
+			t.Errorf("%s: the sum given is not the sum of the %q given", name, data)
+		}
+		if name == "pre.lua" && string(data) != "pre" {
+			t.Errorf("pre.lua: %q, want what the plan read", data)
+		}
+	}
+	if _, _, err := sfs.ReadFileSum("missing.lua"); err == nil {
+		t.Error("a missing file was read")
+	}
+	first, _, _ := sfs.ReadFileSum("none.lua")
+	first[0] = 'X'
+	if data, _, err := sfs.ReadFileSum("none.lua"); err == nil {
+		t.Errorf("after a caller changed what the plan read, served %q", data)
+	}
+}
+
 // The view lists each directory as Plan listed it, without the hidden
 // files: a file added or removed after the plan is not seen, so the host
 // loads the directory the plan keyed; what it returns is a copy.
 func TestPlanListsTheDirectoryItKeyed(t *testing.T) {
 	c := Open(filepath.Join(t.TempDir(), "events.txt"))
-	c.added[fileKey([]byte("salt"), []byte("post"))] = []string{"tool.execute.post"}
+	c.added[keyOf([]byte("salt"), []byte("post"))] = []string{"tool.execute.post"}
 	fsys := dir()
 	p, err := c.Plan(fsys, []byte("salt"), "tool.execute.pre", host.IsScript)
 	if err != nil {
@@ -244,3 +282,6 @@ func TestPlanListsTheDirectoryItKeyed(t *testing.T) {
 		}
 	}
 }
+
+// keyOf is the key of a file whose content is data.
+func keyOf(salt, data []byte) string { return fileKey(salt, sha256.Sum256(data)) }

@@ -14,7 +14,7 @@ func TestEventsRoundTrip(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 3, 17, MaxEntries} {
 		entries := map[string][]string{}
 		for i := range n {
-			key := fileKey(nil, fmt.Appendf(nil, "file %d", i))
+			key := keyOf(nil, fmt.Appendf(nil, "file %d", i))
 			entries[key] = []string{"tool.execute.pre", fmt.Sprintf("claude.Event_%d", i)}[:1+i%2]
 		}
 		s, ok := parseEvents(formatEvents(entries))
@@ -31,7 +31,7 @@ func TestEventsRoundTrip(t *testing.T) {
 				t.Fatalf("lookup(%s) = %v, %v; want %v", k, evs, ok, want)
 			}
 		}
-		for _, k := range []string{"", strings.Repeat("0", 64), strings.Repeat("f", 64), fileKey(nil, []byte("absent"))} {
+		for _, k := range []string{"", strings.Repeat("0", 64), strings.Repeat("f", 64), keyOf(nil, []byte("absent"))} {
 			if evs, ok := s.lookup(k); ok {
 				t.Fatalf("%d entries: lookup(%q) found %v", n, k, evs)
 			}
@@ -42,13 +42,13 @@ func TestEventsRoundTrip(t *testing.T) {
 // An entry the format cannot hold is left out, never written so that
 // it reads back as something else.
 func TestFormatEventsLeavesOutWhatItCannotHold(t *testing.T) {
-	good := fileKey(nil, []byte("good"))
+	good := keyOf(nil, []byte("good"))
 	entries := map[string][]string{
 		good:                                   {"tool.execute.pre"},
-		fileKey(nil, []byte("space")):          {"tool execute"},
-		fileKey(nil, []byte("line")):           {"a\nb"},
-		fileKey(nil, []byte("empty")):          {""},
-		fileKey(nil, []byte("none")):           {},
+		keyOf(nil, []byte("space")):            {"tool execute"},
+		keyOf(nil, []byte("line")):             {"a\nb"},
+		keyOf(nil, []byte("empty")):            {""},
+		keyOf(nil, []byte("none")):             {},
 		"not a key":                            {"tool.execute.pre"},
 		strings.ToUpper(good[:10]) + good[10:]: {"tool.execute.pre"},
 	}
@@ -68,7 +68,7 @@ func TestFormatEventsLeavesOutWhatItCannotHold(t *testing.T) {
 // reads is one formatEvents would write for what it holds.
 func FuzzParseEvents(f *testing.F) {
 	f.Add([]byte(eventsHeader))
-	f.Add(formatEvents(map[string][]string{fileKey(nil, []byte("a")): {"tool.execute.pre", "turn.pre"}}))
+	f.Add(formatEvents(map[string][]string{keyOf(nil, []byte("a")): {"tool.execute.pre", "turn.pre"}}))
 	f.Add([]byte(eventsHeader + strings.Repeat("a", 64) + " x\n" + strings.Repeat("b", 64) + " y z\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, ok := parseEvents(data)
