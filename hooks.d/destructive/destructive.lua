@@ -1585,7 +1585,13 @@ local function run_target(cmd)
   if cmd.argv[1]:find("/", 1, true) and cmd.argv[1] ~= "/" then return cmd.argv[1] end
   if cmd.lang ~= "" and cmd.code == "" then
     local ops = words_of(cmd, "operand")
-    return ops[1]
+    if ops[1] then return ops[1] end
+    for i = 2, #cmd.argv - 1 do -- bash --rcfile a -i, --init-file a
+      if cmd.argv[i] == "--rcfile" or cmd.argv[i] == "--init-file" then return cmd.argv[i + 1] end
+    end
+    for _, r in ipairs(cmd.redirects) do -- bash < a, sh -s < a
+      if r.op == "<" and type(r.target) == "string" and r.fd == 0 then return r.target end
+    end
   end
 end
 
@@ -1630,6 +1636,11 @@ local function written(cmd)
 end
 
 -- Programs that may replace a file's text (chmod +x x.sh does not).
+-- COPIERS make a file that is a copy of (or a link to) another, which a
+-- later command may run under its new name (cp /bin/rm ./x; ./x -rf /).
+local COPIERS = { cp = true, ln = true, link = true, install = true, mv = true, rsync = true, objcopy = true,
+                  strip = true }
+
 local TEXT_WRITERS = { cp = true, mv = true, ln = true, install = true, rsync = true, tee = true, truncate = true,
                        shred = true, dd = true, sed = true, perl = true, ruby = true, patch = true, curl = true,
                        wget = true, sponge = true, envsubst = true }
@@ -1640,9 +1651,25 @@ local TEXT_WRITERS = { cp = true, mv = true, ln = true, install = true, rsync = 
 -- write is not judged.
 function Checker:record_script(cmd)
   if self.wrote and TEXT_WRITERS[cmd.name] then
-    for _, p in ipairs(operands(cmd)) do
+    -- what it writes is no longer the script written before; a copy's
+    -- source is still (copied passes it on to the copy)
+    for k, p in ipairs(operands(cmd)) do
       local full = not p.dynamic and path.clean(self:resolve(p.path) or p.path)
-      if full then self.scripts[full] = nil end
+      if full and not (k == 1 and COPIERS[cmd.name]) then self.scripts[full] = nil end
+    end
+  end
+  if cmd.name == "tee" and #cmd.wrapped_by == 0 then
+    -- tee FILE <<< 'TEXT', echo 'TEXT' | tee FILE: a script written
+    local text
+    for _, r in ipairs(cmd.redirects) do
+      if r.op == "<<<" and type(r.target) == "string" then text = r.target end
+    end
+    local prev = not text and self.piped and self.piped[#self.piped]
+    if prev and (prev.name == "echo" or prev.name == "printf" or prev.name == "cat") then text = written(prev) end
+    if text ~= nil then
+      for _, p in ipairs(operands(cmd)) do
+        if not p.dynamic then self.scripts[path.clean(self:resolve(p.path) or p.path)], self.wrote = text or false, true end
+      end
     end
   end
   if #cmd.wrapped_by > 0 then return end
@@ -2645,47 +2672,125 @@ end
 -- quoted is w as one single-quoted shell word.
 local function quoted(w) return "'" .. w:gsub("'", [['\'']]) .. "'" end
 
+-- word_text is cmd's word i written again for the shell to read as it
+-- read it: a word known only at run time as it was written, a glob and
+-- a word the shell module reads as under ~ ($HOME, ~/x) unquoted so that
+-- they expand again, anything else quoted.
+local function word_text(cmd, i)
+  local p, w = cmd.paths[i], cmd.argv[i]
+  if p.dynamic then return w end
+  local spelled = type(p.path) == "string" and p.path or w
+  if (p.glob or spelled:match("^~/") or spelled == "~") and spelled:match("^[%w%._/~*?%[%]!^%-+=:,@%%]+$") then
+    return spelled
+  end
+  return quoted(w)
+end
+
 -- expand judges a use of an alias defined earlier in the line as its
 -- value followed by the use's other words, which is what bash runs; with
 -- names, the use of a name given to a program (renamed) as that program
 -- run with the use's other words.
-function Checker:expand(cmd, depth, names)
-  names = names or self.aliases
-  local renamed = names == self.renamed
-  local a, name = names[cmd.argv[1]], cmd.argv[1]
-  local what = renamed and (name .. ", the name this line gives to a program,") or ("the alias " .. name)
-  if a.dynamic then
-    return "ask", "runs " .. what .. (renamed and " which is only known at run time" or ", whose value is only known at run time")
-  end
+function Checker:expand(cmd, depth, renamed)
+  local name = cmd.argv[1]
+  local a = renamed or self.aliases[name]
+  local what = renamed and (name .. ", a name this line gives to " .. (a.dynamic and "a program known only at run time" or a.value))
+      or ("the alias " .. name)
+  if a.dynamic and not renamed then return "ask", "runs " .. what .. ", whose value is only known at run time" end
   if depth >= MAX_ALIAS_DEPTH then return "ask", what .. " expands too deeply to check" end
-  local words = { renamed and quoted(a.value) or a.value }
-  for i = 2, #cmd.argv do
-    local w = cmd.argv[i]
-    words[#words + 1] = cmd.paths[i].dynamic and w or quoted(w)
+  local words = { a.value }
+  for i = 2, #cmd.argv do words[i] = word_text(cmd, i) end
+  for _, r in ipairs(cmd.redirects) do -- ./x <<< 'rm -rf ~': what the program reads
+    if type(r.target) == "string" then words[#words + 1] = r.op .. " " .. quoted(r.target) end
   end
   local ok, cmds = pcall(shell.parse, table.concat(words, " "))
   if not ok then return "ask", what .. " could not be checked (" .. tostring(cmds) .. ")" end
-  -- bash does not expand an alias again inside its own value (alias rm='rm -i')
-  names[name] = nil
+  if not renamed then
+    -- bash does not expand an alias again inside its own value (alias rm='rm -i')
+    self.aliases[name] = nil
+    local verdict, why = self:check(cmds, depth + 1)
+    self.aliases[name] = a
+    return verdict, why
+  end
   local verdict, why = self:check(cmds, depth + 1)
-  names[name] = a
+  if a.dynamic and verdict ~= "deny" then return "ask", "runs " .. what end
   return verdict, why
 end
 
--- name_program records that the word name runs the program value from
--- here on (dynamic: a program known only at run time).
+-- name_program records that name runs the program value from here on
+-- (dynamic: a program known only at run time). A name with a slash is
+-- kept as the absolute path it resolves to, so that any spelling of the
+-- same file finds it (.//x, ../proj/x, after a cd); a bare name is how a
+-- command names it through bash's hash table or a PATH that holds the
+-- file's directory.
 function Checker:name_program(name, value, dynamic)
-  if name == "" or name:find("[%s$`]") then return end
+  if name == "" or name:find("[%s$`*?]") then return end
+  if name:find("/", 1, true) then
+    name = self:file_key(name)
+    if not name then return end -- copy_names keeps its last element too
+  end
   self.renamed[name] = { value = value, dynamic = dynamic }
 end
 
+-- file_key is the file w names as one spelling: absolute and clean,
+-- under a workspace in /home/NAME (/Users/NAME, /root) ~/x as
+-- /home/NAME/x; nil where the directory is not known.
+function Checker:file_key(w)
+  local ok, abs = pcall(self.resolve, self, w)
+  if not (ok and abs) then return nil end
+  abs = path.clean(abs)
+  local home = abs:sub(1, 2) == "~/" and self.root
+      and (self.root:match("^(/home/[^/]+)/") or self.root:match("^(/Users/[^/]+)/") or self.root:match("^(/root)/"))
+  return home and (home .. abs:sub(2)) or abs
+end
+
+-- program_named is what self.renamed holds for the program word w: by
+-- its resolved path when it has a slash, else by the name; a chain of
+-- names (cp /bin/rm a; cp a b) is followed to its end.
+function Checker:program_named(w)
+  local found
+  for _ = 1, MAX_ALIAS_DEPTH do
+    local key = w
+    if w:find("/", 1, true) then
+      -- where the directory is not known any more (cd "$D", cd ~/bin),
+      -- by its last element, as a copy is also known
+      key = self:file_key(w) or w:match("([^/]+)/*$")
+    end
+    local r = key and self.renamed[key]
+    if not r then break end
+    found = r
+    if r.dynamic then break end
+    w = r.value
+  end
+  return found
+end
+
+-- CODE_READERS run what they read as code: a shell or an interpreter
+-- given no script (echo 'rm -rf ~' | ./x, x a copy of bash).
+local CODE_READERS = { bash = true, sh = true, dash = true, zsh = true, ksh = true, mksh = true, fish = true,
+                       busybox = true, python = true, python3 = true, perl = true, ruby = true, node = true,
+                       php = true, lua = true, pwsh = true, powershell = true }
+
+-- as_program is cmd run as the program value: the same words, wrappers,
+-- redirections and place in its pipeline, only the program differs (its
+-- roles are the new program's).
+local function as_program(cmd, value)
+  local argv = { value }
+  for i = 2, #cmd.argv do argv[i] = cmd.argv[i] end
+  local name = value:match("([^/]+)$") or value
+  return setmetatable({ name = name, argv = argv, roles = shell.roles(argv) }, { __index = cmd })
+end
+
 -- hash records the names hash -p PROGRAM NAME… gives a program: bash runs
--- PROGRAM for each NAME from then on (hash -p /bin/rm ls; ls -rf /).
+-- PROGRAM for each NAME from then on (hash -p /bin/rm ls; ls -rf /; the
+-- program may be attached, -p/bin/rm).
 function Checker:hash(cmd)
   local program
   for i = 2, #cmd.argv do
     local w = cmd.argv[i]
-    if program == nil and w:match("^%-%a*p$") then
+    local attached = program == nil and w:match("^%-%a*p(.+)$")
+    if attached then
+      program = { value = attached, dynamic = cmd.paths[i].dynamic }
+    elseif program == nil and w:match("^%-%a*p$") then
       program = false -- the next word
     elseif program == false then
       program = { value = w, dynamic = cmd.paths[i].dynamic }
@@ -2695,46 +2800,88 @@ function Checker:hash(cmd)
   end
 end
 
--- COPIERS make a file that is a copy of (or a link to) another, which a
--- later command may run under its new name (cp /bin/rm ./x; ./x -rf /).
-local COPIERS = { cp = true, ln = true, install = true, mv = true, rsync = true }
 
--- copied records the names under which a copy of a program can be run:
--- the destination as written, with and without ./, its last element
--- (a PATH that holds .) and its absolute path. The last operand is the
--- destination and the one before it the source (an option value the
--- shell module does not know, install -m 755, comes before both); a
--- copy made by a redirection (cat /bin/rm > x) counts too.
+-- copied records the names under which a copy of a program can be run.
+-- Every operand after the first may be where one before it is copied:
+-- GNU tools take options after their operands, and an option's value
+-- this pack does not know (install -m 755 /bin/rm x, install /bin/rm x
+-- -m 755) is an operand to it. A
+-- copy made by a redirection (cat /bin/rm > x, tee x < /bin/rm, dd of=x
+-- < /bin/rm) counts too.
 function Checker:copied(cmd)
   local roles, ops = cmd.roles or shell.roles(cmd.argv), {}
   for i = 2, #cmd.argv do
     if roles[i] == "operand" then ops[#ops + 1] = i end
   end
-  local src, dst
+  local src, dst, from
+  for _, r in ipairs(cmd.redirects) do -- < /bin/rm
+    if r.op == "<" and type(r.target) == "string" then from = { value = r.target, dynamic = r.target:find("[$`*?]") ~= nil } end
+  end
   if cmd.name == "dd" then -- dd if=/bin/rm of=x
     for i = 2, #cmd.argv do
       if cmd.argv[i]:sub(1, 3) == "if=" then src = i elseif cmd.argv[i]:sub(1, 3) == "of=" then dst = i end
     end
-    if src and dst then
+    if dst and src then
       self:copy_names(cmd.argv[dst]:sub(4), cmd.paths[dst].dynamic, cmd.argv[src]:sub(4), cmd.paths[src].dynamic)
+    elseif dst and from then
+      self:copy_names(cmd.argv[dst]:sub(4), cmd.paths[dst].dynamic, from.value, from.dynamic)
     end
-  elseif COPIERS[cmd.name] and #ops >= 2 then
-    src, dst = ops[#ops - 1], ops[#ops]
-    self:copy_names(cmd.argv[dst], cmd.paths[dst].dynamic, cmd.argv[src], cmd.paths[src].dynamic)
-  elseif #ops == 1 then -- cat SRC > DST
-    for _, r in ipairs(cmd.redirects) do
-      if writes_to(r) and type(r.target) == "string" then
-        self:copy_names(r.target, r.target:find("[$`*?]") ~= nil, cmd.argv[ops[1]], cmd.paths[ops[1]].dynamic)
+    return
+  elseif (cmd.name == "strip" or cmd.name == "objcopy") and has(cmd.argv, "-o") then -- strip -o x /bin/rm
+    for i = 2, #cmd.argv - 1 do
+      if cmd.argv[i] == "-o" then
+        for _, j in ipairs(ops) do
+          if j ~= i + 1 then
+            self:copy_names(cmd.argv[i + 1], cmd.paths[i + 1].dynamic, cmd.argv[j], cmd.paths[j].dynamic)
+            break
+          end
+        end
       end
+    end
+    return
+  elseif COPIERS[cmd.name] then
+    -- each operand may be a copy of any before it; of those, a path
+    -- (/bin/rm) or a name this line gave a program rather than a word (755)
+    for k = 2, #ops do
+      local best = #ops == 2 and ops[1] or nil -- cp a b: a, whatever its spelling
+      for j = k - 1, 1, -1 do
+        local w = cmd.argv[ops[j]]
+        if w:find("/", 1, true) or self:program_named(w) or self:program_named("./" .. w) then best = ops[j] end
+      end
+      if best then self:copy_names(cmd.argv[ops[k]], cmd.paths[ops[k]].dynamic, cmd.argv[best], cmd.paths[best].dynamic) end
+    end
+    return
+  elseif cmd.name == "tee" and from then -- tee x < /bin/rm
+    for _, i in ipairs(ops) do self:copy_names(cmd.argv[i], cmd.paths[i].dynamic, from.value, from.dynamic) end
+    return
+  end
+  -- cat SRC… > DST, cat < SRC > DST: the first source that is a file
+  -- (not /dev/null, not - for what it reads) is what runs
+  local source = from
+  for _, i in ipairs(ops) do
+    local w = cmd.argv[i]
+    if w ~= "-" and w:sub(1, 5) ~= "/dev/" then source = { value = w, dynamic = cmd.paths[i].dynamic } break end
+  end
+  if not source then return end
+  for _, r in ipairs(cmd.redirects) do
+    if writes_to(r) and type(r.target) == "string" then
+      self:copy_names(r.target, r.target:find("[$`*?]") ~= nil, source.value, source.dynamic)
     end
   end
 end
 
+-- copy_names records the file d, a copy of the program value, under its
+-- path and under its last element (run through a PATH that holds its
+-- directory).
 function Checker:copy_names(d, d_dynamic, value, dynamic)
   if d_dynamic then return end
-  local names = { d, d:match("^%./(.+)$") or ("./" .. d), d:match("([^/]+)/*$") }
-  if d:sub(1, 1) ~= "/" and self.cwd then names[#names + 1] = path.clean(self.cwd .. "/" .. d) end
-  for _, n in ipairs(names) do self:name_program(n, value, dynamic) end
+  if not dynamic and next(self.scripts) then -- a script written on the line, copied (cp a b.sh; bash b.sh)
+    local from = self.scripts[path.clean(self:resolve(value) or value)]
+    if from ~= nil then self.scripts[path.clean(self:resolve(d) or d)] = from end
+  end
+  self:name_program(d:find("/", 1, true) and d or ("./" .. d), value, dynamic)
+  local base = d:match("([^/]+)/*$")
+  if base then self:name_program(base, value, dynamic) end
 end
 
 -- hash_variables records what a line assigns to bash's own tables of
@@ -2744,8 +2891,10 @@ end
 -- asked about (see guard), since what it assigns may not be spelled so
 -- plainly.
 function Checker:hash_variables(line)
-  for table_name, body in line:gmatch("BASH_(%u+)(.-)%f[%s;&|)]") do
-    for name, value in body:gmatch("%[['\"]?([^%]'\"]+)['\"]?%]%+?=['\"]?([^%s'\";&|)]*)") do
+  for table_name, body in line:gmatch("BASH_(%u+)([^;&|)\n]*)") do
+    local pattern = table_name == "ALIASES" and "%[['\"]?([^%]'\"]+)['\"]?%]%+?=['\"]?([^'\";&|)\n]*)"
+        or "%[['\"]?([^%]'\"]+)['\"]?%]%+?=['\"]?([^%s'\";&|)]*)"
+    for name, value in body:gmatch(pattern) do
       local dynamic = value == "" or value:find("[$`]") ~= nil
       if table_name == "CMDS" then
         self:name_program(name, value, dynamic)
@@ -2754,6 +2903,32 @@ function Checker:hash_variables(line)
       end
     end
   end
+end
+
+-- hash_tables follows what line writes to BASH_CMDS and BASH_ALIASES,
+-- read as bash reads it once quotes and backslashes are gone (eval
+-- 'BASH_CM''DS[x]=…', declare "BASH_C""MDS[x]=…"). It returns
+-- "unfollowed" when the line may write them some other way (read,
+-- printf -v, a nameref, a name computed or escaped: BASH_${c},
+-- $'BASH_\x43MDS'), "followed" when it writes them only as
+-- NAME[KEY]=VALUE or NAME=(…), nil when it only reads them ($BASH_CMDS,
+-- ${BASH_ALIASES[x]}, ${#…}, ${!…}, declare -p).
+function Checker:hash_tables(line)
+  local plain = line:gsub("['\"\\]", "")
+  if line:find("$'", 1, true) or plain:find("BASH_%$") or plain:find("BASH_%${") then return "unfollowed" end
+  local found
+  for before, rest in plain:gmatch("([^%s]?[^%s]?[^%s]?)BASH_[CA][ML][DI][A-Z]*([^%s;&|]*)") do
+    local read = before:match("%$$") or (before:match("%${[#!]?$") and rest:match("^[^}=]*}"))
+    if not read and not plain:find("%-p%s+BASH_") then
+      if rest:match("^%[[^%]]*%]%+?=") or rest:match("^%+?=%(") then
+        found = found or "followed"
+      else
+        return "unfollowed"
+      end
+    end
+  end
+  if found then self:hash_variables(plain) end
+  return found
 end
 
 -- check returns "deny" or "ask" and why, for the first command of the
@@ -2806,6 +2981,33 @@ function Checker:check_from(cmds, depth, cwd, moved)
       end
     end
     self:enter(cmd.dir, cwd, moved)
+    -- a name this line gave to a program runs that program however the
+    -- name is run (sudo ./x, xargs ./x, ./x <<< …, after a cd): judged
+    -- as it, from its line written again (what -c or a here-string gives
+    -- it) and as the command itself with the program put in (wrappers,
+    -- pipes)
+    local renamed = next(self.renamed) and self:program_named(cmd.argv[1])
+    if renamed then
+      local verdict, why = self:expand(cmd, depth, renamed)
+      if note(verdict, why) then return "deny", why end
+      if not renamed.dynamic then cmd = as_program(cmd, renamed.value) end
+      if (cmd.position or 0) > 0 and CODE_READERS[cmd.name] then
+        note("ask", "runs the output of the commands before it as code (" .. cmd.argv[1] .. " under another name)")
+      end
+    end
+    -- coreutils --coreutils-prog=rm …, the single-binary coreutils
+    local prog = cmd.name == "coreutils" and cmd.argv[2] and cmd.argv[2]:match("^%-%-coreutils%-prog=(.+)$")
+    if prog then
+      local argv = { prog }
+      for i = 3, #cmd.argv do argv[#argv + 1] = cmd.argv[i] end
+      cmd = setmetatable({ name = prog, argv = argv, paths = { cmd.paths[1], unpack(cmd.paths, 3) },
+                           roles = shell.roles(argv) }, { __index = cmd })
+    end
+    -- exec -a NAME busybox …: the applet is NAME, which exec does not pass on
+    if (cmd.name == "busybox" or cmd.name == "toybox" or has(cmd.wrapped_by, "busybox") or has(cmd.wrapped_by, "toybox"))
+        and has(cmd.wrapped_by, "exec") then
+      note("ask", "busybox or toybox run by exec, whose -a may choose the applet it runs")
+    end
     local verdict, why = self:judge(cmd, runs_delete)
     if verdict and note(verdict, why) then return "deny", why end
     -- launched looks at no other command's words
@@ -2818,21 +3020,17 @@ function Checker:check_from(cmds, depth, cwd, moved)
       verdict, why = self:expand(cmd, depth)
       if note(verdict, why) then return "deny", why end
     end
-    -- a name given to a program runs it however the name is run (sudo ./x)
-    if self.renamed[cmd.argv[1]] then
-      verdict, why = self:expand(cmd, depth, self.renamed)
-      if note(verdict, why) then return "deny", why end
-    end
+
     -- record_download knows only downloaders' files
     if DOWNLOADERS[name] or (self.powershell and DOWNLOADERS[name:lower()]) then self:record_download(cmd) end
-    if self.wrote or #cmd.redirects > 0 or (self.powershell and PS_WRITERS[name:lower()]) then self:record_script(cmd) end
+    if self.wrote or #cmd.redirects > 0 or name == "tee" or (self.powershell and PS_WRITERS[name:lower()]) then self:record_script(cmd) end
     if #by > 0 and has(by, "alias") then
       -- an alias's value runs only where the alias is used
     elseif name == "alias" then
       self:define(cmd)
     elseif name == "hash" then
       self:hash(cmd)
-    elseif COPIERS[name] or name == "dd" or (name == "cat" and #cmd.redirects > 0) then
+    elseif COPIERS[name] or name == "dd" or ((name == "cat" or name == "tee") and #cmd.redirects > 0) then
       self:copied(cmd)
     end
   end
@@ -2881,17 +3079,11 @@ local function guard(tool_name, params, cwd, workspace, ctx)
       if dir then checker:move_to((dir:gsub("\\", "/"))) end
     end
   end
-  -- a line that may write BASH_CMDS or BASH_ALIASES: any mention but a
-  -- plain read ($BASH_CMDS, ${BASH_ALIASES[x]}, ${#…}, ${!…})
-  local hash_tables = false
-  for before, after in line:gmatch("([^%s]?[^%s]?[^%s]?)BASH_[CA][ML][DI][A-Z]*([^}%s;]*}?)") do
-    local read = before:match("%$$") or (before:match("%${[#!]?$") and after:match("}$") and not after:find("=", 1, true))
-    if not read then hash_tables = true end
-  end
-  if hash_tables then checker:hash_variables(line) end
+  -- bash's tables of commands written on the line (BASH_CMDS[x]=/bin/rm)
+  local hash_tables = line:find("BASH_", 1, true) and checker:hash_tables(line)
   local verdict, why = checker:check(cmds)
-  if hash_tables and not verdict then
-    verdict, why = "ask", "the line changes which program a command name runs (BASH_CMDS, BASH_ALIASES)"
+  if hash_tables == "unfollowed" and not verdict then
+    verdict, why = "ask", "the line changes which program a command name runs (BASH_CMDS, BASH_ALIASES) in a way not followed"
   end
   if unparsed then
     if verdict == "deny" then

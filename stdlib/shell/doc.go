@@ -107,7 +107,9 @@
 // nice -5), nohup, time (GNU /usr/bin/time; the bash keyword too),
 // timeout DURATION, xargs, command (but not command -v or -V, which run
 // nothing), builtin, exec, setsid, stdbuf, ionice (but not ionice -p),
-// chroot NEWROOT, taskset MASK (but not -p) and busybox APPLET.
+// chroot NEWROOT, taskset MASK (but not -p) and busybox APPLET. env -C
+// DIR command and chroot NEWROOT command are read as cd DIR && command
+// (the cd reported too), so that the command's relative paths are DIR's.
 //
 // These run shell source, which is parsed in turn (at most
 // [MaxScriptDepth] scripts deep) and reported wrapped by them: sh -c

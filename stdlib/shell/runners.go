@@ -78,6 +78,16 @@ var envOpts = opts{value: "uCSP", long: []string{"unset", "chdir", "split-string
 func unwrapEnv(args []arg) unwrapped {
 	s := envOpts.scan(args)
 	split := s.values("S", "split-string")
+	if dirs := s.values("C", "chdir"); len(dirs) > 0 && len(split) == 0 && s.next >= 0 {
+		// env -C DIR command runs command in DIR: read as cd DIR && command,
+		// so that its relative paths are DIR's (env -C / rm -rf usr)
+		sb := new(scriptBuilder)
+		sb.add("cd", nil, false)
+		sb.quoted(dirs[len(dirs)-1:])
+		sb.add("&&", nil, false)
+		sb.quoted(args[s.next:])
+		return unwrapped{scripts: []scriptText{sb.script()}}
+	}
 	if len(split) == 0 {
 		return plain(envOpts)(args)
 	}

@@ -49,7 +49,7 @@ func newWrappers() map[string]unwrapFunc {
 		"setsid":   plain(opts{}),
 		"stdbuf":   plain(opts{value: "ioe", long: []string{"input", "output", "error"}}),
 		"ionice":   plain(opts{value: "cn", long: []string{"class", "classdata"}, stop: "pPu", stopLong: []string{"pid", "pgid", "uid"}}),
-		"chroot":   plain(opts{long: []string{"userspec", "groups"}, operands: 1}),
+		"chroot":   unwrapChroot,
 		"taskset":  plain(opts{stop: "p", stopLong: []string{"pid"}, operands: 1}),
 		"busybox":  unwrapBusybox,
 		"eval":     unwrapEval,
@@ -306,4 +306,22 @@ func plain(o opts) unwrapFunc {
 		}
 		return unwrapped{argvs: [][]arg{args[s.next:]}, dynamic: o.dynamic}
 	}
+}
+
+var chrootOpts = opts{long: []string{"userspec", "groups"}, operands: 1}
+
+// unwrapChroot reads chroot NEWROOT command as cd NEWROOT && command:
+// the command starts in the new root's /, so its relative paths are
+// NEWROOT's (chroot / rm -rf usr).
+func unwrapChroot(args []arg) unwrapped {
+	s := chrootOpts.scan(args)
+	if s.next < 2 || s.next > len(args) {
+		return plain(chrootOpts)(args)
+	}
+	sb := new(scriptBuilder)
+	sb.add("cd", nil, false)
+	sb.quoted(args[s.next-1 : s.next])
+	sb.add("&&", nil, false)
+	sb.quoted(args[s.next:])
+	return unwrapped{scripts: []scriptText{sb.script()}}
 }
