@@ -95,7 +95,7 @@ local function new_checker(ctx, cwd, params)
   -- the table, on every call
   local start = type(cwd) == "string" and cwd:sub(1, 1) == "/" and path.clean(cwd)
   -- root is the workspace; cwd follows the line's cd commands
-  local c = setmetatable({ cwd = start, root = start, moved = false, protected = {}, aliases = {}, renamed = {},
+  local c = setmetatable({ cwd = start, root = start, moved = false, protected = {}, aliases = {},
                           downloads = {}, scripts = {}, wrote = false, verdicts = false,
                           recursive_of = false, is_recursive = false, operands_of = false, ops = false,
                           powershell = false, gitbash = false, piped = false }, Checker)
@@ -2687,240 +2687,141 @@ local function word_text(cmd, i)
 end
 
 -- expand judges a use of an alias defined earlier in the line as its
--- value followed by the use's other words, which is what bash runs; with
--- names, the use of a name given to a program (renamed) as that program
--- run with the use's other words.
-function Checker:expand(cmd, depth, renamed)
+-- value followed by the use's other words, which is what bash runs.
+function Checker:expand(cmd, depth)
   local name = cmd.argv[1]
-  local a = renamed or self.aliases[name]
-  local what = renamed and (name .. ", a name this line gives to " .. (a.dynamic and "a program known only at run time" or a.value))
-      or ("the alias " .. name)
-  if a.dynamic and not renamed then return "ask", "runs " .. what .. ", whose value is only known at run time" end
-  if depth >= MAX_ALIAS_DEPTH then return "ask", what .. " expands too deeply to check" end
+  local a = self.aliases[name]
+  if a.dynamic then return "ask", "runs the alias " .. name .. ", whose value is only known at run time" end
+  if depth >= MAX_ALIAS_DEPTH then return "ask", "the alias " .. name .. " expands too deeply to check" end
   local words = { a.value }
   for i = 2, #cmd.argv do words[i] = word_text(cmd, i) end
-  for _, r in ipairs(cmd.redirects) do -- ./x <<< 'rm -rf ~': what the program reads
+  for _, r in ipairs(cmd.redirects) do -- x <<< 'rm -rf ~': what the alias's program reads
     if type(r.target) == "string" then words[#words + 1] = r.op .. " " .. quoted(r.target) end
   end
   local ok, cmds = pcall(shell.parse, table.concat(words, " "))
-  if not ok then return "ask", what .. " could not be checked (" .. tostring(cmds) .. ")" end
-  if not renamed then
-    -- bash does not expand an alias again inside its own value (alias rm='rm -i')
-    self.aliases[name] = nil
-    local verdict, why = self:check(cmds, depth + 1)
-    self.aliases[name] = a
-    return verdict, why
-  end
+  if not ok then return "ask", "the alias " .. name .. " could not be checked (" .. tostring(cmds) .. ")" end
+  -- bash does not expand an alias again inside its own value (alias rm='rm -i')
+  self.aliases[name] = nil
   local verdict, why = self:check(cmds, depth + 1)
-  if a.dynamic and verdict ~= "deny" then return "ask", "runs " .. what end
+  self.aliases[name] = a
   return verdict, why
 end
 
--- name_program records that name runs the program value from here on
--- (dynamic: a program known only at run time). A name with a slash is
--- kept as the absolute path it resolves to, so that any spelling of the
--- same file finds it (.//x, ../proj/x, after a cd); a bare name is how a
--- command names it through bash's hash table or a PATH that holds the
--- file's directory.
-function Checker:name_program(name, value, dynamic)
-  if name == "" or name:find("[%s$`*?]") then return end
-  if name:find("/", 1, true) then
-    name = self:file_key(name)
-    if not name then return end -- copy_names keeps its last element too
+-- The shell module reports a command run by a name the line gave a
+-- program (hash -p, BASH_CMDS, a copy or link run by its new name) as
+-- that program; what is left here is what it does not follow.
+
+-- PROGRAM_FILES are the programs that delete, wipe or run other commands
+-- whose file a line must not copy, link or read as data (to pipe it into
+-- a copy): a copy can then run it under any name, in ways no reading of
+-- the line follows (a function defined before the copy, a directory
+-- moved, a name made of variables). Read only to be inspected (ls,
+-- stat, file, sha256sum, ldd, readlink, which…), it passes.
+-- Interpreters are not among them: a venv links python3, and what a
+-- renamed interpreter runs is read as its code all the same.
+local PROGRAM_FILES = {}
+for w in ([[rm rmdir unlink shred dd mkfs mke2fs mkswap wipefs blkdiscard fdisk sfdisk parted sgdisk find xargs
+    bash sh dash zsh ksh mksh ash fish busybox toybox coreutils sudo doas su chmod chown truncate mv cp ln install
+    rsync tee]]):gmatch("%S+") do
+  PROGRAM_FILES[w] = true
+end
+local INSPECTORS = { ls = true, stat = true, file = true, sha256sum = true, sha1sum = true, md5sum = true,
+                     b2sum = true, cksum = true, ldd = true, readlink = true, realpath = true, which = true,
+                     type = true, command = true, objdump = true, readelf = true, nm = true, strings = true,
+                     test = true, ["["] = true, du = true, whereis = true, dpkg = true, rpm = true }
+
+-- program_file is the program whose file the word names (/bin/rm,
+-- /usr/sbin/mkfs.ext4, $(which rm), `command -v rm`), or nil.
+local function program_file(w)
+  local base = w:match("^/[%w%._/%-]*/([%w%._%-]+)$")
+  if base then
+    local prog = base:match("^(mkfs)%.") or base
+    if PROGRAM_FILES[prog] then return base end
+    return nil
   end
-  self.renamed[name] = { value = value, dynamic = dynamic }
+  local found = w:match("which%s+([%w%._%-]+)") or w:match("command%s+%-v%s+([%w%._%-]+)")
+      or w:match("type%s+%-P%s+([%w%._%-]+)")
+  return found and PROGRAM_FILES[found:match("^(mkfs)%.") or found] and found or nil
 end
 
--- file_key is the file w names as one spelling: absolute and clean,
--- under a workspace in /home/NAME (/Users/NAME, /root) ~/x as
--- /home/NAME/x; nil where the directory is not known.
-function Checker:file_key(w)
-  local ok, abs = pcall(self.resolve, self, w)
-  if not (ok and abs) then return nil end
-  abs = path.clean(abs)
-  local home = abs:sub(1, 2) == "~/" and self.root
-      and (self.root:match("^(/home/[^/]+)/") or self.root:match("^(/Users/[^/]+)/") or self.root:match("^(/root)/"))
-  return home and (home .. abs:sub(2)) or abs
-end
-
--- program_named is what self.renamed holds for the program word w: by
--- its resolved path when it has a slash, else by the name; a chain of
--- names (cp /bin/rm a; cp a b) is followed to its end.
-function Checker:program_named(w)
-  local found
-  for _ = 1, MAX_ALIAS_DEPTH do
-    local key = w
-    if w:find("/", 1, true) then
-      -- where the directory is not known any more (cd "$D", cd ~/bin),
-      -- by its last element, as a copy is also known
-      key = self:file_key(w) or w:match("([^/]+)/*$")
-    end
-    local r = key and self.renamed[key]
-    if not r then break end
-    found = r
-    if r.dynamic then break end
-    w = r.value
-  end
-  return found
-end
-
--- CODE_READERS run what they read as code: a shell or an interpreter
--- given no script (echo 'rm -rf ~' | ./x, x a copy of bash).
-local CODE_READERS = { bash = true, sh = true, dash = true, zsh = true, ksh = true, mksh = true, fish = true,
-                       busybox = true, python = true, python3 = true, perl = true, ruby = true, node = true,
-                       php = true, lua = true, pwsh = true, powershell = true }
-
--- as_program is cmd run as the program value: the same words, wrappers,
--- redirections and place in its pipeline, only the program differs (its
--- roles are the new program's).
-local function as_program(cmd, value)
-  local argv = { value }
-  for i = 2, #cmd.argv do argv[i] = cmd.argv[i] end
-  local name = value:match("([^/]+)$") or value
-  return setmetatable({ name = name, argv = argv, roles = shell.roles(argv) }, { __index = cmd })
-end
-
--- hash records the names hash -p PROGRAM NAME… gives a program: bash runs
--- PROGRAM for each NAME from then on (hash -p /bin/rm ls; ls -rf /; the
--- program may be attached, -p/bin/rm).
-function Checker:hash(cmd)
-  local program
+-- copies_program reports the program file a command copies, links or
+-- reads as data (cp /bin/rm x, cat /bin/rm | …, exec 3</bin/rm).
+function Checker:copies_program(cmd)
+  -- hash -p is followed by the shell module: the names it gives run as
+  -- the program they stand for
+  if INSPECTORS[cmd.name] or cmd.name == "hash" then return nil end
   for i = 2, #cmd.argv do
-    local w = cmd.argv[i]
-    local attached = program == nil and w:match("^%-%a*p(.+)$")
-    if attached then
-      program = { value = attached, dynamic = cmd.paths[i].dynamic }
-    elseif program == nil and w:match("^%-%a*p$") then
-      program = false -- the next word
-    elseif program == false then
-      program = { value = w, dynamic = cmd.paths[i].dynamic }
-    elseif program and w:sub(1, 1) ~= "-" then
-      self:name_program(w, program.value, program.dynamic)
-    end
+    local found = program_file(cmd.argv[i])
+    if found then return found end
   end
-end
-
-
--- copied records the names under which a copy of a program can be run.
--- Every operand after the first may be where one before it is copied:
--- GNU tools take options after their operands, and an option's value
--- this pack does not know (install -m 755 /bin/rm x, install /bin/rm x
--- -m 755) is an operand to it. A
--- copy made by a redirection (cat /bin/rm > x, tee x < /bin/rm, dd of=x
--- < /bin/rm) counts too.
-function Checker:copied(cmd)
-  local roles, ops = cmd.roles or shell.roles(cmd.argv), {}
-  for i = 2, #cmd.argv do
-    if roles[i] == "operand" then ops[#ops + 1] = i end
-  end
-  local src, dst, from
-  for _, r in ipairs(cmd.redirects) do -- < /bin/rm
-    if r.op == "<" and type(r.target) == "string" then from = { value = r.target, dynamic = r.target:find("[$`*?]") ~= nil } end
-  end
-  if cmd.name == "dd" then -- dd if=/bin/rm of=x
-    for i = 2, #cmd.argv do
-      if cmd.argv[i]:sub(1, 3) == "if=" then src = i elseif cmd.argv[i]:sub(1, 3) == "of=" then dst = i end
-    end
-    if dst and src then
-      self:copy_names(cmd.argv[dst]:sub(4), cmd.paths[dst].dynamic, cmd.argv[src]:sub(4), cmd.paths[src].dynamic)
-    elseif dst and from then
-      self:copy_names(cmd.argv[dst]:sub(4), cmd.paths[dst].dynamic, from.value, from.dynamic)
-    end
-    return
-  elseif (cmd.name == "strip" or cmd.name == "objcopy") and has(cmd.argv, "-o") then -- strip -o x /bin/rm
-    for i = 2, #cmd.argv - 1 do
-      if cmd.argv[i] == "-o" then
-        for _, j in ipairs(ops) do
-          if j ~= i + 1 then
-            self:copy_names(cmd.argv[i + 1], cmd.paths[i + 1].dynamic, cmd.argv[j], cmd.paths[j].dynamic)
-            break
-          end
-        end
-      end
-    end
-    return
-  elseif COPIERS[cmd.name] then
-    -- each operand may be a copy of any before it; of those, a path
-    -- (/bin/rm) or a name this line gave a program rather than a word (755)
-    for k = 2, #ops do
-      local best = #ops == 2 and ops[1] or nil -- cp a b: a, whatever its spelling
-      for j = k - 1, 1, -1 do
-        local w = cmd.argv[ops[j]]
-        if w:find("/", 1, true) or self:program_named(w) or self:program_named("./" .. w) then best = ops[j] end
-      end
-      if best then self:copy_names(cmd.argv[ops[k]], cmd.paths[ops[k]].dynamic, cmd.argv[best], cmd.paths[best].dynamic) end
-    end
-    return
-  elseif cmd.name == "tee" and from then -- tee x < /bin/rm
-    for _, i in ipairs(ops) do self:copy_names(cmd.argv[i], cmd.paths[i].dynamic, from.value, from.dynamic) end
-    return
-  end
-  -- cat SRC… > DST, cat < SRC > DST: the first source that is a file
-  -- (not /dev/null, not - for what it reads) is what runs
-  local source = from
-  for _, i in ipairs(ops) do
-    local w = cmd.argv[i]
-    if w ~= "-" and w:sub(1, 5) ~= "/dev/" then source = { value = w, dynamic = cmd.paths[i].dynamic } break end
-  end
-  if not source then return end
   for _, r in ipairs(cmd.redirects) do
-    if writes_to(r) and type(r.target) == "string" then
-      self:copy_names(r.target, r.target:find("[$`*?]") ~= nil, source.value, source.dynamic)
+    if r.op:find("<", 1, true) and r.op ~= "<<" and r.op ~= "<<-" and r.op ~= "<<<" and type(r.target) == "string" then
+      local found = program_file(r.target)
+      if found then return found end
     end
   end
 end
 
--- copy_names records the file d, a copy of the program value, under its
--- path and under its last element (run through a PATH that holds its
--- directory).
-function Checker:copy_names(d, d_dynamic, value, dynamic)
-  if d_dynamic then return end
-  if not dynamic and next(self.scripts) then -- a script written on the line, copied (cp a b.sh; bash b.sh)
-    local from = self.scripts[path.clean(self:resolve(value) or value)]
-    if from ~= nil then self.scripts[path.clean(self:resolve(d) or d)] = from end
+-- has_option_p reports whether hash is given -p (alone or clustered).
+local function has_option_p(cmd)
+  for i = 2, #cmd.argv do
+    if cmd.argv[i]:match("^%-%a*p") then return true end
   end
-  self:name_program(d:find("/", 1, true) and d or ("./" .. d), value, dynamic)
-  local base = d:match("([^/]+)/*$")
-  if base then self:name_program(base, value, dynamic) end
+  return false
 end
 
--- hash_variables records what a line assigns to bash's own tables of
--- commands: BASH_CMDS[x]=/bin/rm is hash -p /bin/rm x, BASH_ALIASES[x]=rm
--- is alias x=rm. The shell module keeps no command for an assignment, so
--- the line's text is read; a line that touches either table at all is
--- asked about (see guard), since what it assigns may not be spelled so
--- plainly.
-function Checker:hash_variables(line)
-  for table_name, body in line:gmatch("BASH_(%u+)([^;&|)\n]*)") do
-    local pattern = table_name == "ALIASES" and "%[['\"]?([^%]'\"]+)['\"]?%]%+?=['\"]?([^'\";&|)\n]*)"
-        or "%[['\"]?([^%]'\"]+)['\"]?%]%+?=['\"]?([^%s'\";&|)]*)"
-    for name, value in body:gmatch(pattern) do
-      local dynamic = value == "" or value:find("[$`]") ~= nil
-      if table_name == "CMDS" then
-        self:name_program(name, value, dynamic)
-      elseif table_name == "ALIASES" then
-        self.aliases[name] = { value = value, dynamic = dynamic }
+-- copied_scripts passes a script written on the line on to its copies
+-- (cp a b.sh; bash b.sh): every operand after the first may be where one
+-- before it went.
+function Checker:copied_scripts(cmd)
+  local ops = operands(cmd)
+  for k = 2, #ops do
+    for j = k - 1, 1, -1 do
+      local from = not ops[j].dynamic and self.scripts[path.clean(self:resolve(ops[j].path) or ops[j].path)]
+      if from ~= nil and from ~= false or from == false then
+        if not ops[k].dynamic then self.scripts[path.clean(self:resolve(ops[k].path) or ops[k].path)] = from end
+        break
       end
     end
   end
 end
 
--- hash_tables follows what line writes to BASH_CMDS and BASH_ALIASES,
--- read as bash reads it once quotes and backslashes are gone (eval
--- 'BASH_CM''DS[x]=…', declare "BASH_C""MDS[x]=…"). It returns
--- "unfollowed" when the line may write them some other way (read,
--- printf -v, a nameref, a name computed or escaped: BASH_${c},
--- $'BASH_\x43MDS'), "followed" when it writes them only as
--- NAME[KEY]=VALUE or NAME=(…), nil when it only reads them ($BASH_CMDS,
+-- hash_variables records the aliases a line assigns as BASH_ALIASES[x]=rm
+-- (alias x=rm); the shell module follows BASH_CMDS itself.
+function Checker:hash_variables(line)
+  for body in line:gmatch("BASH_ALIASES([^;&|)\n]*)") do
+    for name, value in body:gmatch("%[['\"]?([^%]'\"]+)['\"]?%]%+?=['\"]?([^'\";&|)\n]*)") do
+      self.aliases[name] = { value = value, dynamic = value == "" or value:find("[$`]") ~= nil }
+    end
+  end
+end
+
+-- hash_tables looks at what line writes to BASH_CMDS and BASH_ALIASES,
+-- read as bash reads it once line continuations, quotes and backslashes
+-- are gone (eval 'BASH_CM''DS[x]=…'). It returns "unfollowed" when the
+-- line may write them in a way neither the shell module nor this pack
+-- follows (read, printf -v, a nameref, ${BASH_CMDS[x]=…}, a key or a name
+-- computed or escaped: BASH_CMDS[$k], BASH_${c}, $'BASH_\x43MDS'),
+-- "followed" when it writes them only as NAME[KEY]=VALUE or NAME=(…)
+-- with keys written out, nil when it only reads them ($BASH_CMDS,
 -- ${BASH_ALIASES[x]}, ${#…}, ${!…}, declare -p).
 function Checker:hash_tables(line)
-  local plain = line:gsub("['\"\\]", "")
+  local plain = line:gsub("\\\n", ""):gsub("['\"\\]", "")
   if line:find("$'", 1, true) or plain:find("BASH_%$") or plain:find("BASH_%${") then return "unfollowed" end
-  local found
-  for before, rest in plain:gmatch("([^%s]?[^%s]?[^%s]?)BASH_[CA][ML][DI][A-Z]*([^%s;&|]*)") do
-    local read = before:match("%$$") or (before:match("%${[#!]?$") and rest:match("^[^}=]*}"))
-    if not read and not plain:find("%-p%s+BASH_") then
-      if rest:match("^%[[^%]]*%]%+?=") or rest:match("^%+?=%(") then
+  local found, at = nil, 1
+  while true do
+    local s, e = plain:find("BASH_[CA][ML][DI][A-Z]*", at)
+    if not s then break end
+    at = e + 1
+    local before, rest = plain:sub(math.max(1, s - 3), s - 1), plain:sub(e + 1):match("^[^%s;&|]*")
+    local param = before:match("%${[#!]?$")
+    local read = before:match("%$$") or (param and rest:match("^[^}=]*}"))
+        or (rest == "" and plain:sub(1, s - 1):match("[%s;&|(]declare%s+%-p%s+$"))
+        or (rest == "" and plain:sub(1, s - 1):match("^declare%s+%-p%s+$"))
+    if not read then
+      if param then return "unfollowed" end -- ${BASH_CMDS[x]=…}, ${BASH_CMDS[x]:=…}
+      local key = rest:match("^%[([^%]]*)%]%+?=")
+      if (key and not key:find("[$`]")) or rest:match("^%+?=%(") then
         found = found or "followed"
       else
         return "unfollowed"
@@ -2981,27 +2882,10 @@ function Checker:check_from(cmds, depth, cwd, moved)
       end
     end
     self:enter(cmd.dir, cwd, moved)
-    -- a name this line gave to a program runs that program however the
-    -- name is run (sudo ./x, xargs ./x, ./x <<< …, after a cd): judged
-    -- as it, from its line written again (what -c or a here-string gives
-    -- it) and as the command itself with the program put in (wrappers,
-    -- pipes)
-    local renamed = next(self.renamed) and self:program_named(cmd.argv[1])
-    if renamed then
-      local verdict, why = self:expand(cmd, depth, renamed)
-      if note(verdict, why) then return "deny", why end
-      if not renamed.dynamic then cmd = as_program(cmd, renamed.value) end
-      if (cmd.position or 0) > 0 and CODE_READERS[cmd.name] then
-        note("ask", "runs the output of the commands before it as code (" .. cmd.argv[1] .. " under another name)")
-      end
-    end
-    -- coreutils --coreutils-prog=rm …, the single-binary coreutils
-    local prog = cmd.name == "coreutils" and cmd.argv[2] and cmd.argv[2]:match("^%-%-coreutils%-prog=(.+)$")
-    if prog then
-      local argv = { prog }
-      for i = 3, #cmd.argv do argv[#argv + 1] = cmd.argv[i] end
-      cmd = setmetatable({ name = prog, argv = argv, paths = { cmd.paths[1], unpack(cmd.paths, 3) },
-                           roles = shell.roles(argv) }, { __index = cmd })
+    -- a copy of a program's file runs it under any name (cp /bin/rm x)
+    local copied = self:copies_program(cmd)
+    if copied then
+      note("ask", "copies or reads the program file of " .. copied .. ", which may then run under another name")
     end
     -- exec -a NAME busybox …: the applet is NAME, which exec does not pass on
     if (cmd.name == "busybox" or cmd.name == "toybox" or has(cmd.wrapped_by, "busybox") or has(cmd.wrapped_by, "toybox"))
@@ -3028,10 +2912,8 @@ function Checker:check_from(cmds, depth, cwd, moved)
       -- an alias's value runs only where the alias is used
     elseif name == "alias" then
       self:define(cmd)
-    elseif name == "hash" then
-      self:hash(cmd)
-    elseif COPIERS[name] or name == "dd" or ((name == "cat" or name == "tee") and #cmd.redirects > 0) then
-      self:copied(cmd)
+    elseif COPIERS[name] and next(self.scripts) then
+      self:copied_scripts(cmd)
     end
   end
   self.powershell = line_ps
@@ -3084,6 +2966,18 @@ local function guard(tool_name, params, cwd, workspace, ctx)
   local verdict, why = checker:check(cmds)
   if hash_tables == "unfollowed" and not verdict then
     verdict, why = "ask", "the line changes which program a command name runs (BASH_CMDS, BASH_ALIASES) in a way not followed"
+  end
+  if not verdict and (hash_tables or line:find("hash", 1, true)) then
+    -- a function's body is read where it is defined: a name it runs may
+    -- be given a program only later in the line (f(){ x; }; hash -p … x; f)
+    local renames, defines = hash_tables ~= nil, false
+    for _, c in ipairs(cmds) do
+      renames = renames or (c.name == "hash" and has_option_p(c))
+      defines = defines or (c.in_function ~= "" and c.in_function ~= false and c.in_function ~= nil)
+    end
+    if renames and defines then
+      verdict, why = "ask", "the line defines a function and changes which program a command name runs, which is not followed into the function"
+    end
   end
   if unparsed then
     if verdict == "deny" then

@@ -78,6 +78,11 @@ func (w *walker) run(r *run, args []arg, wrapped []string, dyn bool, hops int) e
 	if len(args) == 0 {
 		return nil
 	}
+	if !args[0].dynamic && len(w.programs) > 0 { // a name the line gave a program (renamed.go)
+		if p, ok := w.programFor(args[0].text, w.at.dir); ok {
+			args = append([]arg{p}, args[1:]...)
+		}
+	}
 	unwrap := lookupWrapper(args[0].base)
 	if args[0].dynamic || unwrap == nil {
 		return w.emit(r, args, wrapped, dyn, nil)
@@ -211,6 +216,7 @@ func (w *walker) emit(r *run, args []arg, wrapped []string, dyn bool, ci *codeIn
 	if len(nodes) > 0 {
 		w.links = append(w.links, link{cmd: len(w.cmds), nodes: nodes})
 	}
+	w.recordPrograms(&c, args)
 	w.cmds = append(w.cmds, c)
 	return nil
 }

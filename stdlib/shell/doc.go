@@ -107,7 +107,10 @@
 // nice -5), nohup, time (GNU /usr/bin/time; the bash keyword too),
 // timeout DURATION, xargs, command (but not command -v or -V, which run
 // nothing), builtin, exec, setsid, stdbuf, ionice (but not ionice -p),
-// chroot NEWROOT, taskset MASK (but not -p) and busybox APPLET. env -C
+// chroot NEWROOT, taskset MASK (but not -p), busybox APPLET and coreutils
+// --coreutils-prog=PROGRAM. A command run by a name the line gave a
+// program (hash -p, BASH_CMDS, a copy or link run by its new name) is
+// reported as that program (renamed.go). env -C
 // DIR command and chroot NEWROOT command are read as cd DIR && command
 // (the cd reported too), so that the command's relative paths are DIR's.
 //

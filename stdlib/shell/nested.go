@@ -178,6 +178,7 @@ func (w *walker) test(sc *scope, x syntax.TestExpr, depth int) error {
 // assigns walks the substitutions in assignments: X=$(…), a=(… $(…)).
 func (w *walker) assigns(sc *scope, as []*syntax.Assign) error {
 	for _, a := range as {
+		w.hashAssign(sc.src, a)
 		if err := w.words(sc, a.Value); err != nil {
 			return err
 		}

@@ -253,6 +253,19 @@ func unwrapBusybox(args []arg) unwrapped {
 	return unwrapped{argvs: [][]arg{args[1:]}}
 }
 
+// unwrapCoreutils unwraps the single-binary coreutils' coreutils
+// --coreutils-prog=PROGRAM args…, which runs PROGRAM.
+func unwrapCoreutils(args []arg) unwrapped {
+	if len(args) < 2 || !strings.HasPrefix(args[1].text, "--coreutils-prog=") {
+		return unwrapped{}
+	}
+	prog := args[1]
+	prog.text = strings.TrimPrefix(prog.text, "--coreutils-prog=")
+	prog.raw = strings.TrimPrefix(prog.raw, "--coreutils-prog=")
+	prog.base = baseName(prog.text)
+	return unwrapped{argvs: [][]arg{append([]arg{prog}, args[2:]...)}}
+}
+
 // unwrapEval unwraps eval words…, which joins its words and runs them.
 func unwrapEval(args []arg) unwrapped {
 	args = args[1:]

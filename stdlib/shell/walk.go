@@ -40,6 +40,9 @@ type walker struct {
 	assigned map[string]assignedPath
 	// binds says which variables a for loop may bind (assigned.go).
 	binds bindings
+	// programs are the words the line has made run other programs
+	// (renamed.go): "n:NAME" a command name, "f:PATH" a file.
+	programs map[string]arg
 }
 
 // A link says that the command at index cmd runs, as code, the output
