@@ -112,7 +112,9 @@
 // program (hash -p, BASH_CMDS, a copy or link run by its new name) is
 // reported as that program (renamed.go). env -C
 // DIR command and chroot NEWROOT command are read as cd DIR && command
-// (the cd reported too), so that the command's relative paths are DIR's.
+// (the cd reported too), so that the command's relative paths are DIR's;
+// so are unshare's and nsenter's --wd and --root, and systemd-run's
+// --working-directory (/ by default, ~ with --user).
 //
 // These run shell source, which is parsed in turn (at most
 // [MaxScriptDepth] scripts deep) and reported wrapped by them: sh -c

@@ -10,7 +10,7 @@ import "strings"
 
 // addLaunchers adds the launchers to the wrapper table m.
 func addLaunchers(m map[string]unwrapFunc) {
-	for name, o := range map[string]opts{
+	launchers := map[string]opts{
 		"flock":            {value: "wE", long: []string{"timeout", "conflict-exit-code"}, stop: "cu", stopLong: []string{"command", "unlock"}, operands: 1},
 		"strace":           {value: "abeEIoOpPsSuUX", long: []string{"output", "trace", "signal", "user", "string-limit", "attach", "env"}},
 		"ltrace":           {value: "aAeEfLnopsuwXx", long: []string{"output", "library", "indent"}},
@@ -41,8 +41,18 @@ func addLaunchers(m map[string]unwrapFunc) {
 		"screen":           {value: "cehpStTXrRx"}, // -r, -x: a session to attach, not a command
 		"toybox":           {},
 		"spawn":            {}, // expect's: expect -c 'spawn rm -rf /'
-	} {
+	}
+	for name, o := range launchers {
 		m[name] = plain(o)
+	}
+	// launchers whose options say where their command starts
+	for name, ld := range map[string]launcherDir{
+		"unshare":     {dir: []string{"w", "wd"}, root: []string{"R", "root"}},
+		"nsenter":     {dir: []string{"w", "wd"}, root: []string{"r", "root"}},
+		"systemd-run": {dir: []string{"working-directory"}, serviceDir: true},
+	} {
+		ld.opts = launchers[name]
+		m[name] = inDir(m[name], ld)
 	}
 	m["gdb"] = unwrapGdb
 	m["start-stop-daemon"] = unwrapStartStop
@@ -199,4 +209,48 @@ func unwrapAlias(args []arg) unwrapped {
 		u.scripts = append(u.scripts, s)
 	}
 	return u
+}
+
+// A launcherDir says which of a launcher's options set where its command
+// starts: dir a working directory, root a new root (the command starts
+// at its /); serviceDir a systemd service's default, / for the system
+// manager and ~ for --user, unless --same-dir (-d) keeps the caller's.
+type launcherDir struct {
+	opts       opts
+	dir, root  []string
+	serviceDir bool
+}
+
+// inDir wraps a launcher's unwrapping: where its options make the
+// command start elsewhere, the command is read as cd DIR && command, so
+// that its relative paths are DIR's (unshare --wd=/ rm -rf usr,
+// systemd-run rm -rf usr: /usr).
+func inDir(unwrap unwrapFunc, ld launcherDir) unwrapFunc {
+	return func(args []arg) unwrapped {
+		s := ld.opts.scan(args)
+		if s.next < 0 || s.next >= len(args) {
+			return unwrap(args)
+		}
+		var dir *arg
+		if v := s.values(ld.dir...); len(v) > 0 {
+			dir = &v[len(v)-1]
+		} else if v := s.values(ld.root...); len(v) > 0 {
+			dir = &v[len(v)-1]
+		} else if ld.serviceDir && !s.has("d", "same-dir", "scope") {
+			home := staticArg("/")
+			if s.has("user") {
+				home = staticArg("~")
+			}
+			dir = &home
+		}
+		if dir == nil {
+			return unwrap(args)
+		}
+		sb := new(scriptBuilder)
+		sb.add("cd", nil, false)
+		sb.quoted([]arg{*dir})
+		sb.add("&&", nil, false)
+		sb.quoted(args[s.next:])
+		return unwrapped{scripts: []scriptText{sb.script()}}
+	}
 }
