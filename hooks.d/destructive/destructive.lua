@@ -2968,12 +2968,14 @@ local function guard(tool_name, params, cwd, workspace, ctx)
     verdict, why = "ask", "the line changes which program a command name runs (BASH_CMDS, BASH_ALIASES) in a way not followed"
   end
   if not verdict and (hash_tables or line:find("hash", 1, true)) then
-    -- a function's body is read where it is defined: a name it runs may
-    -- be given a program only later in the line (f(){ x; }; hash -p … x; f)
+    -- a function's body (or a trap's) is read where it is defined: a name
+    -- it runs may be given a program only later in the line (f(){ x; };
+    -- hash -p … x; f)
     local renames, defines = hash_tables ~= nil, false
     for _, c in ipairs(cmds) do
       renames = renames or (c.name == "hash" and has_option_p(c))
       defines = defines or (c.in_function ~= "" and c.in_function ~= false and c.in_function ~= nil)
+          or has(c.wrapped_by, "trap")
     end
     if renames and defines then
       verdict, why = "ask", "the line defines a function and changes which program a command name runs, which is not followed into the function"
