@@ -297,7 +297,10 @@ var parseCases = []struct {
 	{`cat /bin/rm > x; strip -o z /bin/dd; tee w < /bin/sh; ./x; ./z; ./w`, []want{c("cat", "/bin/rm"), c("strip", "-o", "z", "/bin/dd"), c("tee", "w"), c("/bin/rm"), c("/bin/dd"), c("/bin/sh")}},
 	{`cp /bin/bash x; ./x -c 'rm -rf /'`, []want{c("cp", "/bin/bash", "x"), c("rm", "-rf", "/").by("bash")}},
 	{`cp /bin/rm x; find . -exec ./x -rf {} +`, []want{c("cp", "/bin/rm", "x"), c("find", ".", "-exec", "./x", "-rf", "{}", "+"), c("/bin/rm", "-rf", "{}").by("find").dyn()}},
-	{`cp "$(which rm)" x; ./x -rf /`, []want{c("cp", `"$(which rm)"`, "x").dyn(), c("which", "rm"), c(`"$(which rm)"`, "-rf", "/").dyn()}},
+	{`cp "$(which rm)" x; ./x -rf /`, []want{c("cp", `"$(which rm)"`, "x").dyn(), c("which", "rm"), c("rm", "-rf", "/")}},
+	{`ln -s "$(which python3)" .venv/bin/python && .venv/bin/python -V`, []want{c("ln", "-s", `"$(which python3)"`, ".venv/bin/python").dyn(), c("which", "python3"), c("python3", "-V")}},
+	{"`command -v rm` -rf /", []want{c("rm", "-rf", "/"), c("command", "-v", "rm")}},
+	{`cp "$(which rm | head -1)" x; ./x -rf /`, []want{c("cp", `"$(which rm | head -1)"`, "x").dyn(), c("which", "rm"), c("head", "-1"), c(`"$(which rm | head -1)"`, "-rf", "/").dyn()}},
 	{`cp build/app dist/app && ./dist/app --version`, []want{c("cp", "build/app", "dist/app"), c("./dist/app", "--version")}},
 	{`cp /bin/rm /tmp/rm && /tmp/rm -f x`, []want{c("cp", "/bin/rm", "/tmp/rm"), c("/tmp/rm", "-f", "x")}},
 	{`coreutils --coreutils-prog=rm -rf /`, []want{c("rm", "-rf", "/").by("coreutils")}},
@@ -376,7 +379,8 @@ func TestParseNames(t *testing.T) {
 		`~/bin/rm -rf /`:      "rm",
 		`~`:                   "~",
 		`"$RM" x`:             `"$RM"`,
-		`$(which rm) x`:       "$(which rm)",
+		`$(which rm) x`:       "rm", // the program which finds
+		`$(which $P) x`:       "$(which $P)",
 		`"" x`:                "",
 	} {
 		cmds, err := Parse(context.Background(), line)
