@@ -2733,12 +2733,12 @@ local INSPECTORS = { ls = true, stat = true, file = true, sha256sum = true, sha1
 -- program_file is the program whose file the word names (/bin/rm,
 -- /usr/sbin/mkfs.ext4, $(which rm), `command -v rm`), or nil.
 local function program_file(w)
-  local base = w:match("^/[%w%._/%-]*/([%w%._%-]+)$")
-  if base then
-    local prog = base:match("^(mkfs)%.") or base
-    if PROGRAM_FILES[prog] then return base end
-    return nil
+  local first = w:byte(1)
+  if first == 47 then -- "/"
+    local base = w:match("^/[%w%._/%-]*/([%w%._%-]+)$")
+    return base and PROGRAM_FILES[base:match("^(mkfs)%.") or base] and base or nil
   end
+  if not w:find("[%$`]") then return nil end -- a lookup on PATH is a substitution
   local found = w:match("which%s+([%w%._%-]+)") or w:match("command%s+%-v%s+([%w%._%-]+)")
       or w:match("type%s+%-P%s+([%w%._%-]+)")
   return found and PROGRAM_FILES[found:match("^(mkfs)%.") or found] and found or nil
