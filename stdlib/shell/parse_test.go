@@ -304,6 +304,8 @@ var parseCases = []struct {
 	{`cp build/app dist/app && ./dist/app --version`, []want{c("cp", "build/app", "dist/app"), c("./dist/app", "--version")}},
 	{`cp /bin/rm /tmp/rm && /tmp/rm -f x`, []want{c("cp", "/bin/rm", "/tmp/rm"), c("/tmp/rm", "-f", "x")}},
 	{`coreutils --coreutils-prog=rm -rf /`, []want{c("rm", "-rf", "/").by("coreutils")}},
+	{`strip a.out b.out; ./b.out`, []want{c("strip", "a.out", "b.out"), c("./b.out")}},
+	{`objcopy /bin/rm x; ./x -rf /`, []want{c("objcopy", "/bin/rm", "x"), c("/bin/rm", "-rf", "/")}},
 	{`X=1`, []want{}},
 	{`> hooks.d/x.lua`, []want{c(":")}},
 	{`X=1 2> err.log`, []want{c(":")}},

@@ -3,6 +3,7 @@ package shell
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -114,8 +115,8 @@ func (w *walker) copyProgram(dst, dir string, src arg) {
 		src, onPath = p, true
 	}
 	if !src.dynamic && !onPath {
-		if p, ok := w.programs["f:"+fileKey(src.text, dir)]; ok && fileKey(src.text, dir) != "" {
-			src = p // a copy of a copy
+		if key := fileKey(src.text, dir); key != "" && w.programs["f:"+key].text != "" {
+			src = w.programs["f:"+key] // a copy of a copy
 		} else if strings.TrimRight(src.text, "/") != "" && path.Base(src.text) == base {
 			return // it keeps its name: cp /bin/rm /tmp/rm runs as rm already
 		} else if !strings.Contains(src.text, "/") {
@@ -156,7 +157,7 @@ func (w *walker) recordPrograms(c *Command, args []arg) {
 		if src != nil && dst != nil {
 			w.copyProgram(strings.TrimPrefix(dst.text, "of="), c.Dir, *src)
 		}
-	case c.Name == "strip" || c.Name == "objcopy":
+	case (c.Name == "strip" || c.Name == "objcopy") && slices.Contains(c.Argv, "-o"): // strip -o x /bin/rm
 		for i := 1; i+1 < len(args); i++ {
 			if c.Argv[i] == "-o" {
 				for j := 1; j < len(args); j++ {
@@ -167,8 +168,7 @@ func (w *walker) recordPrograms(c *Command, args []arg) {
 				}
 			}
 		}
-		fallthrough
-	case copiers[c.Name]:
+	case copiers[c.Name]: // objcopy IN OUT too; strip without -o strips in place
 		// Every operand after the first may be where one before it went:
 		// GNU tools take options after their operands, and an option's
 		// value this module does not know (install -m 755) is an operand
