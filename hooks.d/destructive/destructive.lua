@@ -2715,8 +2715,7 @@ end
 -- whose file a line must not copy, link or read as data (to pipe it into
 -- a copy): a copy can then run it under any name, in ways no reading of
 -- the line follows (a function defined before the copy, a directory
--- moved, a name made of variables). Read only to be inspected (ls,
--- stat, file, sha256sum, ldd, readlink, which…), it passes.
+-- moved, a name made of variables).
 -- Interpreters are not among them: a venv links python3, and what a
 -- renamed interpreter runs is read as its code all the same.
 local PROGRAM_FILES = {}
@@ -2725,10 +2724,16 @@ for w in ([[rm rmdir unlink shred dd mkfs mke2fs mkswap wipefs blkdiscard fdisk 
     rsync tee]]):gmatch("%S+") do
   PROGRAM_FILES[w] = true
 end
-local INSPECTORS = { ls = true, stat = true, file = true, sha256sum = true, sha1sum = true, md5sum = true,
-                     b2sum = true, cksum = true, ldd = true, readlink = true, realpath = true, which = true,
-                     type = true, command = true, objdump = true, readelf = true, nm = true, strings = true,
-                     test = true, ["["] = true, du = true, whereis = true, dpkg = true, rpm = true }
+-- FILE_COPIERS are the commands that copy, link or pass on a file's
+-- bytes; any other command naming a program's file runs it (docker run
+-- … /bin/bash) or inspects it (ls -l /bin/rm), and passes.
+local FILE_COPIERS = { cp = true, ln = true, link = true, install = true, mv = true, rsync = true, scp = true,
+                       objcopy = true, strip = true, cat = true, tee = true, dd = true, base64 = true, xxd = true,
+                       od = true, gzip = true, gunzip = true, bzip2 = true, xz = true, zstd = true, tar = true,
+                       zip = true, cpio = true, sponge = true, split = true, head = true, tail = true,
+                       pv = true, openssl = true, uuencode = true, ditto = true, ["copy-item"] = true,
+                       cpi = true, copy = true, xcopy = true, robocopy = true,
+                       find = true, parallel = true } -- find /bin/rm -exec cp {} x, parallel cp /bin/rm ::: x
 
 -- program_file is the program whose file the word names (/bin/rm,
 -- /usr/sbin/mkfs.ext4, $(which rm), `command -v rm`), or nil.
@@ -2745,14 +2750,14 @@ local function program_file(w)
 end
 
 -- copies_program reports the program file a command copies, links or
--- reads as data (cp /bin/rm x, cat /bin/rm | …, exec 3</bin/rm).
+-- reads as data (cp /bin/rm x, cat /bin/rm | …, exec 3</bin/rm). hash
+-- -p is no copy: the shell module follows the names it gives.
 function Checker:copies_program(cmd)
-  -- hash -p is followed by the shell module: the names it gives run as
-  -- the program they stand for
-  if INSPECTORS[cmd.name] or cmd.name == "hash" then return nil end
-  for i = 2, #cmd.argv do
-    local found = program_file(cmd.argv[i])
-    if found then return found end
+  if FILE_COPIERS[cmd.name] then
+    for i = 2, #cmd.argv do
+      local found = program_file(cmd.argv[i])
+      if found then return found end
+    end
   end
   for _, r in ipairs(cmd.redirects) do
     if r.op:find("<", 1, true) and r.op ~= "<<" and r.op ~= "<<-" and r.op ~= "<<<" and type(r.target) == "string" then
