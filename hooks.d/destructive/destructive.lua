@@ -2736,11 +2736,12 @@ local FILE_COPIERS = { cp = true, ln = true, link = true, install = true, mv = t
                        find = true, parallel = true } -- find /bin/rm -exec cp {} x, parallel cp /bin/rm ::: x
 
 -- program_file is the program whose file the word names (/bin/rm,
--- /usr/sbin/mkfs.ext4, $(which rm), `command -v rm`), or nil.
+-- /usr/sbin/mkfs.ext4, /usr/local/bin/bash, $(which rm), `command -v
+-- rm`), or nil; /usr/share/doc/bash is no program.
 local function program_file(w)
   local first = w:byte(1)
-  if first == 47 then -- "/"
-    local base = w:match("^/[%w%._/%-]*/([%w%._%-]+)$")
+  if first == 47 then -- "/": a program's file is in a bin or sbin directory
+    local base = w:match("^/[%w%._/%-]*/s?bin/([%w%._%-]+)$") or w:match("^/s?bin/([%w%._%-]+)$")
     return base and PROGRAM_FILES[base:match("^(mkfs)%.") or base] and base or nil
   end
   if not w:find("[%$`]") then return nil end -- a lookup on PATH is a substitution
