@@ -113,8 +113,9 @@
 // reported as that program (renamed.go). env -C
 // DIR command and chroot NEWROOT command are read as cd DIR && command
 // (the cd reported too), so that the command's relative paths are DIR's;
-// so are unshare's and nsenter's --wd and --root, and systemd-run's
-// --working-directory (/ by default, ~ with --user).
+// so are unshare's and nsenter's --wd and --root, systemd-run's
+// --working-directory (/ by default, ~ with --user), sudo -D and sudo
+// -i's home (~root, or ~USER with -u).
 //
 // These run shell source, which is parsed in turn (at most
 // [MaxScriptDepth] scripts deep) and reported wrapped by them: sh -c

@@ -246,11 +246,6 @@ func inDir(unwrap unwrapFunc, ld launcherDir) unwrapFunc {
 		if dir == nil {
 			return unwrap(args)
 		}
-		sb := new(scriptBuilder)
-		sb.add("cd", nil, false)
-		sb.quoted([]arg{*dir})
-		sb.add("&&", nil, false)
-		sb.quoted(args[s.next:])
-		return unwrapped{scripts: []scriptText{sb.script()}}
+		return inDirScript(*dir, args[s.next:])
 	}
 }

@@ -81,17 +81,16 @@ func unwrapEnv(args []arg) unwrapped {
 	if dirs := s.values("C", "chdir"); len(dirs) > 0 && len(split) == 0 && s.next >= 0 {
 		// env -C DIR command runs command in DIR: read as cd DIR && command,
 		// so that its relative paths are DIR's (env -C / rm -rf usr)
-		sb := new(scriptBuilder)
-		sb.add("cd", nil, false)
-		sb.quoted(dirs[len(dirs)-1:])
-		sb.add("&&", nil, false)
-		sb.quoted(args[s.next:])
-		return unwrapped{scripts: []scriptText{sb.script()}}
+		return inDirScript(dirs[len(dirs)-1], args[s.next:])
 	}
 	if len(split) == 0 {
 		return plain(envOpts)(args)
 	}
-	sb := new(scriptBuilder).raw(split[len(split)-1:])
+	sb := new(scriptBuilder)
+	if strings.HasPrefix(strings.TrimSpace(split[len(split)-1].text), "-") {
+		sb.add("env", nil, false) // env -S '-C / cmd': the string holds env's own options too
+	}
+	sb.raw(split[len(split)-1:])
 	if s.next >= 0 {
 		sb.quoted(args[s.next:])
 	}
@@ -340,7 +339,37 @@ func unwrapSudo(args []arg) unwrapped {
 	if s.next < 0 && s.has("i", "s", "login", "shell") {
 		return stdinShell()
 	}
+	// where the command starts: sudo -D DIR, or a login shell's home
+	// (sudo -i starts in the target user's: ~root, or ~USER with -u USER)
+	var dir *arg
+	if v := s.values("D", "chdir"); len(v) > 0 {
+		dir = &v[len(v)-1]
+	} else if s.has("i", "login") {
+		home := staticArg("~root")
+		if u := s.values("u", "user"); len(u) > 0 {
+			home = u[len(u)-1]
+			home.text, home.raw = "~"+home.text, "~"+home.raw
+		}
+		dir = &home
+	}
+	if dir != nil && s.next >= 0 && s.next < len(args) {
+		return inDirScript(*dir, args[s.next:])
+	}
 	return plain(sudoOpts)(args)
+}
+
+// inDirScript is command run as cd DIR && command.
+func inDirScript(dir arg, command []arg) unwrapped {
+	sb := new(scriptBuilder)
+	sb.add("cd", nil, false)
+	if strings.HasPrefix(dir.text, "~") && !dir.dynamic {
+		sb.add(dir.text, nil, false) // ~USER expands only unquoted
+	} else {
+		sb.quoted([]arg{dir})
+	}
+	sb.add("&&", nil, false)
+	sb.quoted(command)
+	return unwrapped{scripts: []scriptText{sb.script()}}
 }
 
 // parallelValues are GNU parallel's options that take the next word as

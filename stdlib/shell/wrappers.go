@@ -319,10 +319,5 @@ func unwrapChroot(args []arg) unwrapped {
 	if s.next < 2 || s.next > len(args) {
 		return plain(chrootOpts)(args)
 	}
-	sb := new(scriptBuilder)
-	sb.add("cd", nil, false)
-	sb.quoted(args[s.next-1 : s.next])
-	sb.add("&&", nil, false)
-	sb.quoted(args[s.next:])
-	return unwrapped{scripts: []scriptText{sb.script()}}
+	return inDirScript(args[s.next-1], args[s.next:])
 }
