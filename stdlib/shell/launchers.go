@@ -77,7 +77,7 @@ func unwrapGdb(args []arg) unwrapped {
 // unwrapStartStop unwraps start-stop-daemon --start --exec PROGRAM -- args…
 // (or --startas): the program gets the words after --.
 func unwrapStartStop(args []arg) unwrapped {
-	var prog *arg
+	var prog, dir *arg
 	for i := 1; i < len(args); i++ {
 		t := args[i].text
 		switch {
@@ -85,7 +85,17 @@ func unwrapStartStop(args []arg) unwrapped {
 			if prog == nil {
 				return unwrapped{}
 			}
+			if dir != nil { // --chdir DIR: the program starts there
+				return inDirScript(*dir, append([]arg{*prog}, args[i+1:]...))
+			}
 			return unwrapped{argvs: [][]arg{append([]arg{*prog}, args[i+1:]...)}}
+		case (t == "-d" || t == "--chdir") && i+1 < len(args):
+			dir = &args[i+1]
+			i++
+		case strings.HasPrefix(t, "--chdir="):
+			d := args[i]
+			d.text, d.raw = strings.TrimPrefix(d.text, "--chdir="), strings.TrimPrefix(d.raw, "--chdir=")
+			dir = &d
 		case (t == "-x" || t == "--exec" || t == "-a" || t == "--startas") && i+1 < len(args):
 			prog = &args[i+1]
 			i++
@@ -97,6 +107,9 @@ func unwrapStartStop(args []arg) unwrapped {
 	}
 	if prog == nil {
 		return unwrapped{}
+	}
+	if dir != nil {
+		return inDirScript(*dir, []arg{*prog})
 	}
 	return unwrapped{argvs: [][]arg{{*prog}}}
 }
