@@ -743,6 +743,10 @@ local function embedded_lines(cmd)
     for i = 2, #cmd.argv - 1 do
       local v = cmd.argv[i] == "-c" and cmd.argv[i + 1] or ""
       local line = v:match("^[Aa][Ll][Ii][Aa][Ss]%.[^=]+=%s*!(.*)$")
+      -- git config [--global] alias.x '!…': stored, and run by git x later
+      if not line and cmd.argv[i]:match("^[Aa][Ll][Ii][Aa][Ss]%.") and has(cmd.argv, "config") then
+        line = cmd.argv[i + 1]:match("^%s*!(.*)$")
+      end
       if line then lines[#lines + 1] = line end
     end
   elseif VIMS[cmd.name] then
@@ -2754,6 +2758,12 @@ end
 -- reads as data (cp /bin/rm x, cat /bin/rm | …, exec 3</bin/rm). hash
 -- -p is no copy: the shell module follows the names it gives.
 function Checker:copies_program(cmd)
+  if cmd.code ~= "" and cmd.code:find("bin/", 1, true) then -- shutil.copy("/bin/rm", "x"), symlink "/bin/rm", "x"
+    for lit in cmd.code:gmatch("[\"'](/[%w%._/%-]+)[\"']") do
+      local found = program_file(lit)
+      if found then return found end
+    end
+  end
   if FILE_COPIERS[cmd.name] then
     for i = 2, #cmd.argv do
       local found = program_file(cmd.argv[i])
@@ -2764,6 +2774,31 @@ function Checker:copies_program(cmd)
     if r.op:find("<", 1, true) and r.op ~= "<<" and r.op ~= "<<-" and r.op ~= "<<<" and type(r.target) == "string" then
       local found = program_file(r.target)
       if found then return found end
+    end
+  end
+end
+
+-- startup_code judges the code a shell runs before its own: a script the
+-- line wrote, named by BASH_ENV or ENV, --rcfile or --init-file
+-- (BASH_ENV=a bash -c :), and the bodies of functions exported in the
+-- environment (env 'BASH_FUNC_ls%%=() { rm -rf ~; }' bash -c ls). The
+-- shell module reports neither; the line's text says.
+function Checker:startup_code(line)
+  for body in line:gmatch("BASH_FUNC_[^=%s]*=%(%)%s*(%b{})") do
+    local ok, cmds = pcall(shell.parse, body:sub(2, -2))
+    if not ok then return "ask", "exports a shell function that could not be checked" end
+    local verdict, why = self:check(cmds, 1)
+    if verdict then return verdict, why .. " (in a function exported in the environment)" end
+  end
+  if not next(self.scripts) then return nil end
+  for _, pat in ipairs({ "BASH_ENV=['\"]?([^%s'\";&|]+)", "%f[%w]ENV=['\"]?([^%s'\";&|]+)",
+                         "%-%-rcfile%s+['\"]?([^%s'\";&|]+)", "%-%-init%-file%s+['\"]?([^%s'\";&|]+)" }) do
+    for t in line:gmatch(pat) do
+      local full = path.clean(self:resolve(t) or t)
+      if self.scripts[full] ~= nil then
+        local verdict, why = self:written_script(full, t)
+        if verdict then return verdict, why end
+      end
     end
   end
 end
@@ -2970,6 +3005,10 @@ local function guard(tool_name, params, cwd, workspace, ctx)
   -- bash's tables of commands written on the line (BASH_CMDS[x]=/bin/rm)
   local hash_tables = line:find("BASH_", 1, true) and checker:hash_tables(line)
   local verdict, why = checker:check(cmds)
+  if verdict ~= "deny" and (line:find("BASH_", 1, true) or line:find("ENV=", 1, true) or line:find("file", 1, true)) then
+    local v2, why2 = checker:startup_code(line)
+    if v2 == "deny" or (v2 and not verdict) then verdict, why = v2, why2 end
+  end
   if hash_tables == "unfollowed" and not verdict then
     verdict, why = "ask", "the line changes which program a command name runs (BASH_CMDS, BASH_ALIASES) in a way not followed"
   end
