@@ -80,6 +80,10 @@ func (w *walker) run(r *run, args []arg, wrapped []string, dyn bool, hops int) e
 	}
 	if !args[0].dynamic && len(w.programs) > 0 { // a name the line gave a program (renamed.go)
 		if p, ok := w.programFor(args[0].text, w.at.dir); ok {
+			if p.dynamic && p.text == "" { // one of two programs (renamed.go): no name
+				p = args[0]
+				p.dynamic, p.holes, p.base, p.hasPath = true, []span{{0, len(p.raw)}}, "", false
+			}
 			args = append([]arg{p}, args[1:]...)
 		}
 	}

@@ -309,6 +309,8 @@ var parseCases = []struct {
 	{`cp build/app dist/app && ./dist/app --version`, []want{c("cp", "build/app", "dist/app"), c("./dist/app", "--version")}},
 	{`cp /bin/rm /tmp/rm && /tmp/rm -f x`, []want{c("cp", "/bin/rm", "/tmp/rm"), c("/tmp/rm", "-f", "x")}},
 	{`coreutils --coreutils-prog=rm -rf /`, []want{c("rm", "-rf", "/").by("coreutils")}},
+	{`cp /usr/bin/git g; ln -s /bin/true g; ./g push -f`, []want{c("cp", "/usr/bin/git", "g"), c("ln", "-s", "/bin/true", "g"), c("./g", "push", "-f").dyn()}},
+	{`cp /bin/true x; cp /bin/true x; ./x`, []want{c("cp", "/bin/true", "x"), c("cp", "/bin/true", "x"), c("/bin/true")}},
 	{`strip a.out b.out; ./b.out`, []want{c("strip", "a.out", "b.out"), c("./b.out")}},
 	{`objcopy /bin/rm x; ./x -rf /`, []want{c("objcopy", "/bin/rm", "x"), c("/bin/rm", "-rf", "/")}},
 	{`X=1`, []want{}},

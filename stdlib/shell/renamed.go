@@ -22,6 +22,9 @@ import (
 // Name judges what runs. A program known only at run time (hash -p "$P"
 // x, cp "$(which rm)" x) makes the command's name dynamic.
 //
+// A name copied onto twice stands for a program known only at run time:
+// the second copy may not happen (cp -n, ln without -f).
+//
 // A copy is known by its file (the destination joined to the directory
 // the copy ran in, so .//x and ./x after a cd to its directory are the
 // same file) and by its last element, since a PATH that holds its
@@ -126,10 +129,19 @@ func (w *walker) copyProgram(dst, dir string, src arg) {
 	if w.programs == nil {
 		w.programs = map[string]arg{}
 	}
-	if key := fileKey(dst, dir); key != "" {
-		w.programs["f:"+key] = src
+	// A second copy onto a name may not happen (cp -n, ln without -f, a
+	// copy that fails): the file is then one of two programs, which only
+	// the run decides.
+	either := func(key string) arg {
+		if old, ok := w.programs[key]; ok && (old.text != src.text || old.dynamic != src.dynamic) {
+			return arg{dynamic: true} // no text: the word as written, known only at run time (programFor)
+		}
+		return src
 	}
-	w.programs["n:"+base] = src
+	if key := fileKey(dst, dir); key != "" {
+		w.programs["f:"+key] = either("f:" + key)
+	}
+	w.programs["n:"+base] = either("n:" + base)
 }
 
 // recordPrograms notes the names a reported command gives programs:
