@@ -62,23 +62,22 @@ var copiers = map[string]bool{"cp": true, "ln": true, "link": true, "install": t
 const maxPrograms = 256
 
 // programFor returns the program the command word w stands for, run
-// from dir, when the line gave it one.
-func (w *walker) programFor(word, dir string) (arg, bool) {
+// from dir, when the line gave it one; asWritten says that the word may
+// still run what it names without it (hashed).
+func (w *walker) programFor(word, dir string) (p arg, ok, asWritten bool) {
 	if len(w.programs) == 0 {
-		return arg{}, false
+		return arg{}, false, false
 	}
 	if !strings.Contains(word, "/") {
 		p, ok := w.programs["n:"+word] // hash -p, BASH_CMDS, a copy's name on PATH
-		return p, ok
+		return p, ok, w.hashed["n:"+word]
 	}
 	if key := fileKey(word, dir); key != "" {
-		if p, ok := w.programs["f:"+key]; ok {
-			return p, true
-		}
-		return arg{}, false
+		p, ok := w.programs["f:"+key]
+		return p, ok, false
 	}
-	p, ok := w.programs["n:"+path.Base(word)] // the directory is not known: by its name
-	return p, ok
+	p, ok = w.programs["n:"+path.Base(word)] // the directory is not known: by its name
+	return p, ok, w.hashed["n:"+path.Base(word)]
 }
 
 // fileKey is the file word names from dir, as one spelling; "" when dir
@@ -93,15 +92,22 @@ func fileKey(word, dir string) string {
 	return path.Join(dir, word)
 }
 
-// nameProgram records that the command word name runs program.
+// nameProgram records that the command word name runs program, through
+// bash's table of commands (hash -p, BASH_CMDS). That table is the
+// shell's own: a subshell, a pipeline element, a nested shell or a
+// condition may have kept the change from the shell that runs name
+// later ((hash -p /bin/true rm); rm -rf /), so such a name is reported
+// both as the program and as written (hashed). So is a copy's bare
+// name, which runs the copy only where PATH holds its directory.
 func (w *walker) nameProgram(name string, program arg) {
 	if name == "" || len(w.programs) >= maxPrograms {
 		return
 	}
 	if w.programs == nil {
-		w.programs = map[string]arg{}
+		w.programs, w.hashed = map[string]arg{}, map[string]bool{}
 	}
 	w.programs["n:"+name] = program
+	w.hashed["n:"+name] = true
 }
 
 // copyProgram records that the file dst, made in dir, is a copy of src.
@@ -127,7 +133,7 @@ func (w *walker) copyProgram(dst, dir string, src arg) {
 		}
 	}
 	if w.programs == nil {
-		w.programs = map[string]arg{}
+		w.programs, w.hashed = map[string]arg{}, map[string]bool{}
 	}
 	// A second copy onto a name may not happen (cp -n, ln without -f, a
 	// copy that fails): the file is then one of two programs, which only
@@ -141,7 +147,10 @@ func (w *walker) copyProgram(dst, dir string, src arg) {
 	if key := fileKey(dst, dir); key != "" {
 		w.programs["f:"+key] = either("f:" + key)
 	}
+	// by its bare name the copy runs only where PATH holds its directory;
+	// otherwise the name is PATH's program: reported both ways
 	w.programs["n:"+base] = either("n:" + base)
+	w.hashed["n:"+base] = true
 }
 
 // recordPrograms notes the names a reported command gives programs:

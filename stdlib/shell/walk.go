@@ -43,6 +43,11 @@ type walker struct {
 	// programs are the words the line has made run other programs
 	// (renamed.go): "n:NAME" a command name, "f:PATH" a file.
 	programs map[string]arg
+	// hashed are the names among them that bash's table of commands
+	// gave, which a command may still run as written (renamed.go);
+	// asWritten is set while such a command is walked as written.
+	hashed    map[string]bool
+	asWritten bool
 }
 
 // A link says that the command at index cmd runs, as code, the output
