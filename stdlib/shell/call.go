@@ -79,14 +79,12 @@ func (w *walker) run(r *run, args []arg, wrapped []string, dyn bool, hops int) e
 		return nil
 	}
 	if !args[0].dynamic && len(w.programs) > 0 && !w.asWritten { // a name the line gave a program (renamed.go)
-		if p, ok, asWritten := w.programFor(args[0].text, w.at.dir); ok {
-			if asWritten { // the change may not have reached this shell: as written too
-				w.asWritten = true
-				err := w.run(r, args, wrapped, dyn, hops)
-				w.asWritten = false
-				if err != nil {
-					return err
-				}
+		if p, ok := w.programFor(args[0].text, w.at.dir); ok {
+			w.asWritten = true // as written too: the name may not run the program (renamed.go)
+			err := w.run(r, args, wrapped, dyn, hops)
+			w.asWritten = false
+			if err != nil {
+				return err
 			}
 			if p.dynamic && p.text == "" { // one of two programs (renamed.go): no name
 				p = args[0]

@@ -110,7 +110,7 @@
 // chroot NEWROOT, taskset MASK (but not -p), busybox APPLET and coreutils
 // --coreutils-prog=PROGRAM. A command run by a name the line gave a
 // program (hash -p, BASH_CMDS, a copy or link run by its new name) is
-// reported as that program (renamed.go). env -C
+// reported as written and as that program (renamed.go). env -C
 // DIR command and chroot NEWROOT command are read as cd DIR && command
 // (the cd reported too), so that the command's relative paths are DIR's;
 // so are unshare's and nsenter's --wd and --root, systemd-run's

@@ -17,9 +17,10 @@ import (
 //	cp /bin/rm x; ./x -rf /              a copy (or a link) run by its new name
 //
 // The walker follows these within the line and reports a later command
-// run by such a word as the program it stands for (Name rm, Argv[0]
-// /bin/rm), wrapped or not (sudo ./x, xargs ./x), so that a guard reading
-// Name judges what runs. A program known only at run time (hash -p "$P"
+// run by such a word twice, wrapped or not (sudo ./x, xargs ./x): as
+// written, then as the program it stands for (Name rm, Argv[0] /bin/rm),
+// so that a guard reading Name judges what may run (programFor says why
+// both). A program known only at run time (hash -p "$P"
 // x, cp "$(which rm)" x) makes the command's name dynamic.
 //
 // A name copied onto twice stands for a program known only at run time:
@@ -62,22 +63,27 @@ var copiers = map[string]bool{"cp": true, "ln": true, "link": true, "install": t
 const maxPrograms = 256
 
 // programFor returns the program the command word w stands for, run
-// from dir, when the line gave it one; asWritten says that the word may
-// still run what it names without it (hashed).
-func (w *walker) programFor(word, dir string) (p arg, ok, asWritten bool) {
+// from dir, when the line gave it one. The walker reports the command
+// both as written and as that program: a copy may have failed and left
+// the file as it was, a copy's bare name runs it only where PATH holds
+// its directory, and bash's table of commands is the shell's own, which
+// a subshell, a pipeline element or a branch not taken may have kept
+// from the shell that runs the name. Reported both ways, a name only
+// adds to what a guard sees.
+func (w *walker) programFor(word, dir string) (arg, bool) {
 	if len(w.programs) == 0 {
-		return arg{}, false, false
+		return arg{}, false
 	}
 	if !strings.Contains(word, "/") {
 		p, ok := w.programs["n:"+word] // hash -p, BASH_CMDS, a copy's name on PATH
-		return p, ok, w.hashed["n:"+word]
+		return p, ok
 	}
 	if key := fileKey(word, dir); key != "" {
 		p, ok := w.programs["f:"+key]
-		return p, ok, false
+		return p, ok
 	}
-	p, ok = w.programs["n:"+path.Base(word)] // the directory is not known: by its name
-	return p, ok, w.hashed["n:"+path.Base(word)]
+	p, ok := w.programs["n:"+path.Base(word)] // the directory is not known: by its name
+	return p, ok
 }
 
 // fileKey is the file word names from dir, as one spelling; "" when dir
@@ -93,21 +99,15 @@ func fileKey(word, dir string) string {
 }
 
 // nameProgram records that the command word name runs program, through
-// bash's table of commands (hash -p, BASH_CMDS). That table is the
-// shell's own: a subshell, a pipeline element, a nested shell or a
-// condition may have kept the change from the shell that runs name
-// later ((hash -p /bin/true rm); rm -rf /), so such a name is reported
-// both as the program and as written (hashed). So is a copy's bare
-// name, which runs the copy only where PATH holds its directory.
+// bash's table of commands (hash -p, BASH_CMDS).
 func (w *walker) nameProgram(name string, program arg) {
 	if name == "" || len(w.programs) >= maxPrograms {
 		return
 	}
 	if w.programs == nil {
-		w.programs, w.hashed = map[string]arg{}, map[string]bool{}
+		w.programs = map[string]arg{}
 	}
 	w.programs["n:"+name] = program
-	w.hashed["n:"+name] = true
 }
 
 // copyProgram records that the file dst, made in dir, is a copy of src.
@@ -133,7 +133,7 @@ func (w *walker) copyProgram(dst, dir string, src arg) {
 		}
 	}
 	if w.programs == nil {
-		w.programs, w.hashed = map[string]arg{}, map[string]bool{}
+		w.programs = map[string]arg{}
 	}
 	// A second copy onto a name may not happen (cp -n, ln without -f, a
 	// copy that fails): the file is then one of two programs, which only
@@ -147,10 +147,7 @@ func (w *walker) copyProgram(dst, dir string, src arg) {
 	if key := fileKey(dst, dir); key != "" {
 		w.programs["f:"+key] = either("f:" + key)
 	}
-	// by its bare name the copy runs only where PATH holds its directory;
-	// otherwise the name is PATH's program: reported both ways
 	w.programs["n:"+base] = either("n:" + base)
-	w.hashed["n:"+base] = true
 }
 
 // recordPrograms notes the names a reported command gives programs:

@@ -43,10 +43,8 @@ type walker struct {
 	// programs are the words the line has made run other programs
 	// (renamed.go): "n:NAME" a command name, "f:PATH" a file.
 	programs map[string]arg
-	// hashed are the names among them that bash's table of commands
-	// gave, which a command may still run as written (renamed.go);
-	// asWritten is set while such a command is walked as written.
-	hashed    map[string]bool
+	// asWritten is set while a command run by such a name is walked as
+	// written (renamed.go).
 	asWritten bool
 }
 
