@@ -2737,7 +2737,8 @@ local FILE_COPIERS = { cp = true, ln = true, link = true, install = true, mv = t
                        zip = true, cpio = true, sponge = true, split = true, head = true, tail = true,
                        pv = true, openssl = true, uuencode = true, ditto = true, ["copy-item"] = true,
                        cpi = true, copy = true, xcopy = true, robocopy = true,
-                       find = true, parallel = true } -- find /bin/rm -exec cp {} x, parallel cp /bin/rm ::: x
+                       find = true, parallel = true, -- find /bin/rm -exec cp {} x, parallel cp /bin/rm ::: x
+                       sed = true, awk = true, gawk = true, gio = true, kioclient5 = true } -- sed -n 'w x' /bin/rm
 
 -- program_file is the program whose file the word names (/bin/rm,
 -- /usr/sbin/mkfs.ext4, /usr/local/bin/bash, $(which rm), `command -v

@@ -128,14 +128,6 @@ local INPUT = "\1input"
 
 -- is_glob: *, ?, [...] and the extended globs +(…), @(…), !(…).
 local function is_glob(s) return s:find("[%*%?%[]") ~= nil or s:find("[+@!]%(") ~= nil end
--- path_lookup reports whether w is only the path of a program looked up
--- on PATH: $(which NAME), $(command -v NAME), `type -P NAME`, quoted or not.
-local function path_lookup(w)
-  local inner = w:match('^"?%$%((.-)%)"?$') or w:match('^"?`(.-)`"?$')
-  return inner ~= nil and (inner:match("^%s*which%s+[%w%._+%-]+%s*$") or inner:match("^%s*command%s+%-v%s+[%w%._+%-]+%s*$")
-    or inner:match("^%s*type%s+%-P%s+[%w%._+%-]+%s*$")) ~= nil
-end
-
 local function is_dynamic(s) return s:find("[%$`]") ~= nil or s:find("<(", 1, true) ~= nil end
 
 -- A Guard holds what one call's verdict depends on.
@@ -602,11 +594,9 @@ function Guard:copy(cmd)
       if why then return why end
     end
   elseif cmd.name == "ln" then
-    -- A link into a protected place is a way to write it later. A
-    -- program looked up on PATH ($(which python3): a venv's link) is
-    -- no such place.
+    -- A link into a protected place is a way to write it later.
     for _, s in ipairs(sources) do
-      local why = not path_lookup(s.word) and self:check(s.word, false)
+      local why = self:check(s.word, false)
       if why then return why end
     end
   end

@@ -93,9 +93,6 @@ func (w *walker) run(r *run, args []arg, wrapped []string, dyn bool, hops int) e
 			args = append([]arg{p}, args[1:]...)
 		}
 	}
-	if p, ok := whichProgram(args[0]); ok { // "$(which rm)" -rf /
-		args = append([]arg{p}, args[1:]...)
-	}
 	unwrap := lookupWrapper(args[0].base)
 	if args[0].dynamic || unwrap == nil {
 		return w.emit(r, args, wrapped, dyn, nil)

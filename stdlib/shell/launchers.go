@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // This file unwraps the launchers: programs that run a command given
 // to them as an argv (strace, flock, systemd-run, …) or as a line of
@@ -18,7 +21,7 @@ func addLaunchers(m map[string]unwrapFunc) {
 		"chrt":             {stop: "p", stopLong: []string{"pid"}, value: "T", long: []string{"sched-runtime", "sched-period", "sched-deadline"}, operands: 1},
 		"setpriv":          {long: []string{"reuid", "regid", "ruid", "rgid", "euid", "egid", "groups", "inh-caps", "ambient-caps", "bounding-set", "securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule"}},
 		"unshare":          {value: "SGRw", long: []string{"setuid", "setgid", "root", "wd", "map-user", "map-group", "map-users", "map-groups"}},
-		"nsenter":          {value: "tSGwrUT", long: []string{"target", "setuid", "setgid", "wd", "root"}},
+		"nsenter":          {value: "tSGUT", optional: "wr", long: []string{"target", "setuid", "setgid"}}, // -w, -r, --wd, --root: a value only attached
 		"fakeroot":         {value: "lsi", long: []string{"lib", "faked"}},
 		"firejail":         {},
 		"systemd-run":      {value: "pEuMHS", long: []string{"unit", "property", "setenv", "uid", "gid", "nice", "working-directory", "slice", "description", "machine", "host", "on-calendar", "on-active", "service-type", "timer-property", "path-property", "socket-property"}},
@@ -245,11 +248,14 @@ func inDir(unwrap unwrapFunc, ld launcherDir) unwrapFunc {
 			return unwrap(args)
 		}
 		var dir *arg
-		if v := s.values(ld.dir...); len(v) > 0 {
+		if v := s.values(ld.dir...); len(v) > 0 && v[len(v)-1].text != "" {
 			dir = &v[len(v)-1]
-		} else if v := s.values(ld.root...); len(v) > 0 {
+		} else if v := s.values(ld.root...); len(v) > 0 && v[len(v)-1].text != "" {
 			dir = &v[len(v)-1]
-		} else if ld.serviceDir && !s.has("d", "same-dir", "scope") {
+		} else if ld.serviceDir && !s.has("d") && !slices.ContainsFunc(s.options, func(o option) bool {
+			// --same-dir and --scope keep the caller's directory (abbreviated too)
+			return len(o.name) >= 2 && (strings.HasPrefix("same-dir", o.name) || strings.HasPrefix("scope", o.name))
+		}) {
 			home := staticArg("/")
 			if s.has("user") {
 				home = staticArg("~")

@@ -36,25 +36,6 @@ import (
 // interpreters, and aliases (BASH_ALIASES, alias), whose values are
 // code that a guard reads as such.
 
-// whichProgram reads a word that is only the path of a program looked up
-// on PATH — "$(which python3)", $(command -v node), `type -P rm` — as
-// that program: running the word runs it. The substitution itself is
-// reported in its own right.
-func whichProgram(a arg) (arg, bool) {
-	if !a.dynamic {
-		return a, false
-	}
-	m := whichWord().FindStringSubmatch(a.text)
-	if m == nil {
-		return a, false
-	}
-	return staticArg(m[1]), true
-}
-
-var whichWord = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile("^\"?(?:\\$\\(|`)\\s*(?:which|command\\s+-v|type\\s+-P)\\s+([A-Za-z0-9_.+-]+)\\s*(?:\\)|`)\"?$")
-})
-
 // copiers make a file that is a copy of, or a link to, another.
 var copiers = map[string]bool{"cp": true, "ln": true, "link": true, "install": true, "mv": true, "rsync": true,
 	"objcopy": true}
@@ -116,14 +97,7 @@ func (w *walker) copyProgram(dst, dir string, src arg) {
 		return
 	}
 	base := path.Base(strings.TrimRight(dst, "/"))
-	onPath := false
-	if p, ok := whichProgram(src); ok { // ln -s "$(which python3)" .venv/bin/python
-		if p.text == base {
-			return
-		}
-		src, onPath = p, true
-	}
-	if !src.dynamic && !onPath {
+	if !src.dynamic {
 		if key := fileKey(src.text, dir); key != "" && w.programs["f:"+key].text != "" {
 			src = w.programs["f:"+key] // a copy of a copy
 		} else if strings.TrimRight(src.text, "/") != "" && path.Base(src.text) == base {

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -358,18 +359,32 @@ func unwrapSudo(args []arg) unwrapped {
 	return plain(sudoOpts)(args)
 }
 
-// inDirScript is command run as cd DIR && command.
+// inDirScript is command run in DIR, reported as cd DIR && command. A
+// command with a word known only at run time is reported as it stands
+// too: the shell that runs the launcher expanded that word before the
+// launcher changed directory (env -C /tmp rm -rf "$PWD" removes the
+// shell's directory, not /tmp), and a guard judging both sees what
+// either may do.
 func inDirScript(dir arg, command []arg) unwrapped {
 	sb := new(scriptBuilder)
 	sb.add("cd", nil, false)
-	if strings.HasPrefix(dir.text, "~") && !dir.dynamic {
+	switch {
+	case strings.HasPrefix(dir.text, "~") && !dir.dynamic:
 		sb.add(dir.text, nil, false) // ~USER expands only unquoted
-	} else {
+	case dir.dynamic:
+		// a place known only at run time, whose substitutions ran in the
+		// outer shell (env -C "$(mktemp -d)"): not code this cd runs
+		sb.add(dir.text, []span{{0, len(dir.text)}}, true)
+	default:
 		sb.quoted([]arg{dir})
 	}
 	sb.add("&&", nil, false)
 	sb.quoted(command)
-	return unwrapped{scripts: []scriptText{sb.script()}}
+	u := unwrapped{scripts: []scriptText{sb.script()}}
+	if slices.ContainsFunc(command, func(a arg) bool { return a.dynamic }) {
+		u.argvs = [][]arg{command}
+	}
+	return u
 }
 
 // parallelValues are GNU parallel's options that take the next word as

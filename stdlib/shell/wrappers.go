@@ -316,7 +316,9 @@ var chrootOpts = opts{long: []string{"userspec", "groups"}, operands: 1}
 // NEWROOT's (chroot / rm -rf usr).
 func unwrapChroot(args []arg) unwrapped {
 	s := chrootOpts.scan(args)
-	if s.next < 2 || s.next > len(args) {
+	if s.next < 2 || s.next > len(args) || slices.ContainsFunc(s.options, func(o option) bool {
+		return strings.HasPrefix("skip-chdir", o.name) && len(o.name) >= 2
+	}) { // --skip-chdir (abbreviated too) keeps the directory
 		return plain(chrootOpts)(args)
 	}
 	return inDirScript(args[s.next-1], args[s.next:])
