@@ -247,24 +247,45 @@ func inDir(unwrap unwrapFunc, ld launcherDir) unwrapFunc {
 		if s.next < 0 || s.next >= len(args) {
 			return unwrap(args)
 		}
-		var dir *arg
-		if v := s.values(ld.dir...); len(v) > 0 && v[len(v)-1].text != "" {
-			dir = &v[len(v)-1]
-		} else if v := s.values(ld.root...); len(v) > 0 && v[len(v)-1].text != "" {
-			dir = &v[len(v)-1]
-		} else if ld.serviceDir && !s.has("d") && !slices.ContainsFunc(s.options, func(o option) bool {
-			// --same-dir and --scope keep the caller's directory (abbreviated too)
-			return len(o.name) >= 2 && (strings.HasPrefix("same-dir", o.name) || strings.HasPrefix("scope", o.name))
-		}) {
-			home := staticArg("/")
-			if s.has("user") {
-				home = staticArg("~")
-			}
-			dir = &home
-		}
+		dir := ld.where(s)
 		if dir == nil {
 			return unwrap(args)
 		}
 		return inDirScript(*dir, args[s.next:])
 	}
+}
+
+// where is the directory the launcher's options s start its command
+// in, or nil for the caller's.
+func (ld launcherDir) where(s scan) *arg {
+	if v := s.values(ld.dir...); len(v) > 0 && v[len(v)-1].text != "" {
+		return &v[len(v)-1]
+	}
+	if ld.serviceDir { // systemd-run -p WorkingDirectory=DIR ("-" or "!" before DIR: the same place)
+		var dir *arg
+		for _, v := range s.values("p", "property") {
+			if d, ok := strings.CutPrefix(v.text, "WorkingDirectory="); ok && strings.TrimLeft(d, "-!+") != "" {
+				v.text = strings.TrimLeft(d, "-!+")
+				v.raw = v.text
+				dir = &v
+			}
+		}
+		if dir != nil {
+			return dir
+		}
+	}
+	if v := s.values(ld.root...); len(v) > 0 && v[len(v)-1].text != "" {
+		return &v[len(v)-1]
+	}
+	if ld.serviceDir && !s.has("d") && !slices.ContainsFunc(s.options, func(o option) bool {
+		// --same-dir and --scope keep the caller's directory (abbreviated too)
+		return len(o.name) >= 2 && (strings.HasPrefix("same-dir", o.name) || strings.HasPrefix("scope", o.name))
+	}) {
+		home := staticArg("/")
+		if s.has("user") {
+			home = staticArg("~")
+		}
+		return &home
+	}
+	return nil
 }

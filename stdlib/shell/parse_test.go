@@ -268,6 +268,7 @@ var parseCases = []struct {
 	{`nsenter -t 1 -m --wd=/etc rm -rf x`, []want{c("cd", "/etc").by("nsenter"), c("rm", "-rf", "x").by("nsenter")}},
 	{`nsenter -t 1 -a -w rm -rf usr`, []want{c("rm", "-rf", "usr").by("nsenter")}},
 	{"env -C /tmp rm -rf \"$PWD\"", []want{c("rm", "-rf", `"$PWD"`).by("env").dyn(), c("cd", "/tmp").by("env").dyn(), c("rm", "-rf", `"$PWD"`).by("env").dyn()}},
+	{`systemd-run --wait -p WorkingDirectory=-/home/u rm -rf proj`, []want{c("cd", "/home/u").by("systemd-run"), c("rm", "-rf", "proj").by("systemd-run")}},
 	{`chroot --skip-chdir / rm -rf ../proj`, []want{c("rm", "-rf", "../proj").by("chroot")}},
 	{`systemd-run --sco rm -rf ../proj`, []want{c("rm", "-rf", "../proj").by("systemd-run")}},
 	{`unshare -r ls`, []want{c("ls").by("unshare")}},
