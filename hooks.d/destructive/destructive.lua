@@ -2924,6 +2924,17 @@ function Checker:check_from(cmds, depth, cwd, moved)
       end
     end
     self:enter(cmd.dir, cwd, moved)
+    -- a deleter's word that $IFS splits at run time into options and
+    -- paths (sudo -s rm '-rf$IFS/usr': the inner shell expands it)
+    if DELETERS[cmd.name] then
+      for i = 2, #cmd.argv do
+        local w = cmd.argv[i]
+        if cmd.paths[i].dynamic and (w:find("$IFS", 1, true) or w:find("${IFS", 1, true)) then
+          note("ask", cmd.name .. " is given a word that $IFS splits at run time (" .. w .. ")")
+          break
+        end
+      end
+    end
     -- a copy of a program's file runs it under any name (cp /bin/rm x)
     local copied = self:copies_program(cmd)
     if copied then

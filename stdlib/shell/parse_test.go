@@ -260,6 +260,8 @@ var parseCases = []struct {
 	{`sudo -iu bob rm -rf proj`, []want{c("cd", "~bob").by("sudo").dyn(), c("rm", "-rf", "proj").by("sudo")}},
 	{`sudo -i rm -rf proj`, []want{c("cd", "~root").by("sudo").dyn(), c("rm", "-rf", "proj").by("sudo")}},
 	{`start-stop-daemon --start --chdir / --exec /bin/rm -- -rf usr`, []want{c("cd", "/").by("start-stop-daemon"), c("/bin/rm", "-rf", "usr").by("start-stop-daemon")}},
+	{`sudo -s rm '-rf$IFS/usr'`, []want{c("rm", "-rf$IFS/usr").by("sudo"), c("rm", "-rf$IFS/usr").by("sudo").dyn()}},
+	{`sudo -u bob rm '-rf$IFS/usr'`, []want{c("rm", "-rf$IFS/usr").by("sudo")}},
 	{`sudo -D /srv rm -rf x`, []want{c("cd", "/srv").by("sudo"), c("rm", "-rf", "x").by("sudo")}},
 	{`env -S '-C / rm -rf usr'`, []want{c("cd", "/").by("env", "env"), c("rm", "-rf", "usr").by("env", "env")}},
 	{`systemd-run --scope rm -rf build`, []want{c("rm", "-rf", "build").by("systemd-run")}},

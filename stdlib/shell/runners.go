@@ -353,10 +353,21 @@ func unwrapSudo(args []arg) unwrapped {
 		}
 		dir = &home
 	}
+	var u unwrapped
 	if dir != nil && s.next >= 0 && s.next < len(args) {
-		return inDirScript(*dir, args[s.next:])
+		u = inDirScript(*dir, args[s.next:])
+	} else {
+		u = plain(sudoOpts)(args)
 	}
-	return plain(sudoOpts)(args)
+	// sudo -s and -i hand the command to a shell as one string, escaping
+	// every character but letters, digits, _, - and $: a $ the outer shell
+	// left alone is expanded there (sudo -i rm '-rf$IFS/usr' runs rm -rf
+	// /usr), so such a command is read as that shell's line too
+	if s.next >= 0 && s.has("i", "s", "login", "shell") &&
+		slices.ContainsFunc(args[s.next:], func(a arg) bool { return !a.dynamic && strings.Contains(a.text, "$") }) {
+		u.scripts = append(u.scripts, join(args[s.next:]))
+	}
+	return u
 }
 
 // inDirScript is command run in DIR, reported as cd DIR && command. A
