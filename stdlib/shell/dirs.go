@@ -124,7 +124,9 @@ func (w *walker) follow(c *Command, own []string) {
 	switch {
 	case c.Name == "set":
 		next.errexit = setsErrexit(c.Argv, next.errexit)
-	case c.Name == "cd" || c.Name == "pushd" || c.Name == "popd":
+	case (c.Name == "cd" || c.Name == "pushd" || c.Name == "popd") && !strings.Contains(c.Argv[0], "/"):
+		// (a cd named by its path, /usr/bin/cd, is a program: it moves
+		// only its own process)
 		dir, sure := dirAfter(w.at.dir, c, w.cdpath)
 		next.dir, next.alts = dir, nil
 		if dir != DirUnknown {

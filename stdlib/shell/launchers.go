@@ -258,7 +258,10 @@ func inDir(unwrap unwrapFunc, ld launcherDir) unwrapFunc {
 // where is the directory the launcher's options s start its command
 // in, or nil for the caller's.
 func (ld launcherDir) where(s scan) *arg {
-	if v := s.values(ld.dir...); len(v) > 0 && v[len(v)-1].text != "" {
+	if v := s.values(ld.dir...); len(v) > 0 {
+		if v[len(v)-1].text == "" { // nsenter -w: the target's directory, known only at run time
+			return &arg{text: `"$TARGET_WD"`, raw: `"$TARGET_WD"`, base: `"$TARGET_WD"`, dynamic: true}
+		}
 		return &v[len(v)-1]
 	}
 	if ld.serviceDir { // systemd-run -p WorkingDirectory=DIR ("-" or "!" before DIR: the same place)

@@ -385,7 +385,7 @@ func inDirScript(dir arg, command []arg) unwrapped {
 	case dir.dynamic:
 		// a place known only at run time, whose substitutions ran in the
 		// outer shell (env -C "$(mktemp -d)"): not code this cd runs
-		sb.add(dir.text, []span{{0, len(dir.text)}}, true)
+		sb.add(dir.text, []span{{0, len(dir.text)}}, false) // the cd's word is unknown, not the command's
 	default:
 		sb.quoted([]arg{dir})
 	}
