@@ -2731,14 +2731,12 @@ end
 -- FILE_COPIERS are the commands that copy, link or pass on a file's
 -- bytes; any other command naming a program's file runs it (docker run
 -- … /bin/bash) or inspects it (ls -l /bin/rm), and passes.
-local FILE_COPIERS = { cp = true, ln = true, link = true, install = true, mv = true, rsync = true, scp = true,
-                       objcopy = true, strip = true, cat = true, tee = true, dd = true, base64 = true, xxd = true,
-                       od = true, gzip = true, gunzip = true, bzip2 = true, xz = true, zstd = true, tar = true,
-                       zip = true, cpio = true, sponge = true, split = true, head = true, tail = true,
-                       pv = true, openssl = true, uuencode = true, ditto = true, ["copy-item"] = true,
-                       cpi = true, copy = true, xcopy = true, robocopy = true,
-                       find = true, parallel = true, -- find /bin/rm -exec cp {} x, parallel cp /bin/rm ::: x
-                       sed = true, awk = true, gawk = true, gio = true, kioclient5 = true } -- sed -n 'w x' /bin/rm
+local FILE_COPIERS = {}
+for w in ([[cat tee dd scp base64 xxd od gzip gunzip bzip2 xz zstd tar zip cpio sponge split head tail pv openssl
+    uuencode ditto copy-item cpi copy xcopy robocopy find parallel sed awk gawk gio kioclient5]]):gmatch("%S+") do
+  FILE_COPIERS[w] = true -- find /bin/rm -exec cp {} x, parallel cp /bin/rm ::: x, sed -n 'w x' /bin/rm
+end
+for w in pairs(COPIERS) do FILE_COPIERS[w] = true end
 
 -- program_file is the program whose file the word names (/bin/rm,
 -- /usr/sbin/mkfs.ext4, /usr/local/bin/bash, $(which rm), `command -v
