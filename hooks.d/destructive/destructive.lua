@@ -2753,10 +2753,61 @@ local function program_file(w)
   return found and PROGRAM_FILES[found:match("^(mkfs)%.") or found] and found or nil
 end
 
+-- FIND_NAMES are find's tests of a file's name or path, and whether each
+-- tests the whole path (its last element names the program) or a regex.
+local FIND_NAMES = { ["-name"] = "name", ["-iname"] = "name", ["-path"] = "path", ["-ipath"] = "path",
+  ["-wholename"] = "path", ["-iwholename"] = "path", ["-regex"] = "regex", ["-iregex"] = "regex" }
+
+-- found_program reports the program whose file a find that runs a copier
+-- on what it finds ({}) may copy: one its name tests match (find / -name
+-- rm -exec cp {} x \;), or any, when it has no name test and searches a
+-- directory of programs (find /usr/bin -exec cp {} d \;).
+local function found_program(cmd)
+  local argv, copies, starts, tested = cmd.argv, false, {}, false
+  for i = 2, #argv do
+    local w = argv[i]
+    if (w == "-exec" or w == "-execdir" or w == "-ok" or w == "-okdir") and argv[i + 1] then
+      local run = argv[i + 1]:match("[^/]*$")
+      for j = i + 2, #argv do
+        if argv[j] == ";" or argv[j] == "+" then break end
+        if argv[j]:find("{}", 1, true) and FILE_COPIERS[run] then copies = true end
+      end
+    end
+    if not tested and #starts == i - 2 and not w:find("^[-(!]") then starts[#starts + 1] = w end
+    tested = tested or FIND_NAMES[w] ~= nil
+  end
+  if not copies then return nil end
+  for i = 2, #argv - 1 do
+    local test, v = FIND_NAMES[argv[i]], argv[i + 1]
+    if test then
+      local low = argv[i]:sub(2, 2) == "i"
+      local last = test == "path" and v:match("[^/]*$") or v
+      for name in pairs(PROGRAM_FILES) do
+        if test == "regex" then
+          if (low and v:lower() or v):find("%f[%w]" .. name:gsub("%p", "%%%0") .. "%f[^%w]") then return name end
+        elseif last ~= "" and path.glob(low and last:lower() or last, name) then
+          return name
+        end
+      end
+    end
+  end
+  if tested then return nil end
+  for _, d in ipairs(#starts > 0 and starts or { "." }) do
+    local clean = d:gsub("/+$", "")
+    if clean == "" or clean == "/usr" or clean == "/usr/local" or clean:match("/s?bin$") or clean:match("/s?bin/") then
+      return "every program in " .. d
+    end
+  end
+end
+
 -- copies_program reports the program file a command copies, links or
 -- reads as data (cp /bin/rm x, cat /bin/rm | …, exec 3</bin/rm). hash
 -- -p is no copy: the shell module follows the names it gives.
 function Checker:copies_program(cmd)
+  if cmd.name == "find" then
+    local found = found_program(cmd)
+    if found then return found end
+  end
   if cmd.code ~= "" and cmd.code:find("bin/", 1, true) then -- shutil.copy("/bin/rm", "x"), symlink "/bin/rm", "x"
     for lit in cmd.code:gmatch("[\"'](/[%w%._/%-]+)[\"']") do
       local found = program_file(lit)

@@ -148,3 +148,30 @@ func FuzzNesting(f *testing.F) {
 		}
 	})
 }
+
+// FuzzEnvEscapes: env -S's escapes read out of a string keep every
+// hole (an outer expansion) over the same text, unless \c cut it off.
+func FuzzEnvEscapes(f *testing.F) {
+	for _, s := range []string{`rm\_-rf\_/`, `echo "a\_b" 'c\_d'`, `ls\c; rm`, `a\\_b`, `x\_$Y\_z`, `"\c`} {
+		f.Add(s, 3, 5)
+	}
+	f.Fuzz(func(t *testing.T, raw string, start, end int) {
+		var holes []span
+		if start >= 0 && start <= end && end <= len(raw) {
+			holes = []span{{start, end}}
+		}
+		out, moved := envEscapes(raw, holes)
+		if len(moved) != len(holes) {
+			t.Fatalf("%q: %d holes became %d", raw, len(holes), len(moved))
+		}
+		for k, h := range moved {
+			if h.start < 0 || h.start > h.end || h.end > len(out) {
+				t.Fatalf("%q → %q: hole %v out of bounds", raw, out, h)
+			}
+			was := raw[holes[k].start:holes[k].end]
+			if got := out[h.start:h.end]; got != was && !strings.HasPrefix(was, got) {
+				t.Fatalf("%q → %q: hole %q became %q", raw, out, was, got)
+			}
+		}
+	})
+}

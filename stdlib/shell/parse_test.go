@@ -111,6 +111,15 @@ var parseCases = []struct {
 	{`env -i -u HOME PATH=/bin rm -rf /`, []want{c("rm", "-rf", "/").by("env")}},
 	{`env -i PATH=/bin -u HOME rm`, []want{c("-u", "HOME", "rm").by("env")}}, // env stops at NAME=VALUE
 	{`env -S 'rm -rf' /`, []want{c("rm", "-rf", "/").by("env")}},
+	// env -S's \_ is a separator outside quotes, a space inside double
+	// quotes, itself inside single quotes; \c ends the string
+	{`env -S 'rm\_-rf\_/'`, []want{c("rm", "-rf", "/").by("env")}},
+	{`env -S "rm\_-rf\_/"`, []want{c("rm", "-rf", "/").by("env")}},
+	{`env -S 'echo "a\_b" c\_d'`, []want{c("echo", "a b", "c", "d").by("env")}},
+	{`env -S "echo 'a\_b'"`, []want{c("echo", `a\_b`).by("env")}},
+	{`env -S 'rm\\_x'`, []want{c(`rm\_x`).by("env")}},
+	{`env -S 'ls\c; rm -rf /'`, []want{c("ls").by("env")}},
+	{`env -S "rm\_$X\_/"`, []want{c("rm", "$X", "/").by("env").dyn()}},
 	{`env HOME=$HOME rm -rf /`, []want{c("rm", "-rf", "/").by("env")}},
 	{`env -i HOME="$HOME" PATH=$PATH:/opt/bin bash -lc 'rm -rf /'`, []want{c("rm", "-rf", "/").by("env", "bash")}},
 	{`sudo FOO=${BAR:-x} rm -rf /`, []want{c("rm", "-rf", "/").by("sudo")}},

@@ -91,11 +91,74 @@ func unwrapEnv(args []arg) unwrapped {
 	if strings.HasPrefix(strings.TrimSpace(split[len(split)-1].text), "-") {
 		sb.add("env", nil, false) // env -S '-C / cmd': the string holds env's own options too
 	}
-	sb.raw(split[len(split)-1:])
+	str := split[len(split)-1]
+	str.raw, str.holes = envEscapes(str.raw, str.holes)
+	sb.raw([]arg{str})
 	if s.next >= 0 {
 		sb.quoted(args[s.next:])
 	}
 	return unwrapped{scripts: []scriptText{sb.script()}}
+}
+
+// envEscapes reads env -S's own escapes in its string, which the shell
+// parser would read otherwise: \_ outside single quotes is a space (a
+// separator outside double quotes, a space inside them: env -S
+// 'rm\_-rf\_/' runs rm -rf /), and \c ends the string. Other escapes
+// are left to the parser, which reads them as the characters they
+// escape. Text inside holes (the outer shell's expansions) is left
+// alone, and the holes are moved with the text around them.
+func envEscapes(raw string, holes []span) (string, []span) {
+	if !strings.Contains(raw, `\`) {
+		return raw, holes
+	}
+	var b strings.Builder
+	moved := slices.Clone(holes)
+	// removed moves every hole that starts or ends after the byte at i
+	// one byte to the left.
+	removed := func(i int) {
+		for k := range moved {
+			if holes[k].start > i {
+				moved[k].start--
+			}
+			if holes[k].end > i {
+				moved[k].end--
+			}
+		}
+	}
+	single, double := false, false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case within(holes, i):
+		case c == '\'' && !double:
+			single = !single
+		case c == '"' && !single:
+			double = !double
+		case c == '\\' && !single && i+1 < len(raw) && !within(holes, i+1):
+			switch raw[i+1] {
+			case '_':
+				b.WriteByte(' ')
+				removed(i)
+				i++
+				continue
+			case 'c':
+				end := b.Len()
+				if double { // the quote env would close at the end
+					b.WriteByte('"')
+				}
+				for k := range moved {
+					moved[k].start, moved[k].end = min(moved[k].start, end), min(moved[k].end, end)
+				}
+				return b.String(), moved
+			}
+			b.WriteByte(c)
+			b.WriteByte(raw[i+1])
+			i++
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), moved
 }
 
 // unwrapShell unwraps sh -c 'script' and its kin. A shell given no
