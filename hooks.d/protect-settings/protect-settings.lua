@@ -613,7 +613,13 @@ function Guard:copy(cmd)
     local w, raw = s.word, s.raw
     local name = base(w)
     local contents = raw:match("/%.?$") ~= nil and (cmd.name == "rsync" or raw:sub(-1) == ".")
-    if contents or name == "." or name == "" or name == ".." or is_dynamic(name) then
+    -- a file find found ({}) keeps its name, which only the run knows;
+    -- copied recursively, a directory it found (.claude) may be one
+    -- that holds settings, which is judged as find's scope
+    local found_file = name:find(FOUND, 1, true) and cmd.name ~= "mv"
+        and not (shell.has_flag(cmd, "r", "recursive") or shell.has_flag(cmd, "R")
+          or shell.has_flag(cmd, "a", "archive"))
+    if contents or name == "." or name == "" or name == ".." or is_dynamic(name) or found_file then
       why = self:into(dest, cmd.name)
     elseif REMOTE_COPY[cmd.name] and w:match("^[^/]*:") then
       -- host:path, container:path: the file keeps the remote path's name.
@@ -1384,6 +1390,43 @@ for _, n in ipairs({ "cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "ls"
   FIND_READERS[n] = true
 end
 
+-- copy_reads_found reports whether cp or install, run by find -exec,
+-- only read what find finds: {} is among their sources and not in their
+-- destination (the last operand, or -t's directory), so they change
+-- nothing find finds (find . -type f -exec cp {} /backup/ \;). Their
+-- destination is a path like any other, checked as such. An option
+-- cluster that may hide -t leaves the answer no.
+-- (ln is not among them: a link to a found file is a way to write it.)
+local COPY_READERS = { cp = true, install = true }
+local function copy_reads_found(cmd)
+  if not COPY_READERS[cmd.name] then return false end
+  local operands, target, ended = {}, nil, false
+  local i = 2
+  while i <= #cmd.argv do
+    local a = cmd.argv[i]
+    if ended or a:sub(1, 1) ~= "-" or a == "-" then
+      operands[#operands + 1] = a
+    elseif a == "--" then
+      ended = true
+    elseif a == "-t" or a == "--target-directory" then
+      target, i = cmd.argv[i + 1] or "{}", i + 1
+    elseif a:match("^%-%-target%-directory=") then
+      target = a:match("=(.*)$")
+    elseif a:sub(1, 2) ~= "--" and a:find("t", 2, true) then
+      return false -- -at DIR, -t/dir: read no further
+    elseif (a == "-S" or a == "-m" or a == "-o" or a == "-g") then
+      i = i + 1 -- the option's value
+    end
+    i = i + 1
+  end
+  local dest = target or (#operands >= 2 and operands[#operands])
+  if not dest or dest:find("{}", 1, true) then return false end
+  for _, o in ipairs(operands) do
+    if o:find("{}", 1, true) then return true end
+  end
+  return false
+end
+
 -- Programs that stop processes by pid or name, and service managers:
 -- stopping hookhost's auto server lets the agent bind its socket.
 local KILLERS = { kill = true, pkill = true, killall = true, skill = true, slay = true, killall5 = false }
@@ -1509,7 +1552,8 @@ function Guard:command(cmd, finds)
   local by_find, by_xargs = #finds > 0 and has(cmd.wrapped_by, "find"), has(cmd.wrapped_by, "xargs")
   -- A program find runs that is not known to only read may change what
   -- find finds, named {} or not (a script, a wrapper).
-  if by_find and (not FIND_READERS[n] or writes_file(cmd)) and not (REMOVERS[n] and finds[#finds].empty) then
+  if by_find and (not FIND_READERS[n] or writes_file(cmd)) and not (REMOVERS[n] and finds[#finds].empty)
+      and not (copy_reads_found(cmd) and not writes_file(cmd)) then
     why = self:found(finds[#finds], "find running " .. n)
     if why then return why end
   end
