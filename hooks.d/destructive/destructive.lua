@@ -1641,9 +1641,10 @@ end
 
 -- Programs that may replace a file's text (chmod +x x.sh does not).
 -- COPIERS make a file that is a copy of (or a link to) another, which a
--- later command may run under its new name (cp /bin/rm ./x; ./x -rf /).
-local COPIERS = { cp = true, ln = true, link = true, install = true, mv = true, rsync = true, objcopy = true,
-                  strip = true }
+-- later command may run under its new name (cp /bin/rm ./x; ./x -rf /):
+-- the programs whose copies the shell module follows.
+local COPIERS = {}
+for _, name in ipairs(shell.copiers) do COPIERS[name] = true end
 
 local TEXT_WRITERS = { cp = true, mv = true, ln = true, install = true, rsync = true, tee = true, truncate = true,
                        shred = true, dd = true, sed = true, perl = true, ruby = true, patch = true, curl = true,

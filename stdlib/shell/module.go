@@ -16,8 +16,10 @@ func New() stdlib.Module {
 		Name: "shell",
 		Doc:  "Parse shell command lines into the simple commands they would run.",
 		// max_line_bytes is the longest line parse reads: a guard can
-		// tell a line over it from one that does not parse.
-		Consts: map[string]any{"max_line_bytes": int64(MaxLineBytes)},
+		// tell a line over it from one that does not parse. copiers are
+		// the programs whose copies parse follows (a guard that judges
+		// copying a program's file needs the same list).
+		Consts: map[string]any{"max_line_bytes": int64(MaxLineBytes), "copiers": copierNames()},
 		Funcs: []stdlib.Func{
 			{
 				Name:   "parse",

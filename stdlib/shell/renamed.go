@@ -40,6 +40,23 @@ import (
 var copiers = map[string]bool{"cp": true, "ln": true, "link": true, "install": true, "mv": true, "rsync": true,
 	"objcopy": true}
 
+// copierNames are the programs whose copies the module follows, as
+// scripts see them (shell.copiers): the copiers, and strip, which copies
+// with -o.
+func copierNames() []any {
+	names := make([]string, 0, len(copiers)+1)
+	for n := range copiers {
+		names = append(names, n)
+	}
+	names = append(names, "strip")
+	slices.Sort(names)
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = n
+	}
+	return out
+}
+
 // maxPrograms bounds the names one line may give programs.
 const maxPrograms = 256
 
