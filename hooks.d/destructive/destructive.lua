@@ -2005,8 +2005,8 @@ end
 -- PowerShell and cmd.exe run a line given to them: powershell -Command
 -- "…" (pwsh -c) and cmd /c "…" are judged as that line, read as
 -- PowerShell (cmd.exe's rd /s and del /s count as recursive there).
-local SHELL_HOSTS = { powershell = "ps", pwsh = "ps", ["powershell.exe"] = "ps", ["pwsh.exe"] = "ps",
-                      cmd = "cmd", ["cmd.exe"] = "cmd" }
+-- (shell.windows_shells: name → "powershell" or "cmd")
+local SHELL_HOSTS = shell.windows_shells
 local PS_ENCODED = "|-encodedcommand|-enc|-e|-ec|"
 
 function Checker:hosted(cmd)
@@ -2018,15 +2018,15 @@ function Checker:hosted(cmd)
   local argv = cmd.argv
   for i = 2, #argv do
     local low = argv[i]:lower()
-    if host == "ps" and listed(PS_ENCODED, low) then
+    if host == "powershell" and listed(PS_ENCODED, low) then
       return "ask", cmd.name .. " runs encoded code (" .. argv[i] .. "), which cannot be checked"
     end
-    local given = (host == "ps" and (low == "-c" or (#low >= 4 and ("-command"):sub(1, #low) == low)))
+    local given = (host == "powershell" and (low == "-c" or (#low >= 4 and ("-command"):sub(1, #low) == low)))
         or (host == "cmd" and (low == "/c" or low == "/k"))
     if given and cmd.paths[i + 1] and cmd.paths[i + 1].dynamic then
       return "ask", "the line given to " .. cmd.name .. " is only known at run time"
     end
-    if host == "ps" and (low == "-file" or low == "-f") then
+    if host == "powershell" and (low == "-file" or low == "-f") then
       -- a script file: one the line downloaded is a download run, one it
       -- wrote is judged as what it holds
       local f = argv[i + 1]

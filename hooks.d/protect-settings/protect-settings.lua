@@ -1821,8 +1821,7 @@ local function powershell_command(cmd, upstream, g)
 end
 
 -- windows_shell reports whether PowerShell or cmd.exe runs cmd.
-local WINDOWS_SHELLS = { powershell = true, pwsh = true, ["powershell.exe"] = true, ["pwsh.exe"] = true,
-                         cmd = true, ["cmd.exe"] = true }
+local WINDOWS_SHELLS = shell.windows_shells
 local function windows_shell(cmd)
   for _, w in ipairs(cmd.wrapped_by) do
     if WINDOWS_SHELLS[w:lower()] then return true end

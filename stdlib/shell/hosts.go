@@ -12,17 +12,38 @@ import (
 // "Remove-Item -Recurse C:\Users" from bash runs Remove-Item on
 // C:/Users. Their names are matched in any case (PowerShell.exe).
 
-// windowsShells are the programs that start PowerShell or cmd.exe, by
-// their names lower-cased. It and psValueOptions are built on first
+// windowsShellKinds are the programs that start PowerShell or cmd.exe,
+// by their names lower-cased, and which of the two each starts: what
+// scripts see as shell.windows_shells.
+func windowsShellKinds() map[string]string {
+	return map[string]string{"powershell": "powershell", "pwsh": "powershell", "powershell.exe": "powershell",
+		"pwsh.exe": "powershell", "cmd": "cmd", "cmd.exe": "cmd"}
+}
+
+// windowsShells are the unwrappers of the programs that start
+// PowerShell or cmd.exe, or a program from PowerShell (Start-Process),
+// by their names lower-cased. It and psValueOptions are built on first
 // use, not at init, as the package's other tables are.
 var windowsShells = sync.OnceValue(func() map[string]unwrapFunc {
-	return map[string]unwrapFunc{
-		"powershell": unwrapPowerShellHost, "pwsh": unwrapPowerShellHost,
-		"powershell.exe": unwrapPowerShellHost, "pwsh.exe": unwrapPowerShellHost,
-		"cmd": unwrapCmd, "cmd.exe": unwrapCmd,
-		"start-process": unwrapStartProcess, "saps": unwrapStartProcess,
+	m := map[string]unwrapFunc{"start-process": unwrapStartProcess, "saps": unwrapStartProcess}
+	for name, kind := range windowsShellKinds() {
+		m[name] = unwrapPowerShellHost
+		if kind == "cmd" {
+			m[name] = unwrapCmd
+		}
 	}
+	return m
 })
+
+// windowsShellConst is shell.windows_shells: windowsShellKinds as a
+// neutral map.
+func windowsShellConst() map[string]any {
+	out := map[string]any{}
+	for name, kind := range windowsShellKinds() {
+		out[name] = kind
+	}
+	return out
+}
 
 // psValueOptions are PowerShell's options that take a value.
 var psValueOptions = sync.OnceValue(func() map[string]bool {

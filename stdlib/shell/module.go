@@ -19,7 +19,11 @@ func New() stdlib.Module {
 		// tell a line over it from one that does not parse. copiers are
 		// the programs whose copies parse follows (a guard that judges
 		// copying a program's file needs the same list).
-		Consts: map[string]any{"max_line_bytes": int64(MaxLineBytes), "copiers": copierNames()},
+		// windows_shells are the programs that start PowerShell or
+		// cmd.exe, whose lines parse reads as PowerShell, each with which
+		// of the two it starts.
+		Consts: map[string]any{"max_line_bytes": int64(MaxLineBytes), "copiers": copierNames(),
+			"windows_shells": windowsShellConst()},
 		Funcs: []stdlib.Func{
 			{
 				Name:   "parse",

@@ -439,6 +439,7 @@ function path.windows(p) end
 ---@class shell
 ---@field max_line_bytes integer  the longest line parse reads (16384): a bound on the work one check may do
 ---@field copiers string[]  the programs whose copies parse follows (cp, install, link, ln, mv, objcopy, rsync, strip)
+---@field windows_shells table<string, string>  the programs that start PowerShell or cmd.exe, lower-cased, each with "powershell" or "cmd"
 local shell = {}
 
 ---The commands `line` would run, in source order (the first at index 1).
