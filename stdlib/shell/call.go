@@ -128,8 +128,8 @@ func (w *walker) run(r *run, args []arg, wrapped []string, dyn bool, hops int) e
 	}
 	// The here-document is the script here, not its commands' input.
 	fed := *r
-	fed.redirs = slices.DeleteFunc(slices.Clone(r.redirs), isStdinData)
-	for _, s := range stdinScripts(r) {
+	fed.redirs = slices.DeleteFunc(slices.Clone(r.redirs), func(rd Redirect) bool { return isStdinData(rd) && rd.Fd == u.fd })
+	for _, s := range fdScripts(r, u.fd) {
 		if u.code != nil && u.code.lang == "powershell" { // pwsh -Command - <<< '…'
 			s = scriptText{text: PowerShell(s.text), dynamic: s.dynamic}
 		}
@@ -309,14 +309,21 @@ func (w *walker) admit(sc *scope, text string) error {
 	return checkText(text)
 }
 
-// stdinScripts returns the here-documents and here-strings that a shell
-// reading its script from standard input is given.
-func stdinScripts(r *run) []scriptText {
+// fdScripts returns the here-documents and here-strings that a shell
+// reading its script from descriptor fd (0: standard input) is given.
+func fdScripts(r *run, fd int) []scriptText {
 	if r.stmt == nil {
 		return nil
 	}
 	var out []scriptText
 	for _, rd := range r.stmt.Redirs {
+		if n := 0; rd.N != nil {
+			if v, err := strconv.Atoi(rd.N.Value); err != nil || v != fd {
+				continue
+			}
+		} else if fd != n {
+			continue
+		}
 		switch rd.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
 			out = append(out, script(heredocBody(r.sc.src, rd)))

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 
@@ -62,7 +63,8 @@ type interpCode struct {
 	lang   string
 	code   []arg // the code options' values, in order
 	file   *arg  // the script file, when no code is given
-	stdin  bool  // the code comes from standard input
+	stdin  bool  // the code comes from standard input, or descriptor fd
+	fd     int
 	module bool  // python -m: a module, whose code is not here
 }
 
@@ -100,15 +102,48 @@ func readInterp(lang string, args []arg) interpCode {
 	default:
 		ic.stdin = true
 	}
-	if ic.file != nil && isStdinFile(ic.file) {
-		ic.file, ic.stdin = nil, true
+	if ic.file != nil {
+		if fd, ok := scriptFD(ic.file); ok {
+			ic.file, ic.stdin, ic.fd = nil, true, fd
+		}
 	}
 	return ic
 }
 
 // isStdinFile reports a script file that is standard input.
 func isStdinFile(a *arg) bool {
-	return !a.dynamic && (a.text == "/dev/stdin" || a.text == "/dev/fd/0" || a.text == "/proc/self/fd/0")
+	fd, ok := scriptFD(a)
+	return ok && fd == 0
+}
+
+// scriptFD reports a script file that is one of the process's own
+// descriptors, and which: /dev/stdin, /dev/fd/N, /proc/self/fd/N (or
+// thread-self) and /proc/$$/fd/N. The last names the shell's own
+// descriptors, which a builtin (source) shares and a child does not;
+// it is read as the command's all the same, so that the script a
+// guard sees is never less than what may run.
+func scriptFD(a *arg) (int, bool) {
+	t := a.text
+	if a.dynamic {
+		t = strings.Replace(strings.Replace(a.raw, "${$}", "self", 1), "$$", "self", 1)
+		if strings.ContainsAny(t, "$`") {
+			return 0, false
+		}
+	}
+	if t == "/dev/stdin" {
+		return 0, true
+	}
+	var n string
+	for _, prefix := range []string{"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/"} {
+		if rest, ok := strings.CutPrefix(t, prefix); ok {
+			n = rest
+		}
+	}
+	if n == "" || len(n) > 4 || strings.Trim(n, "0123456789") != "" {
+		return 0, false
+	}
+	fd, err := strconv.Atoi(n)
+	return fd, err == nil
 }
 
 // option reads the option at args[i]; it returns the index of its last

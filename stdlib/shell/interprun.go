@@ -17,9 +17,9 @@ func (w *walker) interp(r *run, args []arg, wrapped, inner []string, dyn bool, h
 	case ic.file != nil:
 		ci.nodes = ic.file.substs
 	case ic.stdin:
-		ci.stdin = true
+		ci.stdin = ic.fd == 0 // a pipe feeds descriptor 0 only
 		var parts []string
-		for _, s := range stdinScripts(r) {
+		for _, s := range fdScripts(r, ic.fd) {
 			parts = append(parts, s.text)
 			codeDyn = codeDyn || s.dynamic
 		}

@@ -187,6 +187,17 @@ var parseCases = []struct {
 	{`source /dev/stdin <<< 'rm -rf /'`, []want{c("source", "/dev/stdin"), c("rm", "-rf", "/").by("source")}},
 	{`. /dev/stdin <<< 'rm -rf /'`, []want{c(".", "/dev/stdin"), c("rm", "-rf", "/").by(".")}},
 	{"source /dev/fd/0 <<'EOF'\nrm -rf /\nEOF", []want{c("source", "/dev/fd/0"), c("rm", "-rf", "/").by("source")}},
+	// a script read from another descriptor given a here-string or
+	// here-document; the other here-documents stay the commands' input
+	{`source /dev/fd/3 3<<< 'rm -rf /'`, []want{c("source", "/dev/fd/3"), c("rm", "-rf", "/").by("source")}},
+	{`. /proc/self/fd/3 3<<<'rm -rf /'`, []want{c(".", "/proc/self/fd/3"), c("rm", "-rf", "/").by(".")}},
+	{`source /proc/$$/fd/0 <<< 'rm -rf /'`, []want{c("source", "/proc/$$/fd/0").dyn(), c("rm", "-rf", "/").by("source")}},
+	{`bash 3<<<'rm -rf /' /dev/fd/3`, []want{c("bash", "/dev/fd/3"), c("rm", "-rf", "/").by("bash")}},
+	{`bash /dev/fd/3 3<<<'rm -rf /'`, []want{c("bash", "/dev/fd/3"), c("rm", "-rf", "/").by("bash")}},
+	{"sh /proc/self/fd/3 3<<'EOF'\nrm -rf /\nEOF", []want{c("sh", "/proc/self/fd/3"), c("rm", "-rf", "/").by("sh")}},
+	{`bash /dev/fd/3 3<<<'cat' <<<'rm -rf /'`, []want{c("bash", "/dev/fd/3"), c("cat").by("bash")}},
+	{`bash /dev/fd/4 3<<<'rm -rf /'`, []want{c("bash", "/dev/fd/4")}},
+	{`bash /dev/fd/x 3<<<'rm -rf /'`, []want{c("bash", "/dev/fd/x")}},
 	{`. /proc/self/fd/0 <<< "sudo rm -rf ~"`, []want{c(".", "/proc/self/fd/0"), c("rm", "-rf", "~").by(".", "sudo").dyn()}},
 	{`source ./env.sh <<< 'rm -rf /'`, []want{c("source", "./env.sh")}}, // the here-string is the file's input, not code
 	{"cat <<EOF\n$(rm -rf /)\nEOF", []want{c("cat"), c("rm", "-rf", "/")}},

@@ -177,13 +177,19 @@ func unwrapShell(args []arg) unwrapped {
 	case sa.cmd: // bash -c with no script fails, unless a wrapper adds one (xargs bash -c)
 		sh.argScript = true
 		return unwrapped{self: true, code: sh, scripts: sa.scripts}
-	case sa.next < len(args) && !sa.stdin && !isStdinFile(&args[sa.next]):
-		// bash file runs a file we cannot see, unless it is <(…).
-		sh.nodes = args[sa.next].substs
-		return unwrapped{self: true, code: sh, scripts: sa.scripts}
 	}
-	sh.stdin, sh.nodes = true, sa.substs
-	return unwrapped{self: true, stdin: true, code: sh, scripts: sa.scripts}
+	fd := 0
+	if sa.next < len(args) && !sa.stdin {
+		n, ok := scriptFD(&args[sa.next])
+		if !ok {
+			// bash file runs a file we cannot see, unless it is <(…).
+			sh.nodes = args[sa.next].substs
+			return unwrapped{self: true, code: sh, scripts: sa.scripts}
+		}
+		fd = n // bash /dev/fd/3 3<<<'…': the here-string on 3 is the script
+	}
+	sh.stdin, sh.nodes = fd == 0, sa.substs
+	return unwrapped{self: true, stdin: true, fd: fd, code: sh, scripts: sa.scripts}
 }
 
 // unwrapSource reports source FILE and . FILE, which run a file in the
@@ -194,11 +200,13 @@ func unwrapShell(args []arg) unwrapped {
 // which is parsed as its script.
 func unwrapSource(args []arg) unwrapped {
 	sh := &codeInfo{lang: "sh"}
+	fd, read := 0, false
 	if len(args) > 1 {
 		sh.nodes = args[1].substs
-		sh.stdin = isStdinFile(&args[1])
+		fd, read = scriptFD(&args[1])
+		sh.stdin = read && fd == 0
 	}
-	return unwrapped{self: true, stdin: sh.stdin, code: sh}
+	return unwrapped{self: true, stdin: read, fd: fd, code: sh}
 }
 
 // unwrapAt reports at TIME and batch, which run a shell script later:
