@@ -402,7 +402,8 @@ local function recursive(cmd)
     end
     return false
   end
-  return shell.has_flag(cmd.argv, "r", "recursive") or shell.has_flag(cmd.argv, "R")
+  -- rimraf (npx rimraf dist) always removes recursively
+  return cmd.name == "rimraf" or shell.has_flag(cmd.argv, "r", "recursive") or shell.has_flag(cmd.argv, "R")
 end
 
 -- recursive is the local recursive(cmd), kept for the last command asked
@@ -485,7 +486,7 @@ local function find_parts(cmd)
 end
 
 local DELETERS = { rm = true, shred = true, unlink = true, rmdir = true, ["remove-item"] = true, ri = true,
-                   rd = true, del = true, erase = true }
+                   rd = true, del = true, erase = true, rimraf = true }
 -- cmdlet is a PowerShell cmdlet's name as the tables hold it: cmdlets
 -- (Verb-Noun) are named in any case (REMOVE-ITEM, Remove-item); nil for
 -- any other name, whose case matters.
@@ -599,8 +600,29 @@ end
 -- workspace.
 function Checker:archive_delete(cmd)
   local deletes, targets = archives_away(cmd)
-  if not deletes then return nil end
-  return self:deletes(targets, cmd.name .. " deleting what it archives: ")
+  if deletes then return self:deletes(targets, cmd.name .. " deleting what it archives: ") end
+  if cmd.name == "rsync" then return self:rsync_delete(cmd) end
+end
+
+-- rsync_delete judges rsync --delete (--del, --delete-before, -during,
+-- -after, -delay, -excluded), which removes what its destination holds
+-- and the source does not: given an empty or another directory, it is
+-- an rm -r of everything in the destination (rsync -a --delete
+-- /var/empty/ /usr/). A remote destination (host:path) is another
+-- machine's.
+function Checker:rsync_delete(cmd)
+  local del = false
+  for i = 2, #cmd.argv do
+    local a = cmd.argv[i]
+    if cmd.roles[i] == "option" and (a == "--del" or a:sub(1, 8) == "--delete") then del = true end
+  end
+  local ops = del and operands(cmd) or {}
+  if #ops < 2 then return nil end
+  local dest = ops[#ops]
+  if dest.path:match("^[^/]*:") then return nil end
+  local dir = dest.path:gsub("/+$", "")
+  return self:deletes({ { path = dir .. "/*", prefix = dir == "" and "/" or dir, glob = true, dynamic = dest.dynamic } },
+    "rsync --delete of ")
 end
 
 -- writes_to reports whether a redirection may write its target file:
@@ -616,9 +638,15 @@ local function is_device(t)
       and not t:match("^/dev/tcp/") and not t:match("^/dev/udp/")
 end
 
+-- FORMATTERS make a file system (or swap) on what they are given, by a
+-- name other than mkfs.*: mkntfs /dev/sda1 erases the partition.
+local FORMATTERS = { mke2fs = true, mkswap = true, mkntfs = true, mkdosfs = true, ["mkfs.vfat"] = true,
+                     mkexfatfs = true, mkudffs = true, mkreiserfs = true, mkhfs = true, newfs = true,
+                     newfs_msdos = true, newfs_hfs = true, newfs_apfs = true }
+
 function Checker:disk(cmd)
   local n = cmd.name
-  if n:match("^mkfs") or n == "mke2fs" or n == "mkswap" or n == "shred" or n == "blkdiscard" then
+  if n:match("^mkfs") or FORMATTERS[n] or n == "shred" or n == "blkdiscard" or n == "sg_format" then
     for i, p in ipairs(operands(cmd)) do
       if is_device(path.clean(p.path)) then return "deny", n .. " destroys the disk " .. p.path end
     end
@@ -626,6 +654,18 @@ function Checker:disk(cmd)
     for _, a in ipairs(cmd.argv) do
       local target = a:match("^of=(.+)$")
       if target and is_device(path.clean(target)) then return "deny", "dd onto the disk " .. target end
+    end
+  elseif n == "socat" then
+    -- the addresses socat writes: with -u the second, with -U the first,
+    -- else both (data flows both ways)
+    local addrs = {}
+    for i = 2, #cmd.argv do
+      if cmd.roles[i] == "operand" then addrs[#addrs + 1] = cmd.argv[i] end
+    end
+    if has(cmd.argv, "-u") then addrs = { addrs[2] } elseif has(cmd.argv, "-U") then addrs = { addrs[1] } end
+    for _, a in ipairs(addrs) do
+      local target = a:match("^[%a%-]*:(/dev/[^,]+)") or (a:match("^/dev/") and a:match("^[^,]+"))
+      if target and is_device(path.clean(target)) then return "deny", "socat onto the disk " .. target end
     end
   elseif n == "tee" or n == "cp" or n == "ddrescue" or n == "bmaptool" then
     local ops = operands(cmd)
@@ -819,14 +859,25 @@ local CRITICAL_FILES = { ["/etc/passwd"] = true, ["/etc/shadow"] = true, ["/etc/
 
 -- sysrq denies any write to /proc/sysrq-trigger, which can crash or
 -- reboot the machine at once.
+-- SYSRQ_WRITERS are the commands that write a file they name: tee, dd
+-- of=, copies (their destination), socat's address.
+local SYSRQ_WRITERS = { tee = true, dd = true, cp = true, install = true, mv = true, sponge = true, socat = true,
+                        rsync = true }
 local function sysrq(cmd)
   for _, r in ipairs(cmd.redirects) do
     local t = type(r.target) == "string" and r.target:sub(1, 1) == "/" and path.clean(r.target)
     if t == "/proc/sysrq-trigger" and writes_to(r) then return "deny", "writing to /proc/sysrq-trigger" end
   end
-  if cmd.name == "tee" then
-    for _, p in ipairs(operands(cmd)) do
+  if SYSRQ_WRITERS[cmd.name] then
+    -- tee's files, and the destination of a copy (its last operand), dd's of=, socat's address
+    local ops = operands(cmd)
+    if cmd.name ~= "tee" then ops = { ops[#ops] } end
+    for _, p in ipairs(ops) do
       if path.clean(p.path) == "/proc/sysrq-trigger" then return "deny", "writing to /proc/sysrq-trigger" end
+    end
+    for _, a in ipairs(cmd.argv) do
+      local t = a:match("^of=(.+)$") or a:match("^[%a%-]*:(/proc/.+)$")
+      if t and path.clean(t) == "/proc/sysrq-trigger" then return "deny", "writing to /proc/sysrq-trigger" end
     end
   end
 end
@@ -1325,6 +1376,16 @@ function Checker:machine_state(cmd)
     local ops = words_of(cmd, "operand")
     local sub = ops[1]
     if POWER_UNITS[sub] then return self:theme("machine_state", n .. " " .. sub .. " takes the machine down") end
+    -- starting a power target is the command of the same name
+    -- (systemctl start poweroff.target)
+    if sub == "start" or sub == "restart" or sub == "reload-or-restart" or sub == "try-restart" then
+      for i = 2, #ops do
+        local unit = ops[i]:match("^(.-)%.target$")
+        if unit and POWER_UNITS[unit] then
+          return self:theme("machine_state", n .. " " .. sub .. " " .. ops[i] .. " takes the machine down")
+        end
+      end
+    end
     if sub and SYSTEMCTL_STOPS[sub] then
       for i = 2, #ops do
         local unit = ops[i]:gsub("%.target$", "")
@@ -1333,6 +1394,15 @@ function Checker:machine_state(cmd)
         end
       end
     end
+  end
+  if n == "busctl" or n == "dbus-send" or n == "gdbus" or n == "qdbus" then
+    -- logind's methods that power off, reboot, halt or suspend, called
+    -- over D-Bus (busctl call org.freedesktop.login1 … PowerOff b false)
+    local line = table.concat(cmd.argv, " ")
+    local method = line:find("login1", 1, true) and (line:match("%f[%w](PowerOff)%f[^%w]") or line:match("%f[%w](Reboot)%f[^%w]")
+      or line:match("%f[%w](Halt)%f[^%w]") or line:match("%f[%w](KExec)%f[^%w]") or line:match("%.(PowerOff)") or line:match("%.(Reboot)")
+      or line:match("%.(Halt)"))
+    if method then return self:theme("machine_state", n .. " calls logind's " .. method .. ", which takes the machine down") end
   end
   if n == "service" then
     local ops = words_of(cmd, "operand")
@@ -1366,7 +1436,7 @@ local READ_ONLY = { ["-l"] = true, ["--list"] = true, ["-h"] = true, ["--help"] 
                     ["-n"] = true, ["--no-act"] = true, ["--test"] = true }
 
 local DISK_TOOLS = {}
-for _, n in ipairs({ "fdisk", "cfdisk", "gdisk", "cgdisk", "sfdisk", "sgdisk", "parted", "mdadm", "pvremove",
+for _, n in ipairs({ "fdisk", "cfdisk", "gdisk", "cgdisk", "sfdisk", "sgdisk", "parted", "mdadm", "pvremove", "pvcreate", "vgcreate",
                      "vgremove", "lvremove", "lvreduce", "vgreduce", "dmsetup", "btrfs", "zfs", "zpool",
                      "diskutil", "wipefs", "nvme", "hdparm", "cryptsetup", "badblocks", "format", "diskpart" }) do
   DISK_TOOLS[n] = true
@@ -1421,7 +1491,11 @@ function Checker:disks(cmd)
       destroy = group .. " " .. action
     end
   elseif n == "zfs" or n == "zpool" then
-    if ops[1] == "destroy" or ops[1] == "labelclear" then destroy = n .. " " .. ops[1] end
+    -- zpool create (and add, attach, replace with -f) writes a pool over the disks named
+    if ops[1] == "destroy" or ops[1] == "labelclear" or (n == "zpool" and ops[1] == "create") then destroy = n .. " " .. ops[1] end
+  elseif n == "pvcreate" or n == "vgcreate" then
+    -- an LVM label written over a disk (-ff: even one in use)
+    if not any_of(cmd, READ_ONLY) and #ops > (n == "vgcreate" and 1 or 0) then destroy = n end
   elseif n == "diskutil" then
     local sub = (ops[1] or ""):lower()
     local sub2 = (ops[2] or ""):lower()
@@ -2195,6 +2269,7 @@ end
 -- infrastructure judges the commands that destroy infrastructure.
 function Checker:infrastructure(cmd)
   local name = cmd.name:lower():gsub("%.exe$", "")
+  if name == "aws-cdk" then name = "cdk" end -- npx aws-cdk: the package whose program is cdk
   local function found(why) return self:theme("infrastructure", cmd.name .. " " .. why) end
   local sql = listed(SQL_CLIENTS, name) or name == "dropdb" or name == "mysqladmin"
   -- help, and a dry run, change nothing (-h is a host for the SQL clients)
@@ -2371,7 +2446,7 @@ end
 -- The programs infrastructure judges: a string, looked up by BY_NAME's
 -- and the rule's metatables, so that they cost the processes that run
 -- none of them nothing.
-local INFRA_PROGRAMS = "|terraform|tofu|terragrunt|cdktf|pulumi|cdk|serverless|sls|sam|copilot|eksctl|kind|"
+local INFRA_PROGRAMS = "|terraform|tofu|terragrunt|cdktf|pulumi|cdk|aws-cdk|serverless|sls|sam|copilot|eksctl|kind|"
     .. "minikube|k3d|k3s|microk8s|microk8s.kubectl|kubectl|oc|helm|helm3|docker|podman|nerdctl|docker-compose|aws|"
     .. "gsutil|gh|glab|heroku|fly|flyctl|vercel|netlify|railway|dropdb|mysqladmin|" .. RUNNERS:sub(2)
     .. INFRA_CLOUD_DELETERS:sub(2) .. SQL_CLIENTS:sub(2)
@@ -2494,8 +2569,8 @@ local RULES = {
   { names = { { tar = true, gtar = true, bsdtar = true, zip = true, ["7z"] = true, ["7za"] = true, ["7zz"] = true,
                 rsync = true } }, Checker.archive_delete },
   { names = { DELETERS }, Checker.git_history },
-  { names = { { mkfs = true, mke2fs = true, mkswap = true, shred = true, blkdiscard = true, dd = true, tee = true,
-                cp = true, ddrescue = true, bmaptool = true } }, when = "redirects", Checker.disk },
+  { names = { FORMATTERS, { mkfs = true, shred = true, blkdiscard = true, dd = true, tee = true, sg_format = true,
+                cp = true, ddrescue = true, bmaptool = true, socat = true } }, when = "redirects", Checker.disk },
   { names = { { chmod = true, chown = true, chgrp = true } }, Checker.perms },
   { when = "code", Checker.fork_bomb },
   { when = "code", Checker.code_download },
@@ -2507,9 +2582,10 @@ local RULES = {
       if verdict then return self:theme("system_files", why) end
     end },
   { names = { { visudo = true }, WRITERS, DELETERS, PS_WRITERS }, when = "redirects", Checker.system_integrity },
-  { names = { { tee = true } }, when = "redirects", function(_, cmd) return sysrq(cmd) end },
+  { names = { SYSRQ_WRITERS }, when = "redirects", function(_, cmd) return sysrq(cmd) end },
   { names = { POWER, PS_POWER, PS_STOP_PROCESS, PS_SERVICES, { init = true, telinit = true, systemctl = true, loginctl = true,
-                       service = true, killall = true, pkill = true, skill = true, killall5 = true, kill = true } },
+                       service = true, killall = true, pkill = true, skill = true, killall5 = true, kill = true,
+                       busctl = true, ["dbus-send"] = true, gdbus = true, qdbus = true } },
     Checker.machine_state },
   { names = { PS_IEX }, Checker.invoke_expression },
   { names = { SHELL_HOSTS }, Checker.hosted },

@@ -65,6 +65,13 @@ func addLaunchers(m map[string]unwrapFunc) {
 	m["nix-shell"] = unwrapNixShell
 	m["expect"] = unwrapExpect
 	m["alias"] = unwrapAlias
+	for _, name := range []string{"npx", "pnpx", "bunx"} {
+		m[name] = unwrapNpx
+	}
+	m["cmake"] = unwrapCmake
+	for _, name := range []string{"npm", "pnpm", "yarn", "bun"} {
+		m[name] = unwrapPackageManager
+	}
 }
 
 // unwrapGdb unwraps gdb … --args program args…: gdb runs it on `run`.
