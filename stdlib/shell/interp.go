@@ -65,7 +65,7 @@ type interpCode struct {
 	file   *arg  // the script file, when no code is given
 	stdin  bool  // the code comes from standard input, or descriptor fd
 	fd     int
-	module bool  // python -m: a module, whose code is not here
+	module bool // python -m: a module, whose code is not here
 }
 
 // readInterp reads an interpreter's argv (args[0] is the interpreter).

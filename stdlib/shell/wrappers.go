@@ -8,8 +8,8 @@ import (
 
 // What a wrapper runs, as found by its unwrap function.
 type unwrapped struct {
-	self    bool         // the wrapper is a command in its own right too (find)
-	stdin   bool         // it reads a script from standard input (sh, bash), or descriptor fd
+	self    bool // the wrapper is a command in its own right too (find)
+	stdin   bool // it reads a script from standard input (sh, bash), or descriptor fd
 	fd      int
 	argvs   [][]arg      // commands it runs directly
 	scripts []scriptText // shell source it runs (bash -c, eval, ssh)
