@@ -770,8 +770,105 @@ local function string_calls(word, func, out)
   return out
 end
 
+-- git_setting_line returns the shell line git runs for a setting's
+-- value, or nil: the editor, the pager, ssh, fsmonitor, external diff,
+-- merge and filter drivers, and an alias or credential helper starting
+-- with !.
+local function git_setting_line(key, value)
+  local k = key:lower()
+  if k:match("^alias%.") or k == "credential.helper" or k:match("^credential%..+%.helper$") then
+    return value:match("^%s*!(.*)$")
+  end
+  if k == "core.fsmonitor" and (value == "true" or value == "false" or value == "") then return nil end
+  if k == "core.editor" or k == "sequence.editor" or k == "core.pager" or k:match("^pager%.") or k == "core.sshcommand"
+      or k == "core.fsmonitor" or k == "diff.external" or k:match("^diff%..+%.command$") or k:match("^diff%..+%.textconv$")
+      or k:match("^difftool%..+%.cmd$") or k:match("^mergetool%..+%.cmd$") or k:match("^merge%..+%.driver$")
+      or k:match("^filter%..+%.clean$") or k:match("^filter%..+%.smudge$") or k:match("^filter%..+%.process$")
+      or k == "interactive.difffilter" or k == "core.alternaterefscommand" then
+    return value
+  end
+end
+
+-- GIT_VALUED are git's options before its subcommand that take the next
+-- word as their value.
+local GIT_VALUED = { ["-C"] = true, ["--git-dir"] = true, ["--work-tree"] = true, ["--namespace"] = true,
+                     ["--super-prefix"] = true, ["--config-env"] = true }
+-- GIT_LINE_OPTIONS are the subcommands' options whose value is a shell
+-- line git runs: rebase --exec, difftool --extcmd, filter-branch's filters.
+local GIT_LINE_OPTIONS = { rebase = { "-x", "--exec" }, difftool = { "-x", "--extcmd" },
+  ["filter-branch"] = { "--tree-filter", "--index-filter", "--msg-filter", "--commit-filter", "--env-filter",
+                        "--parent-filter", "--tag-name-filter" } }
+
+-- git_lines adds to lines the shell lines a git command runs: its -c
+-- settings', a setting git config stores (run by a later git), rebase
+-- --exec's, difftool --extcmd's, filter-branch's filters, bisect run's
+-- command and submodule foreach's.
+local function git_lines(argv, lines)
+  local i, sub = 2, nil
+  while i <= #argv do
+    local a = argv[i]
+    if a == "-c" and argv[i + 1] then
+      local k, v = argv[i + 1]:match("^([^=]+)=(.*)$")
+      lines[#lines + 1] = k and git_setting_line(k, v) or nil
+      i = i + 2
+    elseif GIT_VALUED[a] then
+      i = i + 2
+    elseif a:sub(1, 1) == "-" then
+      i = i + 1
+    else
+      sub = a
+      break
+    end
+  end
+  if not sub then return end
+  local rest = {}
+  for j = i + 1, #argv do rest[#rest + 1] = argv[j] end
+  local function joined(from, quote)
+    local words = {}
+    for j = from, #rest do
+      words[#words + 1] = quote and ("'" .. rest[j]:gsub("'", "'\\''") .. "'") or rest[j]
+    end
+    return table.concat(words, " ")
+  end
+  if sub == "config" then
+    -- git config [--global|--file F…] [set] KEY VALUE
+    local words, j = {}, 1
+    while j <= #rest do
+      local a = rest[j]
+      if a == "-f" or a == "--file" or a == "--blob" or a == "--type" or a == "--default" or a == "--comment" then
+        j = j + 1
+      elseif a:sub(1, 1) ~= "-" then
+        words[#words + 1] = a
+      end
+      j = j + 1
+    end
+    if words[1] == "set" then table.remove(words, 1) end
+    if words[1] and words[2] then lines[#lines + 1] = git_setting_line(words[1], words[2]) end
+  elseif GIT_LINE_OPTIONS[sub] then
+    for j = 1, #rest do
+      for _, o in ipairs(GIT_LINE_OPTIONS[sub]) do
+        if rest[j] == o and rest[j + 1] then lines[#lines + 1] = rest[j + 1] end
+        local v = rest[j]:sub(1, #o + 1) == o .. "=" and rest[j]:sub(#o + 2)
+        if v then lines[#lines + 1] = v end
+      end
+    end
+  elseif sub == "bisect" and rest[1] == "run" and rest[2] then
+    lines[#lines + 1] = joined(2, true) -- a command and its arguments
+  elseif sub == "submodule" then
+    for j = 1, #rest do
+      if rest[j] == "foreach" then
+        local from = j + 1
+        while rest[from] == "--recursive" or rest[from] == "-q" or rest[from] == "--quiet" do from = from + 1 end
+        if rest[from] then lines[#lines + 1] = joined(from, false) end -- the words, joined, run by the shell
+        break
+      end
+    end
+  end
+end
+
 -- embedded_lines returns the shell lines a command's own code runs:
--- awk's system("…"), R's system("…"), git -c alias.x='!…', vim -c '!…'.
+-- awk's system("…"), R's system("…"), the lines git runs (git_lines),
+-- vim -c '!…'.
 local function embedded_lines(cmd)
   local lines = {}
   if AWKS[cmd.name] or cmd.name == "Rscript" or cmd.name == "R" then
@@ -780,15 +877,7 @@ local function embedded_lines(cmd)
       string_calls(cmd.argv[i], "system2", lines)
     end
   elseif cmd.name == "git" then
-    for i = 2, #cmd.argv - 1 do
-      local v = cmd.argv[i] == "-c" and cmd.argv[i + 1] or ""
-      local line = v:match("^[Aa][Ll][Ii][Aa][Ss]%.[^=]+=%s*!(.*)$")
-      -- git config [--global] alias.x '!…': stored, and run by git x later
-      if not line and cmd.argv[i]:match("^[Aa][Ll][Ii][Aa][Ss]%.") and has(cmd.argv, "config") then
-        line = cmd.argv[i + 1]:match("^%s*!(.*)$")
-      end
-      if line then lines[#lines + 1] = line end
-    end
+    git_lines(cmd.argv, lines)
   elseif VIMS[cmd.name] then
     for i = 2, #cmd.argv do
       local a = cmd.argv[i]
@@ -804,6 +893,18 @@ end
 -- in a shell of its own.
 function Checker:embedded(cmd, depth)
   local ask
+  if cmd.name == "git" and next(self.scripts) then
+    -- a hook the line wrote into .git/hooks (or a hooks directory given
+    -- by core.hooksPath), which the git commands after it may run
+    for full in pairs(self.scripts) do
+      if full:match("/%.git/hooks/[^/]+$") or full:match("/%.githooks/[^/]+$") or full:match("/%.husky/[^/]+$")
+          or (table.concat(cmd.argv, " "):lower():find("core.hookspath=", 1, true) ~= nil) then
+        local verdict, why = self:written_script(full, full)
+        if verdict == "deny" then return "deny", why .. " (a git hook)" end
+        if verdict == "ask" then ask = ask or (why .. " (a git hook)") end
+      end
+    end
+  end
   for _, line in ipairs(embedded_lines(cmd)) do
     local ok, cmds = pcall(shell.parse, line)
     if not ok then return "ask", cmd.name .. " runs a shell line that could not be checked" end
@@ -2954,6 +3055,36 @@ function Checker:copied_scripts(cmd)
   end
 end
 
+-- COMMAND_VARS are the environment variables whose value a program runs
+-- as a shell line: git's editor, pager, ssh and external diff, and the
+-- editor and pager others run (crontab -e, visudo, man).
+local COMMAND_VARS = { "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_PAGER",
+                       "EDITOR", "VISUAL", "PAGER", "SUDO_EDITOR", "MANPAGER" }
+
+-- command_vars judges the command lines a line gives those variables
+-- (GIT_EDITOR='rm -rf ~ #' git commit), wherever it sets them: before a
+-- command, with export or env. Each runs in a shell of its own.
+function Checker:command_vars(line)
+  for _, var in ipairs(COMMAND_VARS) do
+    local at = 1
+    while true do
+      local _, e = line:find("%f[%w_]" .. var .. "=", at)
+      if not e then break end
+      at = e + 1
+      local rest = line:sub(e + 1)
+      local value = rest:match("^'([^']*)'") or rest:match('^"([^"]*)"') or rest:match("^([^%s;&|]+)")
+      if value and value ~= "" then
+        local ok, cmds = pcall(shell.parse, value)
+        if not ok then return "ask", var .. " is set to a command line that could not be checked" end
+        local cwd, moved = self.cwd, self.moved
+        local verdict, why = self:check(cmds, 1)
+        self.cwd, self.moved = cwd, moved
+        if verdict then return verdict, why .. " (the " .. var .. " a program runs)" end
+      end
+    end
+  end
+end
+
 -- hash_variables records the aliases a line assigns as BASH_ALIASES[x]=rm
 -- (alias x=rm); the shell module follows BASH_CMDS itself.
 function Checker:hash_variables(line)
@@ -3145,6 +3276,11 @@ local function guard(tool_name, params, cwd, workspace, ctx)
   local verdict, why = checker:check(cmds)
   if verdict ~= "deny" and (line:find("BASH_", 1, true) or line:find("ENV=", 1, true) or line:find("file", 1, true)) then
     local v2, why2 = checker:startup_code(line)
+    if v2 == "deny" or (v2 and not verdict) then verdict, why = v2, why2 end
+  end
+  if verdict ~= "deny" and (line:find("EDITOR=", 1, true) or line:find("GIT_", 1, true) or line:find("PAGER=", 1, true)
+      or line:find("VISUAL=", 1, true)) then
+    local v2, why2 = checker:command_vars(line)
     if v2 == "deny" or (v2 and not verdict) then verdict, why = v2, why2 end
   end
   if hash_tables == "unfollowed" and not verdict then
