@@ -1806,9 +1806,9 @@ local function written(cmd)
     if cmd.paths[j].dynamic then return false end
     words[#words + 1] = cmd.argv[j]
   end
-  if n == "echo" then return (table.concat(words, " "):gsub("\\n", "\n")) end
+  if n == "echo" then return (table.concat(words, " "):gsub("\\n", "\n"):gsub("\\t", "\t")) end
   local k = 1
-  return ((words[1] or ""):gsub("\\n", "\n"):gsub("%%%%", "\0"):gsub("%%s", function()
+  return ((words[1] or ""):gsub("\\n", "\n"):gsub("\\t", "\t"):gsub("%%%%", "\0"):gsub("%%s", function()
     k = k + 1
     return words[k] or ""
   end):gsub("%z", "%%"))
@@ -1824,6 +1824,66 @@ for _, name in ipairs(shell.copiers) do COPIERS[name] = true end
 local TEXT_WRITERS = { cp = true, mv = true, ln = true, install = true, rsync = true, tee = true, truncate = true,
                        shred = true, dd = true, sed = true, perl = true, ruby = true, patch = true, curl = true,
                        wget = true, sponge = true, envsubst = true }
+
+-- make_lines returns the shell lines of a makefile's recipes (lines
+-- that start with a tab, and what follows the ; of a rule), as make
+-- hands them to the shell: @, - and + dropped, continued lines joined,
+-- the makefile's own simple variables and those the command line sets
+-- ($(CC), ${BUILD}) put in, $$ made $.
+local function make_lines(text, vars)
+  local values, lines, raw = {}, {}, {}
+  for k, v in pairs(vars or {}) do values[k] = v end
+  text = text:gsub("\\\n[ \t]*", " ")
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    if line:sub(1, 1) == "\t" then
+      raw[#raw + 1] = line:sub(2)
+    else
+      local name, value = line:match("^%s*([%w_%.%-]+)%s*[:?+!]*=%s*(.-)%s*$")
+      if name and not line:match("^%s*[%w_%.%-]+%s*:[^=]") then
+        if values[name] == nil or not (vars and vars[name]) then values[name] = value end
+      else
+        local inline = line:match("^[^#\t][^:=]*:[^=][^;]*;(.*)$")
+        if inline then raw[#raw + 1] = inline end
+      end
+    end
+  end
+  for _, r in ipairs(raw) do
+    local l = r:gsub("^[%s@%-%+]+", "")
+    for _ = 1, 3 do -- variables that name variables, a few levels deep
+      l = l:gsub("%$([%(%{])([%w_]+)([%)%}])", function(open, name, close)
+        if (open == "(" and close ~= ")") or (open == "{" and close ~= "}") then return nil end
+        return values[name]
+      end)
+    end
+    lines[#lines + 1] = (l:gsub("%$%$", "$"))
+  end
+  return lines
+end
+
+-- BUILD_TOOLS are the programs that run recipes from a file: make's
+-- makefile, the package managers' package.json scripts, and the files
+-- of other build and task tools, which are not read (RECIPE_FILES).
+local BUILD_TOOLS = { make = "make", gmake = "make", npm = "npm", pnpm = "npm", yarn = "npm", bun = "npm",
+                      just = "other", task = "other", tox = "other", ["pre-commit"] = "other", cmake = "other",
+                      ninja = "other", rake = "other", go = "other", gradle = "other", ["./gradlew"] = "other",
+                      deno = "other", composer = "other", cargo = "other", pip = "other", pip3 = "other",
+                      pytest = "other", nox = "other", docker = "other", ["docker-compose"] = "other",
+                      python = "other", python3 = "other" }
+-- RECIPE_FILES are, by name, the files those other tools read recipes
+-- or code from; a line that writes one and runs its tool asks when the
+-- text deletes something (a Python file's code is judged as code).
+local RECIPE_FILES = { justfile = true, Justfile = true, [".justfile"] = true, ["Taskfile.yml"] = true,
+                       ["Taskfile.yaml"] = true, ["tox.ini"] = true, [".pre-commit-config.yaml"] = true,
+                       ["CMakeLists.txt"] = true, ["build.ninja"] = true, Rakefile = true, ["build.gradle"] = true,
+                       ["build.gradle.kts"] = true, ["deno.json"] = true, ["deno.jsonc"] = true,
+                       ["composer.json"] = true, ["build.rs"] = true, ["Cargo.toml"] = true, ["setup.py"] = "python",
+                       ["pyproject.toml"] = true, ["conftest.py"] = "python", ["noxfile.py"] = "python",
+                       ["sitecustomize.py"] = "python", ["usercustomize.py"] = "python", Dockerfile = true,
+                       ["compose.yaml"] = true, ["compose.yml"] = true, ["docker-compose.yml"] = true,
+                       ["docker-compose.yaml"] = true }
+-- DELETING_WORDS in a recipe file's text make running it ask.
+local DELETING_WORDS = { "rm", "rmdir", "shred", "rimraf", "mkfs", "wipefs", "rmtree", "remove_dir_all",
+                         "REMOVE_RECURSE", "remove_directory", "Remove-Item", "unlink", "dd", "truncate" }
 
 -- record_script remembers the text a command writes into a file. A
 -- script another program then writes (cp t.sh x.sh, sed -i … x.sh) is
@@ -3006,6 +3066,192 @@ function Checker:copies_program(cmd)
   end
 end
 
+-- recipe_lines judges shell lines a build tool runs, each in a shell of
+-- its own, and says where they come from.
+function Checker:recipe_lines(lines, from)
+  local ask
+  for _, line in ipairs(lines) do
+    local ok, cmds = pcall(shell.parse, line)
+    if not ok then return "ask", "runs " .. from .. ", whose line " .. line .. " could not be checked" end
+    local cwd, moved = self.cwd, self.moved
+    local verdict, why = self:check(cmds, 1)
+    self.cwd, self.moved = cwd, moved
+    if verdict == "deny" then return "deny", why .. " (in " .. from .. ")" end
+    if verdict == "ask" then ask = ask or (why .. " (in " .. from .. ")") end
+  end
+  if ask then return "ask", ask end
+end
+
+-- written_here returns the text of a file the line wrote in dir (nil:
+-- not written on the line; false: with text known only at run time).
+function Checker:written_here(name, dir)
+  local full = path.clean(self:resolve(dir and (dir .. "/" .. name) or name) or name)
+  return self.scripts[full], full
+end
+
+-- recipes judges what a build tool runs from a file the line wrote (or
+-- gave it on standard input): a makefile's recipes, package.json's
+-- scripts; for the other tools, a recipe file whose text deletes asks.
+-- npm pkg set scripts.X='…' stores a script, judged where it is set.
+function Checker:recipes(cmd)
+  local kind, argv = BUILD_TOOLS[cmd.name], cmd.argv
+  if kind == "npm" and argv[2] == "pkg" and argv[3] == "set" then
+    local lines = {}
+    for i = 4, #argv do
+      local v = argv[i]:match("^scripts%.[^=]+=(.*)$")
+      if v then lines[#lines + 1] = v end
+    end
+    return self:recipe_lines(lines, "a package.json script npm pkg set stores")
+  end
+  if kind == "make" then
+    local file, dir, vars = nil, nil, {}
+    for i = 2, #argv do
+      local a = argv[i]
+      if (a == "-f" or a == "--file" or a == "--makefile") and argv[i + 1] then file = argv[i + 1]
+      elseif a:match("^%-%-file=") or a:match("^%-%-makefile=") then file = a:match("=(.*)$")
+      elseif a:match("^%-f.") then file = a:sub(3)
+      elseif a == "-C" and argv[i + 1] then dir = argv[i + 1]
+      elseif a:match("^%-C.") then dir = a:sub(3)
+      else
+        local name, value = a:match("^([%a_][%w_]*)=(.*)$")
+        if name then vars[name] = value end
+      end
+    end
+    local text, shown
+    if file == "-" or file == "/dev/stdin" or file == "/dev/fd/0" then
+      for _, r in ipairs(cmd.redirects) do
+        if (r.op == "<<" or r.op == "<<-" or r.op == "<<<") and r.fd == 0 then text, shown = r.target, "" end
+      end
+    end
+    if not text then
+      for _, name in ipairs(file and { file } or { "GNUmakefile", "makefile", "Makefile" }) do
+        local t, full = self:written_here(name, dir)
+        if t ~= nil then text, shown = t, full break end
+      end
+    end
+    local lines = {}
+    for _, v in pairs(vars) do lines[#lines + 1] = v end -- make CC='…' hello: the value runs as a command
+    if text == false then return "ask", "runs the makefile " .. shown .. ", written on the same line with text known only at run time" end
+    if text then
+      for _, l in ipairs(make_lines(text, vars)) do lines[#lines + 1] = l end
+    end
+    return self:recipe_lines(lines, not text and "a variable make is given"
+      or shown == "" and "the makefile make reads on its standard input"
+      or ("the makefile " .. shown .. ", written on the same line"))
+  end
+  if not next(self.scripts) then return nil end
+  if kind == "npm" then
+    local dir
+    for i = 2, #argv - 1 do
+      if argv[i] == "--prefix" or argv[i] == "-C" or argv[i] == "--dir" or argv[i] == "--cwd" then dir = argv[i + 1] end
+    end
+    local text, full = self:written_here("package.json", dir)
+    if text == nil then return nil end
+    if text == false then return "ask", "runs scripts of " .. full .. ", written on the same line with text known only at run time" end
+    local ok, doc = pcall(require("json").decode, text)
+    if not ok or type(doc) ~= "table" then return "ask", "runs scripts of " .. full .. ", written on the same line, which could not be read" end
+    local lines = {}
+    for _, v in pairs(type(doc.scripts) == "table" and doc.scripts or {}) do
+      if type(v) == "string" then lines[#lines + 1] = v end
+    end
+    return self:recipe_lines(lines, "the scripts of " .. full .. ", written on the same line")
+  end
+  -- another tool: a recipe or code file the line wrote in its directory
+  for full, text in pairs(self.scripts) do
+    local name = full:match("[^/]+$")
+    local lang = RECIPE_FILES[name] or (name:match("%.pth$") and "python") or (name:match("%.go$") and cmd.name == "go" and true)
+    if lang then
+      if text == false then return "ask", "runs " .. full .. ", written on the same line with text known only at run time" end
+      if lang == "python" then
+        local verdict, why = self:written_script(full, full, "python")
+        if verdict then return verdict, why end
+      else
+        for _, w in ipairs(DELETING_WORDS) do
+          if text:find("%f[%w_]" .. w:gsub("%-", "%%-") .. "%f[^%w_]") then
+            return "ask", cmd.name .. " may run " .. full .. ", written on the same line, which deletes (" .. w .. ") in a way not checked"
+          end
+        end
+      end
+    end
+  end
+end
+
+-- STARTUP_FILES are the files a shell runs when it starts, by name (in
+-- a home directory) or path: code written into them runs at the next
+-- shell, whether or not the line starts one.
+local STARTUP_FILES = { [".bashrc"] = true, [".bash_profile"] = true, [".bash_login"] = true, [".bash_logout"] = true,
+                        [".profile"] = true, [".zshrc"] = true, [".zprofile"] = true, [".zshenv"] = true,
+                        [".zlogin"] = true, [".kshrc"] = true, [".mkshrc"] = true, ["config.fish"] = true,
+                        ["/etc/profile"] = true, ["/etc/bash.bashrc"] = true, ["/etc/zshrc"] = true,
+                        ["/etc/zsh/zshrc"] = true, ["/etc/environment"] = false }
+
+-- cron_lines returns the commands of a crontab's text: each line's after
+-- its five time fields (or @reboot, @daily, …), up to a % (a newline to
+-- cron); settings and comments are no commands.
+local function cron_lines(text)
+  local out = {}
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    line = line:gsub("^%s+", "")
+    if line ~= "" and line:sub(1, 1) ~= "#" and not line:match("^[%w_]+%s*=") then
+      local command = line:match("^@%a+%s+(.*)$") or line:match("^%S+%s+%S+%s+%S+%s+%S+%s+%S+%s+(.*)$")
+      if command then out[#out + 1] = command:match("^(.-)%%") or command end
+    end
+  end
+  return out
+end
+
+-- unit_lines returns the commands a systemd unit's text runs (ExecStart=
+-- and its kin, their prefixes dropped, %h read as ~).
+local function unit_lines(text)
+  local out = {}
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    local command = line:match("^%s*Exec[%a]*%s*=%s*[-@:+!]*(.*)$")
+    if command and command ~= "" then out[#out + 1] = (command:gsub("%%h", "~")) end
+  end
+  return out
+end
+
+-- deferred_scripts judges code the line writes where it runs later: a
+-- shell's start-up files, a systemd unit's Exec lines.
+function Checker:deferred_scripts()
+  for full, text in pairs(self.scripts) do
+    local name = full:match("[^/]+$")
+    local startup = STARTUP_FILES[full] or (STARTUP_FILES[name] and name ~= "config.fish" or full:match("/fish/config%.fish$"))
+        or full:match("^/etc/profile%.d/")
+    if startup and text == false then return "ask", "writes " .. full .. ", which a shell runs when it starts, with text known only at run time" end
+    if startup then
+      local verdict, why = self:written_script(full, full)
+      if verdict then return verdict, why .. " (a file a shell runs when it starts)" end
+    elseif name:match("%.service$") and text then
+      local verdict, why = self:recipe_lines(unit_lines(text), "the systemd unit " .. full .. ", written on the same line")
+      if verdict then return verdict, why end
+    end
+  end
+end
+
+-- crontab judges the table crontab installs: a file the line wrote, or
+-- what it reads on its standard input (a here-string, echo … | crontab -).
+function Checker:crontab(cmd)
+  local text
+  for _, r in ipairs(cmd.redirects) do
+    if (r.op == "<<" or r.op == "<<-" or r.op == "<<<") and r.fd == 0 then text = r.target end
+  end
+  local ops = words_of(cmd, "operand")
+  if not text and ops[1] and ops[1] ~= "-" then
+    text = self.scripts[path.clean(self:resolve(ops[1]) or ops[1])]
+  elseif not text and self.piped then
+    for _, prev in ipairs(self.piped) do
+      local t = nil -- what the other commands print is the table as it was (crontab -l)
+      if prev.name == "echo" or prev.name == "printf" or prev.name == "cat" then t = written(prev) end
+      if t == false then return "ask", "crontab installs a table with text known only at run time" end
+      if t then text = (text or "") .. t .. "\n" end
+    end
+  end
+  if text == false then return "ask", "crontab installs a table written with text known only at run time" end
+  if not text then return nil end
+  return self:recipe_lines(cron_lines(text), "the table crontab installs")
+end
+
 -- startup_code judges the code a shell runs before its own: a script the
 -- line wrote, named by BASH_ENV or ENV, --rcfile or --init-file
 -- (BASH_ENV=a bash -c :), and the bodies of functions exported in the
@@ -3215,6 +3461,16 @@ function Checker:check_from(cmds, depth, cwd, moved)
       if note(verdict, why) then return "deny", why end
     end
 
+    if name == "crontab" and not has(cmd.argv, "-l") and not has(cmd.argv, "-r") and not has(cmd.argv, "-e") then
+      verdict, why = self:crontab(cmd)
+      if note(verdict, why) then return "deny", why end
+    end
+    -- what a build tool runs from a file the line wrote (make, npm run)
+    if BUILD_TOOLS[name] then
+      verdict, why = self:recipes(cmd)
+      if note(verdict, why) then return "deny", why end
+    end
+
     -- record_download knows only downloaders' files
     if DOWNLOADERS[name] or (self.powershell and DOWNLOADERS[name:lower()]) then self:record_download(cmd) end
     if self.wrote or #cmd.redirects > 0 or name == "tee" or (self.powershell and PS_WRITERS[name:lower()]) then self:record_script(cmd) end
@@ -3281,6 +3537,10 @@ local function guard(tool_name, params, cwd, workspace, ctx)
   if verdict ~= "deny" and (line:find("EDITOR=", 1, true) or line:find("GIT_", 1, true) or line:find("PAGER=", 1, true)
       or line:find("VISUAL=", 1, true)) then
     local v2, why2 = checker:command_vars(line)
+    if v2 == "deny" or (v2 and not verdict) then verdict, why = v2, why2 end
+  end
+  if verdict ~= "deny" and next(checker.scripts) then
+    local v2, why2 = checker:deferred_scripts()
     if v2 == "deny" or (v2 and not verdict) then verdict, why = v2, why2 end
   end
   if hash_tables == "unfollowed" and not verdict then
