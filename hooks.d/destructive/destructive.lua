@@ -98,7 +98,7 @@ local function new_checker(ctx, cwd, params)
   local c = setmetatable({ cwd = start, root = start, moved = false, protected = {}, aliases = {},
                           downloads = {}, scripts = {}, wrote = false, verdicts = false,
                           recursive_of = false, is_recursive = false, operands_of = false, ops = false,
-                          powershell = false, gitbash = false, piped = false }, Checker)
+                          powershell = false, gitbash = false, piped = false, line = false }, Checker)
   local dir = tool.dir(params)
   if dir then c:move_to(dir) end
   if type(ctx.config.protected) == "table" then
@@ -724,14 +724,17 @@ local function env_setup_only(cmd)
   return #cmd.code_from > 0
 end
 
-local function code_from(cmd)
+local function code_from(cmd, line)
   if #cmd.code_from == 0 then return nil end
   local others = {}
   for _, src in ipairs(cmd.code_from) do
     if DOWNLOADERS[src] then
       return "deny", "code downloaded by " .. src .. " and run by " .. (cmd.lang ~= "" and cmd.name or "a shell")
     end
-    if not ENV_SETUP[src] then others[#others + 1] = src end
+    -- a program's own completion script (source <(kubectl completion
+    -- bash), eval "$(gh completion -s zsh)") is what it is printed for
+    local completion = line and line:find("%f[%w%-_]" .. src:gsub("%p", "%%%0") .. "%s+completions?%f[^%w]")
+    if not ENV_SETUP[src] and not completion then others[#others + 1] = src end
   end
   if #others > 0 then
     return "ask", "runs the output of " .. table.concat(others, ", ") .. " as code"
@@ -866,6 +869,23 @@ local function git_lines(argv, lines)
   end
 end
 
+-- parallel_runs_input reports a GNU parallel given no command of its own
+-- (parallel :::: jobs.txt, cat jobs | parallel), which runs each line
+-- it reads as a command; the commands given after ::: are on the line.
+local function parallel_runs_input(cmd)
+  for i = 2, #cmd.argv do
+    local a = cmd.argv[i]
+    if a == "--help" or a == "--version" or a == "-h" or a == "--citation" then return false end
+    if a == "::::" or a == "::::+" then return true end -- the lines of files
+    if a == ":::" or a == ":::+" then return false end -- commands on the line, which the shell module reports
+    if cmd.roles[i] == "operand" then return false end -- the command's first word
+  end
+  return true
+end
+
+-- SHELL_NAMES are the shells a program may pipe text into.
+local SHELL_NAMES = { sh = true, bash = true, dash = true, zsh = true, ksh = true, ash = true, mksh = true }
+
 -- embedded_lines returns the shell lines a command's own code runs:
 -- awk's system("…"), R's system("…"), the lines git runs (git_lines),
 -- vim -c '!…'.
@@ -875,6 +895,41 @@ local function embedded_lines(cmd)
     for i = 2, #cmd.argv do
       string_calls(cmd.argv[i], "system", lines)
       string_calls(cmd.argv[i], "system2", lines)
+      if AWKS[cmd.name] then
+        local w = cmd.argv[i]
+        -- print "…" | "sh": the printed text is a shell's input;
+        -- "…" | getline: the string runs as a command
+        for text, into in w:gmatch('print[f]?%s*%(?%s*"([^"]*)"%s*%)?%s*|%s*"([^"]*)"') do
+          local sh = into:match("^%s*(%S+)")
+          if sh and SHELL_NAMES[sh:match("[^/]*$")] then lines[#lines + 1] = text end
+        end
+        for text in w:gmatch('"([^"]*)"%s*|%s*getline') do lines[#lines + 1] = text end
+      end
+    end
+  elseif cmd.name == "sed" or cmd.name == "gsed" then
+    -- GNU sed's e command runs the rest of its line as a shell command
+    -- (sed 'e rm -rf ~', sed -n '1e …')
+    local scripts, given = {}, false
+    for i = 2, #cmd.argv do
+      local a = cmd.argv[i]
+      if (a == "-e" or a == "--expression") and cmd.argv[i + 1] then scripts[#scripts + 1], given = cmd.argv[i + 1], true
+      elseif a:match("^%-%-expression=") then scripts[#scripts + 1], given = a:match("=(.*)$"), true
+      elseif a == "-f" or a == "--file" then given = true end
+    end
+    if not given then
+      for i = 2, #cmd.argv do
+        if cmd.roles[i] == "operand" or cmd.roles[i] == "code" then scripts[#scripts + 1] = cmd.argv[i] break end
+      end
+    end
+    for _, script in ipairs(scripts) do
+      for line in (script .. "\n"):gmatch("([^\n]*)\n") do
+        local at = 0
+        while at do
+          local command = line:sub(at + 1):match("^%s*[%d%$,~!]*%s*e%s+(.+)$")
+          if command then lines[#lines + 1] = command break end
+          at = line:find(";", at + 1, true)
+        end
+      end
     end
   elseif cmd.name == "git" then
     git_lines(cmd.argv, lines)
@@ -1912,6 +1967,31 @@ function Checker:record_script(cmd)
       end
     end
   end
+  if (cmd.name == "cp" or cmd.name == "install" or cmd.name == "dd" or cmd.name == "sponge") and #cmd.redirects > 0 then
+    -- cp /dev/stdin x.sh <<< 'TEXT', dd of=x.sh <<< …, sponge x.sh <<< …:
+    -- the text given on standard input is what the file holds
+    local text
+    for _, r in ipairs(cmd.redirects) do
+      if (r.op == "<<<" or r.op == "<<" or r.op == "<<-") and r.fd == 0 and type(r.target) == "string" then text = r.target end
+    end
+    local ops, dest = operands(cmd), nil
+    if text and cmd.name == "dd" then
+      local from_stdin = true
+      for _, a in ipairs(cmd.argv) do
+        local v = a:match("^if=(.*)$")
+        if v and v ~= "/dev/stdin" and v ~= "/dev/fd/0" then from_stdin = false end
+        dest = a:match("^of=(.+)$") or dest
+      end
+      if not from_stdin then dest = nil end
+    elseif text and cmd.name == "sponge" then
+      dest = ops[1] and ops[1].path
+    elseif text and #ops >= 2 and (ops[1].path == "/dev/stdin" or ops[1].path == "-" or ops[1].path == "/dev/fd/0") then
+      dest = ops[#ops].path
+    end
+    if dest and not dest:find("[%$`]") then
+      self.scripts[path.clean(self:resolve(dest) or dest)], self.wrote = text, true
+    end
+  end
   if #cmd.wrapped_by > 0 then return end
   -- PowerShell: Set-Content FILE 'TEXT' (Add-Content appends): a script
   -- written on the line, read as PowerShell where it runs
@@ -2735,7 +2815,7 @@ local RULES = {
   { names = { { chmod = true, chown = true, chgrp = true } }, Checker.perms },
   { when = "code", Checker.fork_bomb },
   { when = "code", Checker.code_download },
-  { when = "code_from", function(_, cmd) return code_from(cmd) end },
+  { when = "code_from", function(self, cmd) return code_from(cmd, self.line) end },
   { when = "calls", Checker.calls },
   { when = "unknown", function(self, cmd) return self:unknown(cmd) end },
   { names = { { mv = true } }, function(self, cmd)
@@ -2754,7 +2834,7 @@ local RULES = {
   { names = { { insmod = true, rmmod = true, modprobe = true, kmod = true } }, Checker.kernel },
   { when = "wrote", Checker.download_then_run },
   { names = { DELETERS, { find = true } }, Checker.outside },
-  { names = { AWKS, VIMS, { Rscript = true, R = true, git = true } }, function(self, cmd) return self:embedded(cmd) end },
+  { names = { AWKS, VIMS, { Rscript = true, R = true, git = true, sed = true, gsed = true } }, function(self, cmd) return self:embedded(cmd) end },
   { names = { INFRA_NAMES }, Checker.infrastructure },
   { names = { WIN_NAMES, WIN_REGISTRY_DELETERS }, Checker.windows_recovery },
 }
@@ -3103,6 +3183,16 @@ function Checker:recipes(cmd)
     end
     return self:recipe_lines(lines, "a package.json script npm pkg set stores")
   end
+  if kind == "other" or kind == "make" then
+    -- a recipe file made by a process substitution (make -f <(printf …),
+    -- just --justfile <(…)): what it holds is not known
+    for i = 2, #argv do
+      if argv[i]:sub(1, 2) == "<(" and cmd.paths[i].dynamic and (argv[i - 1] == "-f" or argv[i - 1] == "--file"
+          or argv[i - 1] == "--makefile" or argv[i - 1] == "--justfile" or argv[i - 1] == "--taskfile" or argv[i - 1] == "-P") then
+        return "ask", cmd.name .. " runs recipes made by a process substitution (" .. argv[i] .. "), which cannot be checked"
+      end
+    end
+  end
   if kind == "make" then
     local file, dir, vars = nil, nil, {}
     for i = 2, #argv do
@@ -3156,10 +3246,27 @@ function Checker:recipes(cmd)
     end
     return self:recipe_lines(lines, "the scripts of " .. full .. ", written on the same line")
   end
+  -- python -m MOD: MOD.py (or MOD/__init__.py) the line wrote
+  if (cmd.name == "python" or cmd.name == "python3") then
+    for i = 2, #argv - 1 do
+      if argv[i] == "-m" then
+        local rel = argv[i + 1]:gsub("%.", "/")
+        for _, f in ipairs({ rel .. ".py", rel .. "/__init__.py", rel .. "/__main__.py" }) do
+          local text, full = self:written_here(f)
+          if text ~= nil then return self:written_script(full, full, "python") end
+        end
+      end
+    end
+  end
   -- another tool: a recipe or code file the line wrote in its directory
+  -- (cmake -P FILE: the file named)
+  local named = cmd.name == "cmake" and (function()
+    for i = 2, #argv - 1 do if argv[i] == "-P" then return path.clean(self:resolve(argv[i + 1]) or argv[i + 1]) end end
+  end)()
   for full, text in pairs(self.scripts) do
     local name = full:match("[^/]+$")
     local lang = RECIPE_FILES[name] or (name:match("%.pth$") and "python") or (name:match("%.go$") and cmd.name == "go" and true)
+        or (full == named and true)
     if lang then
       if text == false then return "ask", "runs " .. full .. ", written on the same line with text known only at run time" end
       if lang == "python" then
@@ -3258,6 +3365,9 @@ end
 -- environment (env 'BASH_FUNC_ls%%=() { rm -rf ~; }' bash -c ls). The
 -- shell module reports neither; the line's text says.
 function Checker:startup_code(line)
+  if line:find("%-%-init%-file%s+<%(") or line:find("%-%-rcfile%s+<%(") or line:find("%f[%w_]B?A?S?H?_?ENV=<%(") then
+    return "ask", "a shell runs at its start code made by a process substitution, which cannot be checked"
+  end
   for body in line:gmatch("BASH_FUNC_[^=%s]*=%(%)%s*(%b{})") do
     local ok, cmds = pcall(shell.parse, body:sub(2, -2))
     if not ok then return "ask", "exports a shell function that could not be checked" end
@@ -3465,6 +3575,15 @@ function Checker:check_from(cmds, depth, cwd, moved)
       verdict, why = self:crontab(cmd)
       if note(verdict, why) then return "deny", why end
     end
+    -- a command whose program is what xargs, parallel or find hand it
+    -- (xargs -I{} sh -c '{}', find … -exec {} \;), or parallel given no
+    -- command, which runs the lines it reads
+    if (cmd.dynamic and (has(by, "xargs") or has(by, "parallel") or has(by, "find"))
+        and not name:match("^[%w%._/%+%-]+$")) then
+      note("ask", "runs as a command what " .. (has(by, "find") and "find finds" or "its input holds") .. ", known only at run time")
+    elseif name == "parallel" and parallel_runs_input(cmd) then
+      note("ask", "parallel runs the lines it reads as commands, known only at run time")
+    end
     -- what a build tool runs from a file the line wrote (make, npm run)
     if BUILD_TOOLS[name] then
       verdict, why = self:recipes(cmd)
@@ -3512,6 +3631,7 @@ local function guard(tool_name, params, cwd, workspace, ctx)
   end
   local checker = new_checker(ctx, cwd or workspace, params)
   checker.verdicts = verdicts(ctx)
+  checker.line = line
   checker.powershell = dialect == "powershell"
   local start = cwd or workspace
   -- a POSIX shell's line with a Windows working directory runs in Git
@@ -3530,7 +3650,8 @@ local function guard(tool_name, params, cwd, workspace, ctx)
   -- bash's tables of commands written on the line (BASH_CMDS[x]=/bin/rm)
   local hash_tables = line:find("BASH_", 1, true) and checker:hash_tables(line)
   local verdict, why = checker:check(cmds)
-  if verdict ~= "deny" and (line:find("BASH_", 1, true) or line:find("ENV=", 1, true) or line:find("file", 1, true)) then
+  if verdict ~= "deny" and (line:find("BASH_", 1, true) or line:find("ENV=", 1, true) or line:find("file", 1, true)
+      or line:find("rcfile", 1, true)) then
     local v2, why2 = checker:startup_code(line)
     if v2 == "deny" or (v2 and not verdict) then verdict, why = v2, why2 end
   end

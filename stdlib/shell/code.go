@@ -225,10 +225,16 @@ type scanner struct {
 	rules map[string]rule
 	calls []Call
 	sites int // calls of the functions looked for, read so far
+	// aliases are the names Python code imports a function looked for
+	// under (from shutil import rmtree as r): r is rmtree.
+	aliases map[string]string
 }
 
 func scanCalls(lang, code string) ([]Call, error) {
 	s := &scanner{lang: lang, code: code, toks: lex(lang, code), rules: callRules()[lang]}
+	if lang == "python" {
+		s.importAliases()
+	}
 	for i := range s.toks {
 		if s.sites > maxCalls || len(s.calls) > maxCalls {
 			return nil, fmt.Errorf("%w: more than %d calls that delete or run commands", ErrTooMany, maxCalls)
@@ -254,6 +260,11 @@ func (s *scanner) at(i int) {
 	}
 	r, ok := s.rules[t.text]
 	if !ok {
+		if name, aliased := s.aliases[t.text]; aliased {
+			r, ok = s.rules[name]
+		}
+	}
+	if !ok {
 		return
 	}
 	qual := s.qualifier(i)
@@ -270,6 +281,24 @@ func (s *scanner) at(i int) {
 	}
 	if c, ok := s.build(r, s.funcName(i), args); ok {
 		s.calls = append(s.calls, c)
+	}
+}
+
+// importAliases records the functions looked for that Python code
+// imports under another name: NAME as ALIAS, after import (from M
+// import rmtree as r, and in a list: import a, rmtree as r).
+func (s *scanner) importAliases() {
+	for k := 1; k+1 < len(s.toks); k++ {
+		as, name, alias := s.toks[k], s.toks[k-1], s.toks[k+1]
+		if as.kind != tIdent || as.text != "as" || name.kind != tIdent || alias.kind != tIdent {
+			continue
+		}
+		if _, looked := s.rules[name.text]; looked && alias.text != name.text {
+			if s.aliases == nil {
+				s.aliases = map[string]string{}
+			}
+			s.aliases[alias.text] = name.text
+		}
 	}
 }
 
