@@ -98,7 +98,7 @@ local function new_checker(ctx, cwd, params)
   local c = setmetatable({ cwd = start, root = start, moved = false, protected = {}, aliases = {},
                           downloads = {}, scripts = {}, wrote = false, verdicts = false,
                           recursive_of = false, is_recursive = false, operands_of = false, ops = false,
-                          powershell = false, gitbash = false, piped = false, line = false }, Checker)
+                          powershell = false, gitbash = false, piped = false, line = false, fds = false }, Checker)
   local dir = tool.dir(params)
   if dir then c:move_to(dir) end
   if type(ctx.config.protected) == "table" then
@@ -2020,10 +2020,14 @@ function Checker:record_script(cmd)
     end
   end
   for _, r in ipairs(cmd.redirects) do
-    if (r.op == ">" or r.op == ">|" or r.op == ">>") and r.fd == 1 and not r.target:find("[%$`]") then
+    -- echo … >&3 writes the file exec 3> FILE opened (append, as the
+    -- descriptor's offset moves on)
+    local through = r.op == ">&" and r.fd == 1 and self.fds and self.fds[tonumber(r.target) or -1]
+    through = through and through.file
+    if through or ((r.op == ">" or r.op == ">|" or r.op == ">>") and r.fd == 1 and not r.target:find("[%$`]")) then
       local text = (cmd.name == "echo" or cmd.name == "printf" or cmd.name == "cat") and written(cmd)
-      local full = path.clean(self:resolve(r.target) or r.target)
-      local before = r.op == ">>" and self.scripts[full] or ""
+      local full = through or path.clean(self:resolve(r.target) or r.target)
+      local before = (r.op == ">>" or through) and self.scripts[full] or ""
       if text == nil then
         self.scripts[full] = nil -- another program's output: not judged, as before
       elseif text == false or before == false then
@@ -2033,6 +2037,46 @@ function Checker:record_script(cmd)
       end
     end
   end
+end
+
+-- open_fds records the descriptors exec opens for the rest of the line
+-- (exec 3> x.sh, exec 4<>run.sh: a file written through them; exec
+-- 3<<'EOF': a text read from them), and those it closes (exec 3>&-).
+function Checker:open_fds(cmd)
+  self.fds = self.fds or {}
+  for _, r in ipairs(cmd.redirects) do
+    local t = type(r.target) == "string" and r.target or ""
+    if (r.op == "<<" or r.op == "<<-" or r.op == "<<<") then
+      self.fds[r.fd] = { text = t }
+    elseif (r.op == ">&" or r.op == "<&") and t == "-" then
+      self.fds[r.fd] = nil
+    elseif (r.op == ">" or r.op == ">>" or r.op == ">|" or r.op == "<>") and not t:find("[%$`]") then
+      local full = path.clean(self:resolve(t) or t)
+      if r.op ~= ">>" and r.op ~= "<>" then self.scripts[full], self.wrote = "", true end
+      self.fds[r.fd] = { file = full }
+    end
+  end
+end
+
+-- fd_script judges a shell that reads its script from a descriptor exec
+-- gave a text (exec 3<<'EOF' … then bash <&3, source /dev/fd/3).
+function Checker:fd_script(cmd)
+  if not self.fds then return nil end
+  local fd
+  for _, r in ipairs(cmd.redirects) do
+    if r.op == "<&" and r.fd == 0 then fd = tonumber(r.target) end
+  end
+  for i = 2, #cmd.argv do
+    fd = fd or tonumber(cmd.argv[i]:match("^/dev/fd/(%d+)$") or cmd.argv[i]:match("^/proc/self/fd/(%d+)$") or "")
+  end
+  local given = fd and self.fds[fd]
+  if not (given and given.text) then return nil end
+  local ok, cmds = pcall(shell.parse, given.text)
+  if not ok then return "ask", cmd.name .. " runs a script given on descriptor " .. fd .. " that could not be checked" end
+  local cwd, moved = self.cwd, self.moved
+  local verdict, why = self:check(cmds, 1)
+  self.cwd, self.moved = cwd, moved
+  if verdict then return verdict, why .. " (the script exec gave descriptor " .. fd .. ")" end
 end
 
 -- written_script judges a script the line wrote earlier (record_script)
@@ -3583,6 +3627,26 @@ function Checker:check_from(cmds, depth, cwd, moved)
       note("ask", "runs as a command what " .. (has(by, "find") and "find finds" or "its input holds") .. ", known only at run time")
     elseif name == "parallel" and parallel_runs_input(cmd) then
       note("ask", "parallel runs the lines it reads as commands, known only at run time")
+    end
+    if name == "exec" and #cmd.argv == 1 and #cmd.redirects > 0 then self:open_fds(cmd) end
+    if self.fds and (SHELL_NAMES[name] or name == "source" or name == ".") then
+      verdict, why = self:fd_script(cmd)
+      if note(verdict, why) then return "deny", why end
+    end
+    -- a script the line wrote, run by its bare name from a directory on
+    -- PATH (node_modules/.bin/eslint and npx eslint, bin/git with
+    -- PATH=$PWD/bin)
+    if next(self.scripts) and name ~= "" and not name:find("/", 1, true) then
+      for full, text in pairs(self.scripts) do
+        if full:sub(-#name - 1) == "/" .. name then
+          local lang = type(text) == "string" and (text:match("^#!%S*/env%s+(%a+)") or text:match("^#!%S*/(%a+)"))
+          lang = lang and (lang:match("^python") and "python" or lang:match("^node") and "node"
+            or lang:match("^perl") and "perl" or lang:match("^ruby") and "ruby") or nil
+          verdict, why = self:written_script(full, full, lang)
+          if note(verdict, why) then return "deny", why end
+          break
+        end
+      end
     end
     -- what a build tool runs from a file the line wrote (make, npm run)
     if BUILD_TOOLS[name] then

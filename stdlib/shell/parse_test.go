@@ -274,6 +274,7 @@ var parseCases = []struct {
 	{`npx @scope/tool@1.2.0 run`, []want{c("@scope/tool", "run").by("npx")}},
 	{`bun x rimraf /`, []want{c("rimraf", "/").by("bun")}},
 	{`bun exec 'rm -rf /'`, []want{c("rm", "-rf", "/").by("bun")}},
+	{`bun -e 'require("child_process").execSync("rm -rf /")'`, []want{c("bun", "-e", `require("child_process").execSync("rm -rf /")`), c("rm", "-rf", "/").by("bun")}},
 	{`npm explore lodash -- rm -rf /`, []want{c("rm", "-rf", "/").by("npm")}},
 	{`npm explore lodash`, []want{c("npm", "explore", "lodash")}},
 	{`npm run build && yarn test`, []want{c("npm", "run", "build").at(0, 0), c("yarn", "test").at(1, 0)}},

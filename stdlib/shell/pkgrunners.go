@@ -64,7 +64,7 @@ func unwrapPackageManager(args []arg) unwrapped {
 		i++
 	}
 	if i >= len(args) || args[i].dynamic {
-		return unwrapped{}
+		return otherwise(args)
 	}
 	pm, sub, rest := args[0].base, args[i].text, args[i:] // rest[0] is the subcommand, in npx's place
 	switch {
@@ -87,6 +87,16 @@ func unwrapPackageManager(args []arg) unwrapped {
 			}
 		}
 		return unwrapped{self: true, code: &codeInfo{lang: "sh"}} // an interactive shell
+	}
+	return otherwise(args)
+}
+
+// otherwise is what a package manager's command line is when it runs no
+// runner: bun is also a JavaScript interpreter (bun -e CODE, bun x.js),
+// the others are commands themselves.
+func otherwise(args []arg) unwrapped {
+	if lang := interpLang(args[0].base); lang != "" {
+		return interps()[lang](args)
 	}
 	return unwrapped{}
 }
