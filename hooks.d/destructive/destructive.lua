@@ -2631,6 +2631,10 @@ function Checker:infrastructure(cmd)
       return found(sub .. " removes a release and its resources")
     end
   elseif name == "docker" or name == "podman" or name == "nerdctl" or name == "docker-compose" then
+    -- host directories mounted into a container it runs (judged as the
+    -- host's, whatever this theme's setting: they are not infrastructure)
+    local mv, mwhy = self:container_mounts(cmd)
+    if mv then return mv, mwhy end
     local words, opts = infra_words(cmd, "|-H|--host|--context|-c|--config|--filter|-f|--file|-p|--project-name|")
     if name == "docker-compose" then table.insert(words, 1, "compose") end
     if words[1] == "exec" or (words[1] == "container" and words[2] == "exec")
@@ -2724,6 +2728,125 @@ function Checker:infrastructure(cmd)
     for _, text in ipairs(self:sql_texts(cmd)) do
       local why = destroys_sql(text)
       if why then return found("is given a statement that " .. why) end
+    end
+  end
+end
+
+-- DOCKER_RUN_VALUED are the options of docker (podman, nerdctl) run that
+-- take the next word as their value.
+local DOCKER_RUN_VALUED = "|-v|--volume|--mount|-w|--workdir|-e|--env|--env-file|--name|-p|--publish|--network|"
+  .. "--net|--entrypoint|-u|--user|-l|--label|--platform|--cpus|-m|--memory|--restart|-h|--hostname|--add-host|"
+  .. "--device|--cap-add|--cap-drop|--security-opt|--ulimit|--log-driver|--log-opt|--pull|--gpus|--shm-size|--tmpfs|"
+  .. "--ipc|--pid|--uts|--userns|--cgroupns|--stop-signal|--stop-timeout|--health-cmd|--volumes-from|--link|"
+  .. "--expose|--label-file|--dns|--dns-search|--dns-option|--mac-address|--ip|--ip6|--isolation|--runtime|"
+  .. "--cidfile|-a|--attach|--memory-swap|--cpu-shares|-c|--cpuset-cpus|--group-add|--sysctl|--annotation|--arch|"
+  .. "--os|--device-cgroup-rule|--mount-propagation|"
+
+-- run_mounts reads docker run's (and podman's, nerdctl's) host
+-- directories mounted read-write (-v HOST:CONT, --volume, --mount
+-- type=bind,source=…,target=…), its working directory and the index of
+-- its command, after the image; nil for another subcommand.
+local function run_mounts(argv)
+  local i = 2
+  while argv[i] and argv[i]:sub(1, 1) == "-" do
+    if listed("|-H|--host|--context|-c|--config|--log-level|-l|", argv[i]) then i = i + 1 end
+    i = i + 1
+  end
+  if argv[i] == "container" then i = i + 1 end
+  if argv[i] ~= "run" then return nil end
+  i = i + 1
+  local mounts, workdir = {}, nil
+  while argv[i] and argv[i]:sub(1, 1) == "-" and argv[i] ~= "--" do
+    local name, value = argv[i]:match("^(%-%-?[%w%-]+)=(.*)$")
+    name = name or argv[i]
+    if not value and listed(DOCKER_RUN_VALUED, name) then i, value = i + 1, argv[i + 1] end
+    value = value or ""
+    if name == "-v" or name == "--volume" then
+      local host, cont, mode = value:match("^([^:]+):([^:]+):?(.*)$")
+      host = host and host:gsub('^"(.*)"$', "%1")
+      if host and host:match("^[/~%.%$]") and not mode:find("ro", 1, true) then
+        mounts[#mounts + 1] = { host = host, cont = cont }
+      end
+    elseif name == "--mount" then
+      local f = {}
+      for k, v in value:gmatch("([%w_]+)=?([^,]*)") do f[k] = v end
+      local host, cont = f.source or f.src, f.target or f.destination or f.dst
+      if (f.type == "bind" or f.type == nil) and host and cont and f.readonly == nil and f.ro == nil then
+        mounts[#mounts + 1] = { host = host, cont = cont }
+      end
+    elseif name == "-w" or name == "--workdir" then
+      workdir = value
+    end
+    i = i + 1
+  end
+  if argv[i] == "--" then i = i + 1 end
+  return mounts, workdir, i + 1 -- the image is argv[i]
+end
+
+-- in_mount rewrites text's paths under a container path cont as under
+-- the host's: /h/x, /h and /h/* become HOST/x, HOST, HOST/*.
+local function in_mount(text, cont, host)
+  cont = cont:gsub("/+$", "")
+  if cont == "" then return text end
+  local out, at = {}, 1
+  while true do
+    local s, e = text:find(cont, at, true)
+    if not s then break end
+    local before, after = text:sub(s - 1, s - 1), text:sub(e + 1, e + 1)
+    local starts = s == 1 or before:match("[%s'\"=:]")
+    local ends = after == "" or after:match("[/%s'\"*;&|)]")
+    out[#out + 1] = text:sub(at, s - 1) .. ((starts and ends) and host or cont)
+    at = e + 1
+  end
+  out[#out + 1] = text:sub(at)
+  return table.concat(out)
+end
+
+-- container_mounts judges the command a container runs on host
+-- directories mounted into it (docker run -v ~:/h alpine rm -rf /h): the
+-- command with each mount's paths read as the host's, when that changes
+-- what it names (or the mount is the same path on both sides, -v
+-- /dev:/dev); what it does to the container's own files is not judged.
+function Checker:container_mounts(cmd)
+  local mounts, workdir, at = run_mounts(cmd.argv)
+  if not mounts or #mounts == 0 or not cmd.argv[at] then return nil end
+  for _, m in ipairs(mounts) do
+    -- the host directory as a word the checker reads: ~ for the home
+    -- directory ($HOME too), the working directory for $PWD, a path as
+    -- it is; another expansion is not known
+    local host = m.host:gsub("/+$", "")
+    if host == "$HOME" or host == "${HOME}" or host == "~" then host = "~"
+    elseif host == "$PWD" or host == "${PWD}" or host == "$(pwd)" or host == "." then host = not self.moved and self.cwd or nil
+    elseif host:find("[%$`]") then host = nil
+    elseif host == "" then host = "/" end
+    if host then
+      local words, changed = {}, m.host == m.cont
+      local all, raw = { workdir and "cd" or nil, workdir, workdir and "&&" or nil }, {}
+      if workdir then raw[3] = true end
+      for k = at, #cmd.argv do
+        all[#all + 1] = cmd.argv[k]
+        -- a glob or an expansion the host's shell reads: as written
+        raw[#all] = cmd.paths[k] and (cmd.paths[k].glob or cmd.paths[k].dynamic)
+      end
+      for k, w in ipairs(all) do
+        local rew = in_mount(w, m.cont, host)
+        changed = changed or rew ~= w
+        if raw[k] then
+          words[#words + 1] = rew
+        elseif w == "" or w:find("[%s'\"\\%$`%*%?%[%]{}();&|<>#!]") or w:sub(1, 1) == "~" then
+          words[#words + 1] = "'" .. rew:gsub("'", [['\'']]) .. "'" -- a line for a shell in the container keeps its ~ for it
+        else
+          words[#words + 1] = rew
+        end
+      end
+      if changed then
+        local ok, cmds = pcall(shell.parse, table.concat(words, " "))
+        if not ok then return "ask", cmd.name .. " runs a command on " .. m.host .. " that could not be checked" end
+        local cwd, moved = self.cwd, self.moved
+        local verdict, why = self:check(cmds, 1)
+        self.cwd, self.moved = cwd, moved
+        if verdict then return verdict, why .. " (in a container, " .. m.host .. " mounted at " .. m.cont .. ")" end
+      end
     end
   end
 end
