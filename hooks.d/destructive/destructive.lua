@@ -1967,6 +1967,19 @@ function Checker:record_script(cmd)
       end
     end
   end
+  if cmd.name == "sed" and #cmd.redirects > 0 then
+    -- sed -n 'w x.sh' <<< 'TEXT': the w command writes what sed reads
+    local text
+    for _, r in ipairs(cmd.redirects) do
+      if (r.op == "<<<" or r.op == "<<" or r.op == "<<-") and r.fd == 0 and type(r.target) == "string" then text = r.target end
+    end
+    for i = 2, #cmd.argv do
+      local file = text and cmd.argv[i]:match("^%s*[%d%$,]*w%s+(%S+)%s*$")
+      if file and not file:find("[%$`]") then
+        self.scripts[path.clean(self:resolve(file) or file)], self.wrote = text, true
+      end
+    end
+  end
   if (cmd.name == "cp" or cmd.name == "install" or cmd.name == "dd" or cmd.name == "sponge") and #cmd.redirects > 0 then
     -- cp /dev/stdin x.sh <<< 'TEXT', dd of=x.sh <<< …, sponge x.sh <<< …:
     -- the text given on standard input is what the file holds
@@ -3581,28 +3594,40 @@ end
 -- COMMAND_VARS are the environment variables whose value a program runs
 -- as a shell line: git's editor, pager, ssh and external diff, and the
 -- editor and pager others run (crontab -e, visudo, man).
+-- (Lua patterns: cargo runs a target's runner, and a rustc wrapper.)
 local COMMAND_VARS = { "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_PAGER",
-                       "EDITOR", "VISUAL", "PAGER", "SUDO_EDITOR", "MANPAGER" }
+                       "EDITOR", "VISUAL", "PAGER", "SUDO_EDITOR", "MANPAGER", "CARGO_TARGET_[%w_]+_RUNNER",
+                       "RUSTC_WRAPPER", "CARGO_BUILD_RUSTC_WRAPPER" }
 
 -- command_vars judges the command lines a line gives those variables
 -- (GIT_EDITOR='rm -rf ~ #' git commit), wherever it sets them: before a
 -- command, with export or env. Each runs in a shell of its own.
 function Checker:command_vars(line)
+  -- cargo --config "target.X.runner='…'" sets the same runner
+  for value in line:gmatch("target%.[%w_%-]+%.runner%s*=%s*['\"]([^'\"]+)['\"]") do
+    local ok, cmds = pcall(shell.parse, value)
+    if not ok then return "ask", "cargo's runner is set to a command line that could not be checked" end
+    local cwd, moved = self.cwd, self.moved
+    local verdict, why = self:check(cmds, 1)
+    self.cwd, self.moved = cwd, moved
+    if verdict then return verdict, why .. " (the runner cargo runs)" end
+  end
   for _, var in ipairs(COMMAND_VARS) do
     local at = 1
     while true do
-      local _, e = line:find("%f[%w_]" .. var .. "=", at)
+      local s, e = line:find("%f[%w_]" .. var .. "=", at)
       if not e then break end
       at = e + 1
+      local named = line:sub(s, e - 1)
       local rest = line:sub(e + 1)
       local value = rest:match("^'([^']*)'") or rest:match('^"([^"]*)"') or rest:match("^([^%s;&|]+)")
       if value and value ~= "" then
         local ok, cmds = pcall(shell.parse, value)
-        if not ok then return "ask", var .. " is set to a command line that could not be checked" end
+        if not ok then return "ask", named .. " is set to a command line that could not be checked" end
         local cwd, moved = self.cwd, self.moved
         local verdict, why = self:check(cmds, 1)
         self.cwd, self.moved = cwd, moved
-        if verdict then return verdict, why .. " (the " .. var .. " a program runs)" end
+        if verdict then return verdict, why .. " (the " .. named .. " a program runs)" end
       end
     end
   end
@@ -3843,7 +3868,8 @@ local function guard(tool_name, params, cwd, workspace, ctx)
     if v2 == "deny" or (v2 and not verdict) then verdict, why = v2, why2 end
   end
   if verdict ~= "deny" and (line:find("EDITOR=", 1, true) or line:find("GIT_", 1, true) or line:find("PAGER=", 1, true)
-      or line:find("VISUAL=", 1, true)) then
+      or line:find("VISUAL=", 1, true) or line:find("RUNNER", 1, true) or line:find("WRAPPER=", 1, true)
+      or line:find(".runner", 1, true)) then
     local v2, why2 = checker:command_vars(line)
     if v2 == "deny" or (v2 and not verdict) then verdict, why = v2, why2 end
   end
