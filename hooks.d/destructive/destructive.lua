@@ -403,7 +403,7 @@ local function recursive(cmd)
     return false
   end
   -- rimraf (npx rimraf dist) always removes recursively
-  return cmd.name == "rimraf" or shell.has_flag(cmd.argv, "r", "recursive") or shell.has_flag(cmd.argv, "R")
+  return cmd.name == "rimraf" or cmd.name == "del-cli" or shell.has_flag(cmd.argv, "r", "recursive") or shell.has_flag(cmd.argv, "R")
 end
 
 -- recursive is the local recursive(cmd), kept for the last command asked
@@ -486,7 +486,7 @@ local function find_parts(cmd)
 end
 
 local DELETERS = { rm = true, shred = true, unlink = true, rmdir = true, ["remove-item"] = true, ri = true,
-                   rd = true, del = true, erase = true, rimraf = true }
+                   rd = true, del = true, erase = true, rimraf = true, ["del-cli"] = true }
 -- cmdlet is a PowerShell cmdlet's name as the tables hold it: cmdlets
 -- (Verb-Noun) are named in any case (REMOVE-ITEM, Remove-item); nil for
 -- any other name, whose case matters.
@@ -899,7 +899,7 @@ local function embedded_lines(cmd)
         local w = cmd.argv[i]
         -- print "…" | "sh": the printed text is a shell's input;
         -- "…" | getline: the string runs as a command
-        for text, into in w:gmatch('print[f]?%s*%(?%s*"([^"]*)"%s*%)?%s*|%s*"([^"]*)"') do
+        for text, into in w:gmatch('print[f]?%s*%(?%s*"([^"]*)"%s*%)?%s*|&?%s*"([^"]*)"') do
           local sh = into:match("^%s*(%S+)")
           if sh and SHELL_NAMES[sh:match("[^/]*$")] then lines[#lines + 1] = text end
         end
@@ -922,6 +922,11 @@ local function embedded_lines(cmd)
       end
     end
     for _, script in ipairs(scripts) do
+      -- s/…/REPLACEMENT/e runs the pattern space, REPLACEMENT where it
+      -- replaced the whole line
+      for replacement, flags in script:gmatch("s/[^/]*/([^/]*)/(%a*)") do
+        if flags:find("e", 1, true) then lines[#lines + 1] = replacement end
+      end
       for line in (script .. "\n"):gmatch("([^\n]*)\n") do
         local at = 0
         while at do
@@ -948,6 +953,17 @@ end
 -- in a shell of its own.
 function Checker:embedded(cmd, depth)
   local ask
+  if AWKS[cmd.name] then
+    -- awk printing what it reads (not a string it holds) into a shell
+    for i = 2, #cmd.argv do
+      for printed, into in cmd.argv[i]:gmatch('print[f]?([^|"]*)|&?%s*"([^"]*)"') do
+        local sh = into:match("^%s*(%S+)")
+        if sh and SHELL_NAMES[sh:match("[^/]*$")] then
+          return "ask", cmd.name .. " prints what it reads into " .. sh .. ", which runs it as code"
+        end
+      end
+    end
+  end
   if cmd.name == "git" and next(self.scripts) then
     -- a hook the line wrote into .git/hooks (or a hooks directory given
     -- by core.hooksPath), which the git commands after it may run
@@ -1861,9 +1877,11 @@ local function written(cmd)
     if cmd.paths[j].dynamic then return false end
     words[#words + 1] = cmd.argv[j]
   end
-  if n == "echo" then return (table.concat(words, " "):gsub("\\n", "\n"):gsub("\\t", "\t")) end
+  -- \\ is a backslash (kept apart while \n and \t become what they mean)
+  local function escapes(t) return (t:gsub("\\\\", "\1"):gsub("\\n", "\n"):gsub("\\t", "\t"):gsub("\1", "\\")) end
+  if n == "echo" then return escapes(table.concat(words, " ")) end
   local k = 1
-  return ((words[1] or ""):gsub("\\n", "\n"):gsub("\\t", "\t"):gsub("%%%%", "\0"):gsub("%%s", function()
+  return escapes((words[1] or ""):gsub("%%%%", "\0"):gsub("%%s", function()
     k = k + 1
     return words[k] or ""
   end):gsub("%z", "%%"))
@@ -1885,9 +1903,15 @@ local TEXT_WRITERS = { cp = true, mv = true, ln = true, install = true, rsync = 
 -- hands them to the shell: @, - and + dropped, continued lines joined,
 -- the makefile's own simple variables and those the command line sets
 -- ($(CC), ${BUILD}) put in, $$ made $.
+local MAKE_DEFAULTS = { RM = "rm -f", CC = "cc", CXX = "g++", CPP = "cc -E", LD = "ld", AR = "ar", AS = "as",
+                        MAKE = "make", INSTALL = "install", FC = "f77", LEX = "lex", YACC = "yacc", SHELL = "/bin/sh",
+                        ARFLAGS = "rv", CFLAGS = "", CXXFLAGS = "", CPPFLAGS = "", LDFLAGS = "", LDLIBS = "" }
 local function make_lines(text, vars)
   local values, lines, raw = {}, {}, {}
+  for k, v in pairs(MAKE_DEFAULTS) do values[k] = v end
   for k, v in pairs(vars or {}) do values[k] = v end
+  -- $(shell …) runs while make reads the makefile, wherever it is
+  for command in text:gmatch("%$%(shell%s+([^%)]*)%)") do lines[#lines + 1] = (command:gsub("%$%$", "$")) end
   text = text:gsub("\\\n[ \t]*", " ")
   for line in (text .. "\n"):gmatch("([^\n]*)\n") do
     if line:sub(1, 1) == "\t" then
@@ -1895,7 +1919,7 @@ local function make_lines(text, vars)
     else
       local name, value = line:match("^%s*([%w_%.%-]+)%s*[:?+!]*=%s*(.-)%s*$")
       if name and not line:match("^%s*[%w_%.%-]+%s*:[^=]") then
-        if values[name] == nil or not (vars and vars[name]) then values[name] = value end
+        if not (vars and vars[name]) then values[name] = value end
       else
         local inline = line:match("^[^#\t][^:=]*:[^=][^;]*;(.*)$")
         if inline then raw[#raw + 1] = inline end
@@ -1923,7 +1947,8 @@ local BUILD_TOOLS = { make = "make", gmake = "make", npm = "npm", pnpm = "npm", 
                       ninja = "other", rake = "other", go = "other", gradle = "other", ["./gradlew"] = "other",
                       deno = "other", composer = "other", cargo = "other", pip = "other", pip3 = "other",
                       pytest = "other", nox = "other", docker = "other", ["docker-compose"] = "other",
-                      python = "other", python3 = "other" }
+                      python = "other", python3 = "other", uv = "other", pdm = "other", hatch = "other",
+                      poe = "other", mise = "other", ["cargo-make"] = "other", makers = "other" }
 -- RECIPE_FILES are, by name, the files those other tools read recipes
 -- or code from; a line that writes one and runs its tool asks when the
 -- text deletes something (a Python file's code is judged as code).
@@ -1935,7 +1960,8 @@ local RECIPE_FILES = { justfile = true, Justfile = true, [".justfile"] = true, [
                        ["pyproject.toml"] = true, ["conftest.py"] = "python", ["noxfile.py"] = "python",
                        ["sitecustomize.py"] = "python", ["usercustomize.py"] = "python", Dockerfile = true,
                        ["compose.yaml"] = true, ["compose.yml"] = true, ["docker-compose.yml"] = true,
-                       ["docker-compose.yaml"] = true }
+                       ["docker-compose.yaml"] = true, ["mise.toml"] = true, [".mise.toml"] = true,
+                       ["Makefile.toml"] = true }
 -- DELETING_WORDS in a recipe file's text make running it ask.
 local DELETING_WORDS = { "rm", "rmdir", "shred", "rimraf", "mkfs", "wipefs", "rmtree", "remove_dir_all",
                          "REMOVE_RECURSE", "remove_directory", "Remove-Item", "unlink", "dd", "truncate" }
@@ -2768,7 +2794,7 @@ local function run_mounts(argv)
   if argv[i] == "container" then i = i + 1 end
   if argv[i] ~= "run" then return nil end
   i = i + 1
-  local mounts, workdir = {}, nil
+  local mounts, workdir, entrypoint = {}, nil, nil
   while argv[i] and argv[i]:sub(1, 1) == "-" and argv[i] ~= "--" do
     local name, value = argv[i]:match("^(%-%-?[%w%-]+)=(.*)$")
     name = name or argv[i]
@@ -2789,11 +2815,13 @@ local function run_mounts(argv)
       end
     elseif name == "-w" or name == "--workdir" then
       workdir = value
+    elseif name == "--entrypoint" then
+      entrypoint = value
     end
     i = i + 1
   end
   if argv[i] == "--" then i = i + 1 end
-  return mounts, workdir, i + 1 -- the image is argv[i]
+  return mounts, workdir, i + 1, entrypoint -- the image is argv[i]
 end
 
 -- in_mount rewrites text's paths under a container path cont as under
@@ -2821,8 +2849,8 @@ end
 -- what it names (or the mount is the same path on both sides, -v
 -- /dev:/dev); what it does to the container's own files is not judged.
 function Checker:container_mounts(cmd)
-  local mounts, workdir, at = run_mounts(cmd.argv)
-  if not mounts or #mounts == 0 or not cmd.argv[at] then return nil end
+  local mounts, workdir, at, entrypoint = run_mounts(cmd.argv)
+  if not mounts or #mounts == 0 or not (cmd.argv[at] or entrypoint) then return nil end
   for _, m in ipairs(mounts) do
     -- the host directory as a word the checker reads: ~ for the home
     -- directory ($HOME too), the working directory for $PWD, a path as
@@ -2836,6 +2864,7 @@ function Checker:container_mounts(cmd)
       local words, changed = {}, m.host == m.cont
       local all, raw = { workdir and "cd" or nil, workdir, workdir and "&&" or nil }, {}
       if workdir then raw[3] = true end
+      if entrypoint then all[#all + 1] = entrypoint end -- --entrypoint rm: the image's words are its arguments
       for k = at, #cmd.argv do
         all[#all + 1] = cmd.argv[k]
         -- a glob or an expansion the host's shell reads: as written
@@ -3326,6 +3355,36 @@ function Checker:copies_program(cmd)
   end
 end
 
+-- recipe_file_lines returns the command lines of a recipe file the pack
+-- reads: a justfile's recipe lines (indented, @ and - dropped), a YAML
+-- task file's list items and cmd:, run:, entry: and command: values, a
+-- TOML file's strings (mise, cargo-make and poe tasks); nil for another.
+local function recipe_file_lines(name, text)
+  local out = {}
+  local function unquote(v)
+    v = v:gsub("^%s+", ""):gsub("%s+$", "")
+    return v:match('^"(.*)"$') or v:match("^'(.*)'$") or v
+  end
+  if name == "justfile" or name == "Justfile" or name == ".justfile" then
+    for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+      local body = line:match("^[ \t]+(%S.*)$")
+      if body then out[#out + 1] = (body:gsub("^[@%-]+", "")) end
+    end
+  elseif name:match("%.ya?ml$") then
+    for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+      local v = line:match("^%s*%-%s+(.+)$") or line:match("^%s*%-?%s*cmd:%s*(.+)$") or line:match("^%s*run:%s*(.+)$")
+          or line:match("^%s*entry:%s*(.+)$") or line:match("^%s*command:%s*(.+)$")
+      if v and not v:match("^[%w_%-]+:%s") and not v:match("^[|>]") then out[#out + 1] = unquote(v) end
+    end
+  elseif name:match("%.toml$") then
+    for v in text:gmatch('=%s*"([^"\n]*)"') do out[#out + 1] = v end
+    for v in text:gmatch("=%s*'([^'\n]*)'") do out[#out + 1] = v end
+  else
+    return nil
+  end
+  return out
+end
+
 -- recipe_lines judges shell lines a build tool runs, each in a shell of
 -- its own, and says where they come from.
 function Checker:recipe_lines(lines, from)
@@ -3362,6 +3421,9 @@ function Checker:recipes(cmd)
       if v then lines[#lines + 1] = v end
     end
     return self:recipe_lines(lines, "a package.json script npm pkg set stores")
+  end
+  if kind == "npm" and argv[2] == "set-script" and argv[4] then -- npm 7's npm set-script NAME 'LINE'
+    return self:recipe_lines({ argv[4] }, "a package.json script npm set-script stores")
   end
   if kind == "other" or kind == "make" then
     -- a recipe file made by a process substitution (make -f <(printf …),
@@ -3403,6 +3465,13 @@ function Checker:recipes(cmd)
     for _, v in pairs(vars) do lines[#lines + 1] = v end -- make CC='…' hello: the value runs as a command
     if text == false then return "ask", "runs the makefile " .. shown .. ", written on the same line with text known only at run time" end
     if text then
+      -- a makefile it includes that the line wrote too (include x.mk)
+      for inc in text:gmatch("%f[^\n%z]%-?s?include%s+([^\n]+)") do
+        for f in inc:gmatch("%S+") do
+          local t = self:written_here(f, dir)
+          if type(t) == "string" then text = text .. "\n" .. t end
+        end
+      end
       for _, l in ipairs(make_lines(text, vars)) do lines[#lines + 1] = l end
     end
     return self:recipe_lines(lines, not text and "a variable make is given"
@@ -3449,8 +3518,12 @@ function Checker:recipes(cmd)
         or (full == named and true)
     if lang then
       if text == false then return "ask", "runs " .. full .. ", written on the same line with text known only at run time" end
+      local lines = recipe_file_lines(name, text)
       if lang == "python" then
         local verdict, why = self:written_script(full, full, "python")
+        if verdict then return verdict, why end
+      elseif lines then
+        local verdict, why = self:recipe_lines(lines, full .. ", written on the same line")
         if verdict then return verdict, why end
       else
         for _, w in ipairs(DELETING_WORDS) do
@@ -3504,7 +3577,7 @@ function Checker:deferred_scripts()
   for full, text in pairs(self.scripts) do
     local name = full:match("[^/]+$")
     local startup = STARTUP_FILES[full] or (STARTUP_FILES[name] and name ~= "config.fish" or full:match("/fish/config%.fish$"))
-        or full:match("^/etc/profile%.d/")
+        or full:match("^/etc/profile%.d/") or full:match("/fish/conf%.d/[^/]+%.fish$")
     if startup and text == false then return "ask", "writes " .. full .. ", which a shell runs when it starts, with text known only at run time" end
     if startup then
       local verdict, why = self:written_script(full, full)
@@ -3620,7 +3693,7 @@ function Checker:command_vars(line)
       at = e + 1
       local named = line:sub(s, e - 1)
       local rest = line:sub(e + 1)
-      local value = rest:match("^'([^']*)'") or rest:match('^"([^"]*)"') or rest:match("^([^%s;&|]+)")
+      local value = rest:match("^'([^']*)'") or rest:match('^"([^"]*)"') or rest:match("^([^%s;&|'\"]+)")
       if value and value ~= "" then
         local ok, cmds = pcall(shell.parse, value)
         if not ok then return "ask", named .. " is set to a command line that could not be checked" end

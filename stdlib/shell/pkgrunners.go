@@ -87,9 +87,25 @@ func unwrapPackageManager(args []arg) unwrapped {
 			}
 		}
 		return unwrapped{self: true, code: &codeInfo{lang: "sh"}} // an interactive shell
+	case pm == "yarn" && !yarnCommands[sub]:
+		// yarn NAME runs the package's script NAME, or else the program
+		// NAME installed: both reported (yarn rimraf dist)
+		return unwrapped{self: true, argvs: [][]arg{rest}}
 	}
 	return otherwise(args)
 }
+
+// yarnCommands are yarn's own commands (classic and berry); any other
+// first word is a script or an installed program yarn runs.
+var yarnCommands = map[string]bool{"add": true, "audit": true, "autoclean": true, "bin": true, "cache": true,
+	"check": true, "config": true, "constraints": true, "create": true, "dedupe": true, "dlx": true, "exec": true,
+	"explain": true, "generate-lock-entry": true, "global": true, "help": true, "import": true, "info": true,
+	"init": true, "install": true, "licenses": true, "link": true, "list": true, "login": true, "logout": true,
+	"node": true, "npm": true, "outdated": true, "owner": true, "pack": true, "patch": true, "patch-commit": true,
+	"plugin": true, "policies": true, "publish": true, "rebuild": true, "remove": true, "run": true, "search": true,
+	"set": true, "stage": true, "tag": true, "team": true, "unlink": true, "unplug": true, "up": true,
+	"upgrade": true, "upgrade-interactive": true, "version": true, "versions": true, "why": true,
+	"workspace": true, "workspaces": true}
 
 // otherwise is what a package manager's command line is when it runs no
 // runner: bun is also a JavaScript interpreter (bun -e CODE, bun x.js),
