@@ -1863,6 +1863,16 @@ end
 -- writes: a script the line writes before it runs it (echo 'rm -rf ~'
 -- > x.sh && bash x.sh). false when part of it is known only at run
 -- time; nil for a cat of files.
+-- stdin_text is the here-document or here-string a command reads on
+-- its standard input, or nil.
+local function stdin_text(cmd)
+  local text
+  for _, r in ipairs(cmd.redirects) do
+    if (r.op == "<<<" or r.op == "<<" or r.op == "<<-") and r.fd == 0 and type(r.target) == "string" then text = r.target end
+  end
+  return text
+end
+
 local function written(cmd)
   local n = cmd.name
   if n == "cat" then
@@ -1995,10 +2005,7 @@ function Checker:record_script(cmd)
   end
   if cmd.name == "sed" and #cmd.redirects > 0 then
     -- sed -n 'w x.sh' <<< 'TEXT': the w command writes what sed reads
-    local text
-    for _, r in ipairs(cmd.redirects) do
-      if (r.op == "<<<" or r.op == "<<" or r.op == "<<-") and r.fd == 0 and type(r.target) == "string" then text = r.target end
-    end
+    local text = stdin_text(cmd)
     for i = 2, #cmd.argv do
       local file = text and cmd.argv[i]:match("^%s*[%d%$,]*w%s+(%S+)%s*$")
       if file and not file:find("[%$`]") then
@@ -2009,10 +2016,7 @@ function Checker:record_script(cmd)
   if (cmd.name == "cp" or cmd.name == "install" or cmd.name == "dd" or cmd.name == "sponge") and #cmd.redirects > 0 then
     -- cp /dev/stdin x.sh <<< 'TEXT', dd of=x.sh <<< …, sponge x.sh <<< …:
     -- the text given on standard input is what the file holds
-    local text
-    for _, r in ipairs(cmd.redirects) do
-      if (r.op == "<<<" or r.op == "<<" or r.op == "<<-") and r.fd == 0 and type(r.target) == "string" then text = r.target end
-    end
+    local text = stdin_text(cmd)
     local ops, dest = operands(cmd), nil
     if text and cmd.name == "dd" then
       local from_stdin = true
@@ -2110,11 +2114,8 @@ function Checker:fd_script(cmd)
   end
   local given = fd and self.fds[fd]
   if not (given and given.text) then return nil end
-  local ok, cmds = pcall(shell.parse, given.text)
+  local ok, verdict, why = self:shell_line(given.text)
   if not ok then return "ask", cmd.name .. " runs a script given on descriptor " .. fd .. " that could not be checked" end
-  local cwd, moved = self.cwd, self.moved
-  local verdict, why = self:check(cmds, 1)
-  self.cwd, self.moved = cwd, moved
   if verdict then return verdict, why .. " (the script exec gave descriptor " .. fd .. ")" end
 end
 
@@ -2882,11 +2883,8 @@ function Checker:container_mounts(cmd)
         end
       end
       if changed then
-        local ok, cmds = pcall(shell.parse, table.concat(words, " "))
+        local ok, verdict, why = self:shell_line(table.concat(words, " "))
         if not ok then return "ask", cmd.name .. " runs a command on " .. m.host .. " that could not be checked" end
-        local cwd, moved = self.cwd, self.moved
-        local verdict, why = self:check(cmds, 1)
-        self.cwd, self.moved = cwd, moved
         if verdict then return verdict, why .. " (in a container, " .. m.host .. " mounted at " .. m.cont .. ")" end
       end
     end
@@ -3390,11 +3388,8 @@ end
 function Checker:recipe_lines(lines, from)
   local ask
   for _, line in ipairs(lines) do
-    local ok, cmds = pcall(shell.parse, line)
+    local ok, verdict, why = self:shell_line(line)
     if not ok then return "ask", "runs " .. from .. ", whose line " .. line .. " could not be checked" end
-    local cwd, moved = self.cwd, self.moved
-    local verdict, why = self:check(cmds, 1)
-    self.cwd, self.moved = cwd, moved
     if verdict == "deny" then return "deny", why .. " (in " .. from .. ")" end
     if verdict == "ask" then ask = ask or (why .. " (in " .. from .. ")") end
   end
@@ -3451,9 +3446,8 @@ function Checker:recipes(cmd)
     end
     local text, shown
     if file == "-" or file == "/dev/stdin" or file == "/dev/fd/0" then
-      for _, r in ipairs(cmd.redirects) do
-        if (r.op == "<<" or r.op == "<<-" or r.op == "<<<") and r.fd == 0 then text, shown = r.target, "" end
-      end
+      text = stdin_text(cmd)
+      shown = text and ""
     end
     if not text then
       for _, name in ipairs(file and { file } or { "GNUmakefile", "makefile", "Makefile" }) do
@@ -3592,10 +3586,7 @@ end
 -- crontab judges the table crontab installs: a file the line wrote, or
 -- what it reads on its standard input (a here-string, echo … | crontab -).
 function Checker:crontab(cmd)
-  local text
-  for _, r in ipairs(cmd.redirects) do
-    if (r.op == "<<" or r.op == "<<-" or r.op == "<<<") and r.fd == 0 then text = r.target end
-  end
+  local text = stdin_text(cmd)
   local ops = words_of(cmd, "operand")
   if not text and ops[1] and ops[1] ~= "-" then
     text = self.scripts[path.clean(self:resolve(ops[1]) or ops[1])]
@@ -3678,11 +3669,8 @@ local COMMAND_VARS = { "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH_COMMAND", "
 function Checker:command_vars(line)
   -- cargo --config "target.X.runner='…'" sets the same runner
   for value in line:gmatch("target%.[%w_%-]+%.runner%s*=%s*['\"]([^'\"]+)['\"]") do
-    local ok, cmds = pcall(shell.parse, value)
+    local ok, verdict, why = self:shell_line(value)
     if not ok then return "ask", "cargo's runner is set to a command line that could not be checked" end
-    local cwd, moved = self.cwd, self.moved
-    local verdict, why = self:check(cmds, 1)
-    self.cwd, self.moved = cwd, moved
     if verdict then return verdict, why .. " (the runner cargo runs)" end
   end
   for _, var in ipairs(COMMAND_VARS) do
@@ -3695,11 +3683,8 @@ function Checker:command_vars(line)
       local rest = line:sub(e + 1)
       local value = rest:match("^'([^']*)'") or rest:match('^"([^"]*)"') or rest:match("^([^%s;&|'\"]+)")
       if value and value ~= "" then
-        local ok, cmds = pcall(shell.parse, value)
+        local ok, verdict, why = self:shell_line(value)
         if not ok then return "ask", named .. " is set to a command line that could not be checked" end
-        local cwd, moved = self.cwd, self.moved
-        local verdict, why = self:check(cmds, 1)
-        self.cwd, self.moved = cwd, moved
         if verdict then return verdict, why .. " (the " .. named .. " a program runs)" end
       end
     end
@@ -3760,6 +3745,15 @@ function Checker:check(cmds, depth)
   local verdict, why = self:check_from(cmds, depth or 0, cwd, moved)
   self.cwd, self.moved = cwd, moved
   return verdict, why
+end
+
+-- shell_line judges text as a shell line run in a shell of its own (a
+-- recipe, a setting's value, a container's command): ok is false when it
+-- does not parse.
+function Checker:shell_line(text)
+  local ok, cmds = pcall(shell.parse, text)
+  if not ok then return false end
+  return true, self:check(cmds, 1)
 end
 
 -- check_from is check for a line that starts in cwd (moved: unknown).
