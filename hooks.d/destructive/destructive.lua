@@ -160,6 +160,16 @@ end
 -- constant costs an interpreter nothing to make, and a table costs every
 -- process its keys (most never see a PowerShell line).
 local function listed(list, word) return list:find("|" .. word .. "|", 1, true) ~= nil end
+
+-- stdin_text is the here-document or here-string a command reads on
+-- its standard input, or nil.
+local function stdin_text(cmd)
+  local text
+  for _, r in ipairs(cmd.redirects) do
+    if (r.op == "<<<" or r.op == "<<" or r.op == "<<-") and r.fd == 0 and type(r.target) == "string" then text = r.target end
+  end
+  return text
+end
 local WINDOWS_DIRS = "|/windows|/windows/system32|/windows/syswow64|/windows/winsxs|/windows/system32/drivers|"
     .. "/windows/system32/config|/program files|/program files (x86)|/programdata|/users|/boot|/recovery|/efi|"
     .. "/progra~1|/progra~2|/progra~3|"
@@ -995,6 +1005,50 @@ function Checker:embedded(cmd, depth)
           if what then return "deny", cmd.name .. " code deleting " .. what .. " (unlink)" end
         end
       end
+    end
+  end
+  return self:other_deletes(cmd)
+end
+
+-- TREE_DELETES are, by program, the forms of its own code that delete a
+-- tree, each capturing the path: Vim's delete(…, "rf"), Emacs's
+-- delete-directory … t, Julia's rm(…; recursive=true), Tcl's file delete
+-- -force, Ansible's file module with state=absent.
+local TREE_DELETES = {
+  vim = { [==[delete%(%s*["']([^"']+)["']%s*,%s*["']rf["']]==], [==[delete%(%s*expand%(%s*["']([^"']+)["']%s*%)%s*,%s*["']rf["']]==] },
+  emacs = { [==[%(delete%-directory%s+"([^"]+)"%s+t]==] },
+  julia = { [==[rm%(%s*"([^"]+)"%s*;%s*recursive%s*=%s*true]==], [==[rm%((homedir)%(%)%s*;%s*recursive%s*=%s*true]==] },
+  tcl = { [==[file%s+delete%s+%-force%s+%-?%-?%s*([^%s;%]]+)]==] },
+  ansible = { [==[path=([^%s'"]+)[^'"]*state=absent]==], [==[state=absent[^'"]*path=([^%s'"]+)]==] },
+}
+local TREE_DELETERS = { vim = "vim", vi = "vim", nvim = "vim", ex = "vim", gvim = "vim", view = "vim",
+                        vimdiff = "vim", emacs = "emacs", julia = "julia", tclsh = "tcl", wish = "tcl",
+                        expect = "tcl", ansible = "ansible" }
+
+-- other_deletes judges the trees a program's own code deletes (TREE_DELETES),
+-- read from its words and a here-document or here-string it is given, and
+-- Maven's exec:exec of a program with its arguments.
+function Checker:other_deletes(cmd)
+  local lang = TREE_DELETERS[cmd.name]
+  if lang then
+    local text = table.concat(cmd.argv, " ", 2) .. "\n" .. (stdin_text(cmd) or "")
+    for _, pat in ipairs(TREE_DELETES[lang]) do
+      for target in text:gmatch(pat) do
+        if target == "homedir" or target == "$HOME" or target == "${HOME}" then target = "~" end
+        local what = self:place(target)
+        if what then return "deny", cmd.name .. " code deleting " .. what end
+      end
+    end
+  elseif cmd.name == "mvn" or cmd.name == "mvnw" or cmd.name == "./mvnw" then
+    local exe, args
+    for _, a in ipairs(cmd.argv) do
+      exe = a:match("^%-Dexec%.executable=(.+)$") or exe
+      args = a:match("^%-Dexec%.args=(.*)$") or args
+    end
+    if exe then
+      local ok, verdict, why = self:shell_line(exe .. " " .. (args or ""))
+      if not ok then return "ask", "mvn exec runs a command that could not be checked" end
+      if verdict then return verdict, why .. " (run by mvn exec)" end
     end
   end
 end
@@ -1863,16 +1917,6 @@ end
 -- writes: a script the line writes before it runs it (echo 'rm -rf ~'
 -- > x.sh && bash x.sh). false when part of it is known only at run
 -- time; nil for a cat of files.
--- stdin_text is the here-document or here-string a command reads on
--- its standard input, or nil.
-local function stdin_text(cmd)
-  local text
-  for _, r in ipairs(cmd.redirects) do
-    if (r.op == "<<<" or r.op == "<<" or r.op == "<<-") and r.fd == 0 and type(r.target) == "string" then text = r.target end
-  end
-  return text
-end
-
 local function written(cmd)
   local n = cmd.name
   if n == "cat" then
@@ -3041,7 +3085,8 @@ local RULES = {
   { names = { { insmod = true, rmmod = true, modprobe = true, kmod = true } }, Checker.kernel },
   { when = "wrote", Checker.download_then_run },
   { names = { DELETERS, { find = true } }, Checker.outside },
-  { names = { AWKS, VIMS, { Rscript = true, R = true, git = true, sed = true, gsed = true } }, function(self, cmd) return self:embedded(cmd) end },
+  { names = { AWKS, VIMS, TREE_DELETERS, { Rscript = true, R = true, git = true, sed = true, gsed = true, mvn = true, mvnw = true } },
+    function(self, cmd) return self:embedded(cmd) end },
   { names = { INFRA_NAMES }, Checker.infrastructure },
   { names = { WIN_NAMES, WIN_REGISTRY_DELETERS }, Checker.windows_recovery },
 }
