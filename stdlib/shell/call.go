@@ -165,6 +165,7 @@ type codeInfo struct {
 	calls []Call
 	nodes []syntax.Node // substitutions whose output it runs
 	stdin bool          // it reads its code from standard input
+	fd    int           // or from this descriptor (bash /dev/fd/3 3< <(…))
 	// argScript: its script is the next argument, which the line does
 	// not give (bash -c and nothing after): under a wrapper that adds
 	// arguments at run time (xargs, parallel), the script is what that
@@ -218,6 +219,9 @@ func (w *walker) emit(r *run, args []arg, wrapped []string, dyn bool, ci *codeIn
 		if ci.stdin {
 			nodes = append(nodes, r.stdinNodes...)
 			c.CodeFrom = w.upstream(c)
+		}
+		if ci.fd > 0 && r.stmt != nil && r.sc != nil {
+			nodes = append(nodes, fdSubsts(r.sc.src, r.stmt.Redirs, ci.fd)...)
 		}
 		if ci.argScript && dyn {
 			c.CodeFrom = w.upstream(c) // echo 'rm -rf ~' | xargs -0 bash -c

@@ -17,7 +17,7 @@ func (w *walker) interp(r *run, args []arg, wrapped, inner []string, dyn bool, h
 	case ic.file != nil:
 		ci.nodes = ic.file.substs
 	case ic.stdin:
-		ci.stdin = ic.fd == 0 // a pipe feeds descriptor 0 only
+		ci.stdin, ci.fd = ic.fd == 0, ic.fd // a pipe feeds descriptor 0 only
 		var parts []string
 		for _, s := range fdScripts(r, ic.fd) {
 			parts = append(parts, s.text)

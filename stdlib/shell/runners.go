@@ -188,7 +188,7 @@ func unwrapShell(args []arg) unwrapped {
 		}
 		fd = n // bash /dev/fd/3 3<<<'…': the here-string on 3 is the script
 	}
-	sh.stdin, sh.nodes = fd == 0, sa.substs
+	sh.stdin, sh.fd, sh.nodes = fd == 0, fd, sa.substs
 	return unwrapped{self: true, stdin: true, fd: fd, code: sh, scripts: sa.scripts}
 }
 
@@ -205,6 +205,9 @@ func unwrapSource(args []arg) unwrapped {
 		sh.nodes = args[1].substs
 		fd, read = scriptFD(&args[1])
 		sh.stdin = read && fd == 0
+		if read {
+			sh.fd = fd
+		}
 	}
 	return unwrapped{self: true, stdin: read, fd: fd, code: sh}
 }

@@ -294,7 +294,7 @@ func (w *walker) element(sc *scope, st *syntax.Stmt, sl *slot) error {
 	case nil: // redirections alone: "> file"
 		err = w.bare(sc, st, &run{redirs: redirs, redirsDyn: dyn, slot: sl})
 	case *syntax.CallExpr:
-		err = w.call(sc, st, cmd, &run{redirs: redirs, redirsDyn: dyn, slot: sl, stdinNodes: stdinSubsts(sc.src, st.Redirs)})
+		err = w.call(sc, st, cmd, &run{redirs: redirs, redirsDyn: dyn, slot: sl, stdinNodes: fdSubsts(sc.src, st.Redirs, 0)})
 	default:
 		var inner *scope
 		if inner, err = sc.within(sl, redirs, dyn); err == nil {
@@ -475,12 +475,13 @@ func (w *walker) timeClause(sc *scope, c *syntax.TimeClause) error {
 	return w.stmt(sc, c.Stmt)
 }
 
-// stdinSubsts returns the substitutions in a statement's standard input
-// redirections: < <(curl …), <<< "$(curl …)" and unquoted here-documents.
-func stdinSubsts(src source, rs []*syntax.Redirect) []syntax.Node {
+// fdSubsts returns the substitutions in a statement's input redirections
+// of descriptor fd (0: standard input): < <(curl …), 3< <(curl …),
+// <<< "$(curl …)" and unquoted here-documents.
+func fdSubsts(src source, rs []*syntax.Redirect, fd int) []syntax.Node {
 	var out []syntax.Node
 	for _, rd := range rs {
-		if redirFd(rd) != 0 {
+		if redirFd(rd) != fd {
 			continue
 		}
 		switch rd.Op {
