@@ -893,8 +893,10 @@ local function parallel_runs_input(cmd)
   return true
 end
 
--- SHELL_NAMES are the shells a program may pipe text into.
-local SHELL_NAMES = { sh = true, bash = true, dash = true, zsh = true, ksh = true, ash = true, mksh = true }
+-- SHELL_NAMES are the shells a program may pipe text into (the shell
+-- module's list).
+local SHELL_NAMES = {}
+for _, name in ipairs(shell.shells) do SHELL_NAMES[name] = true end
 
 -- embedded_lines returns the shell lines a command's own code runs:
 -- awk's system("…"), R's system("…"), the lines git runs (git_lines),
@@ -989,9 +991,7 @@ function Checker:embedded(cmd, depth)
   for _, line in ipairs(embedded_lines(cmd)) do
     local ok, cmds = pcall(shell.parse, line)
     if not ok then return "ask", cmd.name .. " runs a shell line that could not be checked" end
-    local cwd, moved = self.cwd, self.moved
-    local verdict, why = self:check(cmds, (depth or 0) + 1)
-    self.cwd, self.moved = cwd, moved
+    local verdict, why = self:check(cmds, (depth or 0) + 1) -- check keeps the directory
     if verdict == "deny" then return "deny", why .. " (run by " .. cmd.name .. ")" end
     if verdict == "ask" then ask = ask or (why .. " (run by " .. cmd.name .. ")") end
   end

@@ -22,7 +22,9 @@ func New() stdlib.Module {
 		// windows_shells are the programs that start PowerShell or
 		// cmd.exe, whose lines parse reads as PowerShell, each with which
 		// of the two it starts.
-		Consts: map[string]any{"max_line_bytes": int64(MaxLineBytes), "copiers": copierNames(),
+		// shells are the programs whose -c argument or standard input is
+		// a shell script, as parse reads them.
+		Consts: map[string]any{"max_line_bytes": int64(MaxLineBytes), "copiers": copierNames(), "shells": shellNames(),
 			"windows_shells": windowsShellConst()},
 		Funcs: []stdlib.Func{
 			{

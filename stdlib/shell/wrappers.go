@@ -103,6 +103,15 @@ func newInterps() map[string]unwrapFunc {
 
 // shells are the programs whose -c argument, or standard input, is a
 // shell script.
+// shellNames is shells as scripts see them (shell.shells).
+func shellNames() []any {
+	out := make([]any, len(shells))
+	for i, s := range shells {
+		out[i] = s
+	}
+	return out
+}
+
 var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "ksh93", "mksh", "oksh", "pdksh", "lksh", "ash", "rbash", "posh", "yash", "fish"}
 
 // opts describes a wrapper's options in the GNU style: short options

@@ -126,6 +126,8 @@ expect.fails(function() shell.roles({"rm", 1}) end, "argv[1]: want string")
 
 -- salvage: what can be known of a line that does not parse whole
 expect.eq(shell.max_line_bytes, 16384)
+expect.eq(shell.shells[1], "sh")
+expect.eq(shell.shells[3], "dash")
 expect.eq(shell.windows_shells, {powershell = "powershell", pwsh = "powershell", ["powershell.exe"] = "powershell", ["pwsh.exe"] = "powershell", cmd = "cmd", ["cmd.exe"] = "cmd"})
 expect.eq(shell.copiers, {"cp", "install", "link", "ln", "mv", "objcopy", "rsync", "strip"})
 local s = shell.salvage("echo \\$(cat .env); rm -rf /")

@@ -438,6 +438,7 @@ function path.windows(p) end
 ---8 levels of nested scripts, 1024 commands; past them, an error.
 ---@class shell
 ---@field max_line_bytes integer  the longest line parse reads (16384): a bound on the work one check may do
+---@field shells string[]  the shells whose -c script or standard input parse reads (sh, bash, dash, zsh, …)
 ---@field copiers string[]  the programs whose copies parse follows (cp, install, link, ln, mv, objcopy, rsync, strip)
 ---@field windows_shells table<string, string>  the programs that start PowerShell or cmd.exe, lower-cased, each with "powershell" or "cmd"
 local shell = {}
